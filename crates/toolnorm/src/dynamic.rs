@@ -1,0 +1,391 @@
+//! A tool call whose state is known only at run time, driven by canonical events.
+//!
+//! [`AnyToolCall::apply`] maps each event onto the typed transitions of
+//! [`ToolCall`]; it never bypasses them. An event that changes nothing (an exact
+//! duplicate) is accepted and reported as unchanged. An event that does not fit is
+//! rejected with an [`Error::Rejected`] that names the call, its state and the event,
+//! and the unchanged call is handed back.
+
+use serde_json::Value;
+
+use crate::error::{Error, Rejection};
+use crate::event::{
+    InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
+    ToolCallRunning, ToolCallStarted, ToolEvent,
+};
+use crate::lifecycle::{Complete, Completion, Failed, Failure, Open, Running, Started, ToolCall};
+use crate::part::{JsonObject, NormalizedToolPart, Timing, ToolKind, ToolState};
+
+/// Runs the same expression on the typed call inside any state.
+macro_rules! on_any {
+    ($any:expr, $call:ident => $body:expr) => {
+        match $any {
+            AnyToolCall::Started($call) => $body,
+            AnyToolCall::Running($call) => $body,
+            AnyToolCall::Complete($call) => $body,
+            AnyToolCall::Failed($call) => $body,
+        }
+    };
+}
+
+/// A tool call in any of the four states.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyToolCall {
+    /// Known, not yet executing.
+    Started(ToolCall<Started>),
+    /// Executing.
+    Running(ToolCall<Running>),
+    /// Finished successfully.
+    Complete(ToolCall<Complete>),
+    /// Failed.
+    Failed(ToolCall<Failed>),
+}
+
+/// The result of an event that applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// The call after the event.
+    pub call: AnyToolCall,
+    /// Whether the event changed the call (`false` for an exact duplicate).
+    pub changed: bool,
+}
+
+/// An event that did not apply, with the call handed back unchanged.
+#[derive(Debug)]
+pub struct Rejected {
+    /// The call, exactly as it was (boxed: rejections are rare, calls are large).
+    pub call: Box<AnyToolCall>,
+    /// Why; it carries the rejected event.
+    pub error: Error,
+}
+
+impl AnyToolCall {
+    /// Starts a call from its start event, with the given cap on partial output.
+    pub fn start(event: ToolCallStarted, output_cap: usize) -> Self {
+        let mut call = ToolCall::start(event.id, event.name, event.kind)
+            .with_title(event.title)
+            .with_input(event.input)
+            .with_metadata(event.metadata.unwrap_or_default())
+            .with_output_cap(output_cap);
+        if let Some(at) = event.at {
+            call = call.started_at(at);
+        }
+        AnyToolCall::Started(call)
+    }
+
+    /// The call id.
+    pub fn id(&self) -> &str {
+        on_any!(self, call => call.id())
+    }
+
+    /// The provider's tool name.
+    pub fn name(&self) -> &str {
+        on_any!(self, call => call.name())
+    }
+
+    /// The UI bucket.
+    pub fn kind(&self) -> ToolKind {
+        on_any!(self, call => call.kind())
+    }
+
+    /// The human title.
+    pub fn title(&self) -> &str {
+        on_any!(self, call => call.title())
+    }
+
+    /// The current input.
+    pub fn input(&self) -> &Value {
+        on_any!(self, call => call.input())
+    }
+
+    /// The metadata merged so far.
+    pub fn metadata(&self) -> &JsonObject {
+        on_any!(self, call => call.metadata())
+    }
+
+    /// Start, end and duration, as far as known.
+    pub fn timing(&self) -> &Timing {
+        on_any!(self, call => call.timing())
+    }
+
+    /// The wire state.
+    pub fn state(&self) -> ToolState {
+        match self {
+            AnyToolCall::Started(_) => ToolState::Started,
+            AnyToolCall::Running(_) => ToolState::Running,
+            AnyToolCall::Complete(_) => ToolState::Complete,
+            AnyToolCall::Failed(_) => ToolState::Error,
+        }
+    }
+
+    /// Whether the call is complete or failed.
+    pub fn is_terminal(&self) -> bool {
+        self.state().is_terminal()
+    }
+
+    /// Projects the call to the canonical part.
+    pub fn to_part(&self) -> NormalizedToolPart {
+        on_any!(self, call => call.to_part())
+    }
+
+    /// Applies one event through the typed transitions.
+    pub fn apply(self, event: ToolEvent) -> Result<Applied, Rejected> {
+        match event {
+            ToolEvent::ToolCallStarted(started) => self.restart(started),
+            ToolEvent::InputUpdated(update) => self.update_input(update),
+            ToolEvent::TitleUpdated(update) => self.update_title(update),
+            ToolEvent::MetadataMerged(update) => self.merge_metadata(update),
+            ToolEvent::ToolCallRunning(running) => self.run(running),
+            ToolEvent::OutputAppended(chunk) => self.append_output(chunk),
+            ToolEvent::ToolCallCompleted(completed) => self.complete(completed),
+            ToolEvent::ToolCallFailed(failed) => self.fail(failed),
+        }
+    }
+
+    fn reject(self, event: ToolEvent, reason: Rejection) -> Result<Applied, Rejected> {
+        let error = Error::Rejected {
+            id: self.id().to_owned(),
+            state: self.state(),
+            event: Box::new(event),
+            reason,
+        };
+        Err(Rejected {
+            call: Box::new(self),
+            error,
+        })
+    }
+
+    fn unchanged(self) -> Result<Applied, Rejected> {
+        Ok(Applied {
+            call: self,
+            changed: false,
+        })
+    }
+
+    fn changed(call: AnyToolCall) -> Result<Applied, Rejected> {
+        Ok(Applied {
+            call,
+            changed: true,
+        })
+    }
+
+    /// A second start is a duplicate when it says exactly what the call already holds.
+    fn restart(self, started: ToolCallStarted) -> Result<Applied, Rejected> {
+        let same = self.name() == started.name
+            && self.kind() == started.kind
+            && self.title() == started.title
+            && *self.input() == started.input
+            && started.metadata.as_ref().is_none_or(|metadata| {
+                metadata
+                    .iter()
+                    .all(|(key, value)| self.metadata().get(key) == Some(value))
+            });
+        if same {
+            self.unchanged()
+        } else {
+            self.reject(started.into(), Rejection::ConflictingStart)
+        }
+    }
+
+    fn update_input(self, update: InputUpdated) -> Result<Applied, Rejected> {
+        if *self.input() == update.input {
+            return self.unchanged();
+        }
+        match self {
+            AnyToolCall::Started(mut call) => {
+                call.set_input(update.input);
+                Self::changed(AnyToolCall::Started(call))
+            }
+            AnyToolCall::Running(mut call) => {
+                call.set_input(update.input);
+                Self::changed(AnyToolCall::Running(call))
+            }
+            terminal => terminal.reject(update.into(), Rejection::Terminal),
+        }
+    }
+
+    fn update_title(self, update: TitleUpdated) -> Result<Applied, Rejected> {
+        if self.title() == update.title {
+            return self.unchanged();
+        }
+        match self {
+            AnyToolCall::Started(mut call) => {
+                call.set_title(update.title);
+                Self::changed(AnyToolCall::Started(call))
+            }
+            AnyToolCall::Running(mut call) => {
+                call.set_title(update.title);
+                Self::changed(AnyToolCall::Running(call))
+            }
+            terminal => terminal.reject(update.into(), Rejection::Terminal),
+        }
+    }
+
+    fn merge_metadata(self, update: MetadataMerged) -> Result<Applied, Rejected> {
+        let current = self.metadata();
+        if update
+            .metadata
+            .iter()
+            .all(|(key, value)| current.get(key) == Some(value))
+        {
+            return self.unchanged();
+        }
+        match self {
+            AnyToolCall::Started(mut call) => {
+                call.merge_metadata(update.metadata);
+                Self::changed(AnyToolCall::Started(call))
+            }
+            AnyToolCall::Running(mut call) => {
+                call.merge_metadata(update.metadata);
+                Self::changed(AnyToolCall::Running(call))
+            }
+            terminal => terminal.reject(update.into(), Rejection::Terminal),
+        }
+    }
+
+    fn run(self, running: ToolCallRunning) -> Result<Applied, Rejected> {
+        match self {
+            AnyToolCall::Started(call) => Self::changed(AnyToolCall::Running(call.run(running.at))),
+            AnyToolCall::Running(_) => self.unchanged(),
+            terminal => terminal.reject(running.into(), Rejection::Terminal),
+        }
+    }
+
+    /// Output on a started call proves it runs: the call moves to `Running` first.
+    fn append_output(self, chunk: OutputAppended) -> Result<Applied, Rejected> {
+        let call = match self {
+            AnyToolCall::Started(call) => call.run(chunk.at.clone()),
+            AnyToolCall::Running(call) => call,
+            terminal => return terminal.reject(chunk.into(), Rejection::Terminal),
+        };
+        let streamed = call.streamed_output();
+        let received = streamed.total_bytes();
+        let start = chunk.offset;
+        let end = start.saturating_add(chunk.chunk.len() as u64);
+        if start > received {
+            return AnyToolCall::Running(call)
+                .reject(chunk.into(), Rejection::OutputGap { expected: received });
+        }
+        // The part of the chunk that overlaps what was received must match what was kept.
+        let kept = streamed.text().as_bytes();
+        let overlap_end = end.min(received).min(kept.len() as u64);
+        if start < overlap_end {
+            let (from, to) = (start as usize, overlap_end as usize);
+            let prefix_len = to - from;
+            if kept.get(from..to) != chunk.chunk.as_bytes().get(..prefix_len) {
+                return AnyToolCall::Running(call).reject(chunk.into(), Rejection::OutputMismatch);
+            }
+        }
+        if end <= received {
+            return AnyToolCall::Running(call).unchanged();
+        }
+        let fresh_from = (received - start) as usize;
+        match chunk.chunk.get(fresh_from..) {
+            Some(fresh) => {
+                let mut call = call;
+                call.append_output(fresh);
+                Self::changed(AnyToolCall::Running(call))
+            }
+            // The overlap ends inside a character: the chunks disagree on the text.
+            None => AnyToolCall::Running(call).reject(chunk.into(), Rejection::OutputMismatch),
+        }
+    }
+
+    fn complete(self, completed: ToolCallCompleted) -> Result<Applied, Rejected> {
+        fn finish<S: Open>(
+            call: ToolCall<S>,
+            completed: ToolCallCompleted,
+        ) -> Result<Applied, Rejected> {
+            let completion = Completion {
+                output: completed.output,
+                input: completed.input,
+                title: completed.title,
+                at: completed.at,
+                elapsed_ms: completed.elapsed_ms,
+            };
+            AnyToolCall::changed(AnyToolCall::Complete(call.complete(completion)))
+        }
+        match self {
+            AnyToolCall::Started(call) => finish(call, completed),
+            AnyToolCall::Running(call) => finish(call, completed),
+            AnyToolCall::Complete(ref call) if repeats_completion(call, &completed) => {
+                self.unchanged()
+            }
+            terminal => terminal.reject(completed.into(), Rejection::Terminal),
+        }
+    }
+
+    fn fail(self, failed: ToolCallFailed) -> Result<Applied, Rejected> {
+        fn finish<S: Open>(call: ToolCall<S>, failed: ToolCallFailed) -> Result<Applied, Rejected> {
+            let failure = Failure {
+                error: failed.error,
+                input: failed.input,
+                title: failed.title,
+                at: failed.at,
+                elapsed_ms: failed.elapsed_ms,
+            };
+            AnyToolCall::changed(AnyToolCall::Failed(call.fail(failure)))
+        }
+        match self {
+            AnyToolCall::Started(call) => finish(call, failed),
+            AnyToolCall::Running(call) => finish(call, failed),
+            AnyToolCall::Failed(ref call) if repeats_failure(call, &failed) => self.unchanged(),
+            terminal => terminal.reject(failed.into(), Rejection::Terminal),
+        }
+    }
+}
+
+/// Whether a completion event says nothing new about a complete call.
+fn repeats_completion(call: &ToolCall<Complete>, completed: &ToolCallCompleted) -> bool {
+    (completed.output.is_none() || completed.output.as_ref() == call.output())
+        && completed
+            .input
+            .as_ref()
+            .is_none_or(|input| input == call.input())
+        && completed
+            .title
+            .as_deref()
+            .is_none_or(|title| title == call.title())
+        && (completed.at.is_none() || completed.at == call.timing().completed_at)
+}
+
+/// Whether a failure event says nothing new about a failed call.
+fn repeats_failure(call: &ToolCall<Failed>, failed: &ToolCallFailed) -> bool {
+    let error = call.error();
+    failed.error.message == error.message
+        && failed.error.code == error.code
+        && (failed.error.details.is_none() || failed.error.details == error.details)
+        && failed
+            .input
+            .as_ref()
+            .is_none_or(|input| input == call.input())
+        && failed
+            .title
+            .as_deref()
+            .is_none_or(|title| title == call.title())
+        && (failed.at.is_none() || failed.at == call.timing().completed_at)
+}
+
+impl From<ToolCall<Started>> for AnyToolCall {
+    fn from(call: ToolCall<Started>) -> Self {
+        AnyToolCall::Started(call)
+    }
+}
+
+impl From<ToolCall<Running>> for AnyToolCall {
+    fn from(call: ToolCall<Running>) -> Self {
+        AnyToolCall::Running(call)
+    }
+}
+
+impl From<ToolCall<Complete>> for AnyToolCall {
+    fn from(call: ToolCall<Complete>) -> Self {
+        AnyToolCall::Complete(call)
+    }
+}
+
+impl From<ToolCall<Failed>> for AnyToolCall {
+    fn from(call: ToolCall<Failed>) -> Self {
+        AnyToolCall::Failed(call)
+    }
+}

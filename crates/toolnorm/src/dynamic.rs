@@ -254,6 +254,10 @@ impl AnyToolCall {
     /// Output on a started call proves it runs: the call moves to `Running` first.
     fn append_output(self, chunk: OutputAppended) -> Result<Applied, Rejected> {
         let call = match self {
+            AnyToolCall::Started(_) if chunk.offset > 0 => {
+                return self.reject(chunk.into(), Rejection::OutputGap { expected: 0 });
+            }
+            AnyToolCall::Started(_) if chunk.chunk.is_empty() => return self.unchanged(),
             AnyToolCall::Started(call) => call.run(chunk.at.clone()),
             AnyToolCall::Running(call) => call,
             terminal => return terminal.reject(chunk.into(), Rejection::Terminal),
@@ -263,16 +267,16 @@ impl AnyToolCall {
         let start = chunk.offset;
         let end = start.saturating_add(chunk.chunk.len() as u64);
         if start > received {
+            let expected = received;
             return AnyToolCall::Running(call)
-                .reject(chunk.into(), Rejection::OutputGap { expected: received });
+                .reject(chunk.into(), Rejection::OutputGap { expected });
         }
-        // The part of the chunk that overlaps what was received must match what was kept.
+        // The part of the chunk that overlaps what was kept must match it.
         let kept = streamed.text().as_bytes();
         let overlap_end = end.min(received).min(kept.len() as u64);
         if start < overlap_end {
             let (from, to) = (start as usize, overlap_end as usize);
-            let prefix_len = to - from;
-            if kept.get(from..to) != chunk.chunk.as_bytes().get(..prefix_len) {
+            if kept.get(from..to) != chunk.chunk.as_bytes().get(..to - from) {
                 return AnyToolCall::Running(call).reject(chunk.into(), Rejection::OutputMismatch);
             }
         }

@@ -1,0 +1,571 @@
+//! Property tests: random event logs over interleaved calls, valid and invalid
+//! (shuffled, duplicated, truncated), checked against a small reference model.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failure should panic
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+use serde_json::{Value, json};
+use toolnorm::{
+    EventLogDecoder, Fold, InputUpdated, JsonObject, MetadataMerged, NormalizedToolPart,
+    OutputAppended, Timestamp, Timing, TitleUpdated, ToolCallCompleted, ToolCallFailed,
+    ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState, replay,
+};
+
+// ---------------------------------------------------------------------------------------
+// Reference model: the fold's rules, written as plainly as possible.
+// ---------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+struct ModelCall {
+    id: String,
+    name: String,
+    kind: ToolKind,
+    title: String,
+    input: Value,
+    metadata: JsonObject,
+    state: ToolState,
+    streamed: String,
+    output: Option<Value>,
+    error: Option<ToolError>,
+    started_at: Option<Timestamp>,
+    completed_at: Option<Timestamp>,
+    elapsed_ms: Option<u64>,
+}
+
+impl ModelCall {
+    fn part(&self) -> NormalizedToolPart {
+        let mut metadata = self.metadata.clone();
+        if self.state == ToolState::Running && !self.streamed.is_empty() {
+            metadata.insert("partialOutput".into(), Value::String(self.streamed.clone()));
+        }
+        let timing = Timing {
+            started_at: self.started_at.clone(),
+            completed_at: self.completed_at.clone(),
+            elapsed_ms: self.elapsed_ms,
+        };
+        NormalizedToolPart {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            kind: self.kind,
+            title: self.title.clone(),
+            input: self.input.clone(),
+            output: self.output.clone(),
+            error: self.error.clone(),
+            state: self.state,
+            timing: (timing != Timing::default()).then_some(timing),
+            metadata: (!metadata.is_empty()).then_some(metadata),
+        }
+    }
+
+    fn open(&self) -> bool {
+        !self.state.is_terminal()
+    }
+
+    fn run(&mut self, at: Option<Timestamp>) {
+        self.state = ToolState::Running;
+        if self.started_at.is_none() {
+            self.started_at = at;
+        }
+    }
+
+    fn finish(
+        &mut self,
+        input: Option<Value>,
+        title: Option<String>,
+        at: Option<Timestamp>,
+        elapsed: Option<u64>,
+    ) {
+        if let Some(input) = input {
+            self.input = input;
+        }
+        if let Some(title) = title {
+            self.title = title;
+        }
+        self.completed_at = at;
+        self.elapsed_ms = elapsed.or_else(|| {
+            let start = epoch(self.started_at.as_ref()?)?;
+            let end = epoch(self.completed_at.as_ref()?)?;
+            (end >= start).then(|| end - start)
+        });
+    }
+}
+
+/// The generated timestamps are epoch milliseconds.
+fn epoch(timestamp: &Timestamp) -> Option<u64> {
+    match timestamp {
+        Timestamp::Epoch(number) => number.as_u64(),
+        Timestamp::Text(_) => None,
+    }
+}
+
+#[derive(Debug, Default)]
+struct Model {
+    calls: Vec<ModelCall>,
+}
+
+impl Model {
+    /// Applies an event; `Err(())` when the fold should report a diagnostic.
+    fn apply(&mut self, event: &ToolEvent) -> Result<(), ()> {
+        let Some(call) = self.calls.iter_mut().find(|call| call.id == event.id()) else {
+            let ToolEvent::ToolCallStarted(started) = event else {
+                return Err(());
+            };
+            self.calls.push(ModelCall {
+                id: started.id.clone(),
+                name: started.name.clone(),
+                kind: started.kind,
+                title: started.title.clone(),
+                input: started.input.clone(),
+                metadata: started.metadata.clone().unwrap_or_default(),
+                state: ToolState::Started,
+                streamed: String::new(),
+                output: None,
+                error: None,
+                started_at: started.at.clone(),
+                completed_at: None,
+                elapsed_ms: None,
+            });
+            return Ok(());
+        };
+        let subset =
+            |keys: &JsonObject, of: &JsonObject| keys.iter().all(|(k, v)| of.get(k) == Some(v));
+        match event {
+            ToolEvent::ToolCallStarted(e) => {
+                let same = e.name == call.name
+                    && e.kind == call.kind
+                    && e.title == call.title
+                    && e.input == call.input
+                    && e.metadata
+                        .as_ref()
+                        .is_none_or(|m| subset(m, &call.metadata));
+                if same { Ok(()) } else { Err(()) }
+            }
+            ToolEvent::InputUpdated(e) if e.input == call.input => Ok(()),
+            ToolEvent::InputUpdated(e) if call.open() => {
+                call.input = e.input.clone();
+                Ok(())
+            }
+            ToolEvent::TitleUpdated(e) if e.title == call.title => Ok(()),
+            ToolEvent::TitleUpdated(e) if call.open() => {
+                call.title = e.title.clone();
+                Ok(())
+            }
+            ToolEvent::MetadataMerged(e) if subset(&e.metadata, &call.metadata) => Ok(()),
+            ToolEvent::MetadataMerged(e) if call.open() => {
+                call.metadata.extend(e.metadata.clone());
+                Ok(())
+            }
+            ToolEvent::ToolCallRunning(e) => match call.state {
+                ToolState::Started => {
+                    call.run(e.at.clone());
+                    Ok(())
+                }
+                ToolState::Running => Ok(()),
+                _ => Err(()),
+            },
+            ToolEvent::OutputAppended(e) if call.open() => {
+                let received = call.streamed.len() as u64;
+                let end = e.offset + e.chunk.len() as u64;
+                if e.offset > received {
+                    return Err(());
+                }
+                let overlap =
+                    &call.streamed.as_bytes()[e.offset as usize..end.min(received) as usize];
+                if !e.chunk.as_bytes().starts_with(overlap) {
+                    return Err(());
+                }
+                if end > received {
+                    let fresh = e.chunk.get((received - e.offset) as usize..).ok_or(())?;
+                    if call.state == ToolState::Started {
+                        call.run(e.at.clone());
+                    }
+                    call.streamed.push_str(fresh);
+                }
+                Ok(())
+            }
+            ToolEvent::ToolCallCompleted(e) if call.open() => {
+                call.state = ToolState::Complete;
+                call.output = e.output.clone().or_else(|| {
+                    (!call.streamed.is_empty()).then(|| Value::String(call.streamed.clone()))
+                });
+                call.finish(e.input.clone(), e.title.clone(), e.at.clone(), e.elapsed_ms);
+                Ok(())
+            }
+            ToolEvent::ToolCallCompleted(e) if call.state == ToolState::Complete => {
+                let repeat = (e.output.is_none() || e.output == call.output)
+                    && (e.input.is_none() || e.input.as_ref() == Some(&call.input))
+                    && (e.title.is_none() || e.title.as_ref() == Some(&call.title))
+                    && (e.at.is_none() || e.at == call.completed_at);
+                if repeat { Ok(()) } else { Err(()) }
+            }
+            ToolEvent::ToolCallFailed(e) if call.open() => {
+                call.state = ToolState::Error;
+                let mut error = e.error.clone();
+                if error.details.is_none() && !call.streamed.is_empty() {
+                    error.details = Some(json!({ "partialOutput": call.streamed }));
+                }
+                call.error = Some(error);
+                call.finish(e.input.clone(), e.title.clone(), e.at.clone(), e.elapsed_ms);
+                Ok(())
+            }
+            ToolEvent::ToolCallFailed(e) if call.state == ToolState::Error => {
+                let current = call.error.as_ref().ok_or(())?;
+                let repeat = e.error.message == current.message
+                    && e.error.code == current.code
+                    && (e.error.details.is_none() || e.error.details == current.details)
+                    && (e.input.is_none() || e.input.as_ref() == Some(&call.input))
+                    && (e.title.is_none() || e.title.as_ref() == Some(&call.title))
+                    && (e.at.is_none() || e.at == call.completed_at);
+                if repeat { Ok(()) } else { Err(()) }
+            }
+            _ => Err(()),
+        }
+    }
+
+    fn parts(&self) -> Vec<NormalizedToolPart> {
+        self.calls.iter().map(ModelCall::part).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Generators: per-call lifecycles, interleaved, then damaged.
+// ---------------------------------------------------------------------------------------
+
+const IDS: [&str; 4] = ["call_a", "call_b", "call_c", "call_d"];
+
+fn small_value() -> BoxedStrategy<Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (0u32..5).prop_map(Value::from),
+        "[a-c]{0,3}".prop_map(Value::from),
+        ("[a-c]{1,2}", 0u32..3).prop_map(|(key, n)| json!({ key: n })),
+    ]
+    .boxed()
+}
+
+fn timestamp() -> impl Strategy<Value = Option<Timestamp>> {
+    prop::option::of((1_700_000_000_000u64..1_700_000_000_100).prop_map(Timestamp::from))
+}
+
+fn metadata() -> impl Strategy<Value = JsonObject> {
+    prop::collection::vec(("[xyz]", small_value()), 0..3)
+        .prop_map(|pairs| pairs.into_iter().collect())
+}
+
+fn kind() -> impl Strategy<Value = ToolKind> {
+    prop::sample::select(ToolKind::ALL.to_vec())
+}
+
+/// One call's events in lifecycle order; the tail may hold events after its terminal one.
+fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
+    let start = (
+        "[A-C][a-c]{0,3}",
+        kind(),
+        "[a-c ]{0,5}",
+        small_value(),
+        prop::option::of(metadata()),
+        timestamp(),
+    )
+        .prop_map(move |(name, kind, title, input, metadata, at)| {
+            ToolEvent::from(ToolCallStarted {
+                id: id.into(),
+                name,
+                kind,
+                title,
+                input,
+                metadata,
+                at,
+            })
+        })
+        .boxed();
+    let update = prop_oneof![
+        (small_value(), timestamp()).prop_map(move |(input, at)| ToolEvent::from(InputUpdated {
+            id: id.into(),
+            input,
+            at
+        })),
+        ("[a-c ]{0,5}", timestamp()).prop_map(move |(title, at)| ToolEvent::from(TitleUpdated {
+            id: id.into(),
+            title,
+            at
+        })),
+        (metadata(), timestamp()).prop_map(move |(metadata, at)| ToolEvent::from(MetadataMerged {
+            id: id.into(),
+            metadata,
+            at
+        })),
+    ]
+    .boxed();
+    let running = timestamp()
+        .prop_map(move |at| ToolEvent::from(ToolCallRunning { id: id.into(), at }))
+        .boxed();
+    let chunks = prop::collection::vec(("[a-cé\n]{0,4}", timestamp()), 0..4)
+        .prop_map(move |chunks| {
+            let mut offset = 0u64;
+            chunks
+                .into_iter()
+                .map(|(chunk, at)| {
+                    let event = ToolEvent::from(OutputAppended {
+                        id: id.into(),
+                        offset,
+                        chunk: chunk.clone(),
+                        at,
+                    });
+                    offset += chunk.len() as u64;
+                    event
+                })
+                .collect::<Vec<_>>()
+        })
+        .boxed();
+    let terminal = prop_oneof![
+        (
+            prop::option::of(small_value()),
+            prop::option::of(small_value()),
+            prop::option::of("[a-c ]{1,4}"),
+            prop::option::of(0u64..50),
+            timestamp()
+        )
+            .prop_map(move |(output, input, title, elapsed_ms, at)| {
+                ToolEvent::from(ToolCallCompleted {
+                    id: id.into(),
+                    output,
+                    input,
+                    title,
+                    elapsed_ms,
+                    at,
+                })
+            }),
+        (
+            "[a-c]{1,4}",
+            prop::option::of("[0-9]"),
+            prop::option::of(small_value()),
+            prop::option::of(0u64..50),
+            timestamp()
+        )
+            .prop_map(move |(message, code, details, elapsed_ms, at)| {
+                let error = ToolError {
+                    message,
+                    code,
+                    details,
+                };
+                ToolEvent::from(ToolCallFailed {
+                    id: id.into(),
+                    error,
+                    input: None,
+                    title: None,
+                    elapsed_ms,
+                    at,
+                })
+            }),
+    ]
+    .boxed();
+    (
+        start,
+        prop::collection::vec(update.clone(), 0..3),
+        prop::option::of(running),
+        chunks,
+        prop::collection::vec(update, 0..2),
+        prop::option::of(terminal.clone()),
+        prop::collection::vec(terminal, 0..2),
+    )
+        .prop_map(
+            |(start, updates, running, chunks, late_updates, terminal, after)| {
+                let mut events = vec![start];
+                events.extend(updates);
+                events.extend(running);
+                events.extend(chunks);
+                events.extend(late_updates);
+                events.extend(terminal);
+                events.extend(after);
+                events
+            },
+        )
+        .boxed()
+}
+
+/// Damage applied to an interleaved log.
+#[derive(Debug, Clone)]
+enum Damage {
+    Swap(usize, usize),
+    Duplicate(usize, usize),
+    Truncate(usize),
+    Drop(usize),
+}
+
+fn damage() -> impl Strategy<Value = Damage> {
+    prop_oneof![
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Damage::Swap(a, b)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Damage::Duplicate(a, b)),
+        any::<usize>().prop_map(Damage::Truncate),
+        any::<usize>().prop_map(Damage::Drop),
+    ]
+}
+
+/// Interleaved lifecycles of up to four calls, then optionally damaged.
+fn event_log() -> impl Strategy<Value = Vec<ToolEvent>> {
+    let lifecycles = (
+        lifecycle(IDS[0]),
+        lifecycle(IDS[1]),
+        lifecycle(IDS[2]),
+        lifecycle(IDS[3]),
+        1usize..=4,
+    )
+        .prop_map(|(a, b, c, d, n)| vec![a, b, c, d].into_iter().take(n).collect::<Vec<_>>());
+    (
+        lifecycles,
+        prop::collection::vec(any::<prop::sample::Index>(), 0..64),
+        prop::collection::vec(damage(), 0..4),
+    )
+        .prop_map(|(mut lifecycles, picks, damages)| {
+            // Interleave: keep each call's order, pick which call goes next.
+            let mut log = Vec::new();
+            let mut picks = picks.into_iter();
+            while lifecycles.iter().any(|events| !events.is_empty()) {
+                let open: Vec<usize> = (0..lifecycles.len())
+                    .filter(|&i| !lifecycles[i].is_empty())
+                    .collect();
+                let which = picks.next().map_or(0, |pick| pick.index(open.len()));
+                log.push(lifecycles[open[which]].remove(0));
+            }
+            for damage in damages {
+                if log.is_empty() {
+                    break;
+                }
+                let n = log.len();
+                match damage {
+                    Damage::Swap(a, b) => log.swap(a % n, b % n),
+                    Damage::Duplicate(a, b) => {
+                        let event = log[a % n].clone();
+                        log.insert(b % (n + 1), event);
+                    }
+                    Damage::Truncate(at) => log.truncate(at % (n + 1)),
+                    Damage::Drop(at) => {
+                        log.remove(at % n);
+                    }
+                }
+            }
+            log
+        })
+}
+
+fn fold_all(events: &[ToolEvent]) -> (Fold, Vec<bool>) {
+    let mut fold = Fold::new();
+    let applied = events
+        .iter()
+        .map(|event| fold.apply(event.clone()).is_ok())
+        .collect();
+    (fold, applied)
+}
+
+fn to_jsonl(events: &[ToolEvent]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    toolnorm::write_log(&mut bytes, events).expect("writing to memory");
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct("proptest-regressions/properties.txt"))),
+        ..ProptestConfig::default()
+    })]
+
+    /// The fold agrees with the reference model on every event and on the final parts.
+    #[test]
+    fn fold_matches_the_reference_model(events in event_log()) {
+        let mut model = Model::default();
+        let mut fold = Fold::new();
+        for (n, event) in events.iter().enumerate() {
+            let expected = model.apply(event);
+            let actual = fold.apply(event.clone()).map(|update| update.part());
+            prop_assert_eq!(expected.is_ok(), actual.is_ok(), "event {} {:?}: fold said {:?}", n, event, actual);
+        }
+        prop_assert_eq!(fold.parts(), model.parts());
+    }
+
+    /// Every snapshot is about its event's id, never holds both output and error,
+    /// holds output only when complete and error only on error, and never moves back
+    /// from a terminal state.
+    #[test]
+    fn snapshots_keep_the_invariants(events in event_log()) {
+        let mut fold = Fold::new();
+        let mut last_state: HashMap<String, ToolState> = HashMap::new();
+        for event in events {
+            let id = event.id().to_owned();
+            let before = fold.get(&id).map(|call| call.to_part());
+            match fold.apply(event) {
+                Ok(update) => {
+                    let part = update.part();
+                    prop_assert_eq!(&part.id, &id);
+                    prop_assert!(part.output.is_none() || part.error.is_none());
+                    prop_assert!(part.output.is_none() || part.state == ToolState::Complete);
+                    prop_assert!(part.error.is_none() == (part.state != ToolState::Error));
+                    if let Some(previous) = last_state.get(&id) {
+                        prop_assert!(!previous.is_terminal() || *previous == part.state,
+                            "{} moved from {} to {}", id, previous, part.state);
+                    }
+                    last_state.insert(id, part.state);
+                }
+                Err(_) => {
+                    // A rejected event leaves the part exactly as it was.
+                    prop_assert_eq!(fold.get(&id).map(|call| call.to_part()), before);
+                }
+            }
+        }
+    }
+
+    /// Folding is deterministic, replay equals live folding, and folding the event log
+    /// (the events that applied) twice is the same as folding it once.
+    #[test]
+    fn fold_is_deterministic_and_idempotent(events in event_log()) {
+        let (live, applied) = fold_all(&events);
+        let (again, _) = fold_all(&events);
+        prop_assert_eq!(live.parts(), again.parts());
+        prop_assert_eq!(replay(events.clone()).parts, live.parts());
+        let log: Vec<ToolEvent> = events.iter().zip(&applied).filter(|(_, ok)| **ok).map(|(e, _)| e.clone()).collect();
+        prop_assert_eq!(replay(log.clone()).parts, live.parts());
+        let twice: Vec<ToolEvent> = log.iter().chain(log.iter()).cloned().collect();
+        let replayed_twice = replay(twice);
+        prop_assert_eq!(replayed_twice.parts, live.parts());
+    }
+
+    /// Parts and events survive a serde round trip unchanged.
+    #[test]
+    fn serde_round_trip_is_lossless(events in event_log()) {
+        for event in &events {
+            let text = serde_json::to_string(event).expect("serializing an event");
+            prop_assert_eq!(&serde_json::from_str::<ToolEvent>(&text).expect("reading it back"), event);
+        }
+        for part in replay(events).parts {
+            let text = serde_json::to_string(&part).expect("serializing a part");
+            prop_assert_eq!(serde_json::from_str::<NormalizedToolPart>(&text).expect("reading it back"), part);
+        }
+    }
+
+    /// A JSONL log fed in chunks cut at arbitrary byte positions gives the same parts as fed whole.
+    #[test]
+    fn chunked_log_gives_the_same_parts(events in event_log(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8)) {
+        let bytes = to_jsonl(&events);
+        let mut positions: Vec<usize> = cuts.iter().map(|cut| cut.index(bytes.len() + 1)).collect();
+        positions.sort_unstable();
+        let mut fold = Fold::new();
+        let mut decoder = EventLogDecoder::new();
+        let mut errors = 0;
+        let mut apply = |result: Result<ToolEvent, toolnorm::Error>| match result {
+            Ok(event) => { let _ = fold.apply(event); }
+            Err(_) => errors += 1,
+        };
+        let mut from = 0;
+        for to in positions {
+            decoder.push(&bytes[from..to], &mut apply);
+            from = to;
+        }
+        decoder.push(&bytes[from..], &mut apply);
+        decoder.finish(&mut apply);
+        prop_assert_eq!(errors, 0);
+        prop_assert_eq!(fold.parts(), replay(events).parts);
+    }
+}

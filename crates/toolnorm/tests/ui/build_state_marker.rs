@@ -1,0 +1,3 @@
+fn main() {
+    let _marker = toolnorm::Complete(());
+}

@@ -22,6 +22,24 @@ pub enum LegacyToolState {
     OutputError,
 }
 
+impl LegacyToolState {
+    /// Every legacy state.
+    pub const ALL: [LegacyToolState; 3] = [
+        LegacyToolState::Calling,
+        LegacyToolState::OutputAvailable,
+        LegacyToolState::OutputError,
+    ];
+
+    /// The wire name, e.g. `"output-available"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LegacyToolState::Calling => "calling",
+            LegacyToolState::OutputAvailable => "output-available",
+            LegacyToolState::OutputError => "output-error",
+        }
+    }
+}
+
 impl From<ToolState> for LegacyToolState {
     fn from(state: ToolState) -> Self {
         match state {
@@ -48,15 +66,14 @@ mod tests {
 
     #[test]
     fn legacy_names_on_the_wire() {
-        let names: Vec<_> = [
-            LegacyToolState::Calling,
-            LegacyToolState::OutputAvailable,
-            LegacyToolState::OutputError,
-        ]
-        .iter()
-        .map(|state| serde_json::to_value(state).unwrap())
-        .collect();
+        let names: Vec<_> = LegacyToolState::ALL
+            .iter()
+            .map(|state| serde_json::to_value(state).unwrap())
+            .collect();
         assert_eq!(names, ["calling", "output-available", "output-error"]);
+        for state in LegacyToolState::ALL {
+            assert_eq!(serde_json::to_value(state).unwrap(), state.as_str());
+        }
     }
 
     #[test]

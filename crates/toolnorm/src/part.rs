@@ -97,6 +97,14 @@ pub enum ToolState {
 }
 
 impl ToolState {
+    /// Every state, in lifecycle order.
+    pub const ALL: [ToolState; 4] = [
+        ToolState::Started,
+        ToolState::Running,
+        ToolState::Complete,
+        ToolState::Error,
+    ];
+
     /// The wire name, e.g. `"complete"`.
     pub fn as_str(self) -> &'static str {
         match self {

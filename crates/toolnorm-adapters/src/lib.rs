@@ -1,0 +1,67 @@
+//! Provider adapters: the tool events of agent CLIs into toolnorm's canonical lifecycle.
+//!
+//! Each dialect has an [`Adapter`] that turns its lines into canonical
+//! [`ToolEvent`](toolnorm::ToolEvent)s; the [`Normalizer`] runs one over a stream (detecting
+//! the dialect from the first lines unless told), folds the events into parts and reports
+//! each change and each diagnostic; [`output`] writes the changes in the CLI's formats.
+#![deny(missing_docs)]
+
+mod adapter;
+mod detect;
+mod diagnostic;
+mod error;
+mod events;
+mod json;
+pub mod output;
+mod pipeline;
+pub mod titles;
+
+use std::fmt;
+
+pub use adapter::{Adapter, Emitted};
+pub use detect::{DETECTION_WINDOW, detect_line};
+pub use diagnostic::{Diagnostic, DiagnosticKind};
+pub use error::Error;
+pub use events::EventLogAdapter;
+pub use pipeline::{Normalizer, Options, Stats, Step};
+
+/// An input dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// toolnorm's own canonical event log.
+    Events,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: &[Dialect] = &[Dialect::Events];
+
+    /// The name used on the command line, e.g. `claude-code`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Events => "events",
+        }
+    }
+
+    /// The dialect with this command-line name.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL
+            .iter()
+            .copied()
+            .find(|dialect| dialect.as_str() == name)
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A fresh adapter for `dialect`.
+pub fn adapter_for(dialect: Dialect, _options: &Options) -> Box<dyn Adapter + Send> {
+    match dialect {
+        Dialect::Events => Box::new(EventLogAdapter),
+    }
+}

@@ -1,0 +1,135 @@
+//! Output formats: how the normalizer's changes are written.
+//!
+//! - `parts`: one `NormalizedToolPart` per line, one per call, written as soon as the call
+//!   is terminal; calls still open at the end come last, in first-seen order.
+//! - `updates`: one part snapshot per change, as it happens (flushed per line).
+//! - `events`: the canonical event log (replayable with `--provider events`).
+//! - `pretty`: one line per call for people: state, kind, title, elapsed time.
+
+use std::io::{self, Write};
+
+use toolnorm::{AnyToolCall, Fold, NormalizedToolPart, ToolState};
+
+use crate::pipeline::Step;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One part per call, when it is terminal (the default).
+    Parts,
+    /// One part snapshot per change.
+    Updates,
+    /// The canonical event log.
+    Events,
+    /// A human view, one line per call.
+    Pretty,
+}
+
+impl Format {
+    /// Whether the format needs each applied event (costs a copy per event).
+    pub fn needs_events(self) -> bool {
+        self == Format::Events
+    }
+
+    /// Whether finished calls can be dropped from memory once written.
+    pub fn evicts_terminal(self) -> bool {
+        matches!(self, Format::Parts | Format::Pretty | Format::Events)
+    }
+}
+
+/// Writes steps in one format.
+pub struct Writer<W: Write> {
+    format: Format,
+    out: W,
+}
+
+impl<W: Write> Writer<W> {
+    /// A writer of `format` into `out`.
+    pub fn new(format: Format, out: W) -> Self {
+        Writer { format, out }
+    }
+
+    /// Writes what `step` means in this format.
+    pub fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        let Step::Applied { event, update, .. } = step else {
+            return Ok(());
+        };
+        match self.format {
+            Format::Parts if update.call.is_terminal() => self.json_line(&update.part()),
+            Format::Pretty if update.call.is_terminal() => self.pretty_line(update.call),
+            Format::Updates => {
+                self.json_line(&update.part())?;
+                self.out.flush()
+            }
+            Format::Events => match event {
+                Some(event) => self.json_line(event),
+                None => Ok(()),
+            },
+            Format::Parts | Format::Pretty => Ok(()),
+        }
+    }
+
+    /// Ends the output: in `parts` and `pretty`, writes the calls still open.
+    pub fn finish(&mut self, fold: &Fold) -> io::Result<()> {
+        let open = fold.calls().filter(|call| !call.is_terminal());
+        match self.format {
+            Format::Parts => {
+                for call in open {
+                    self.json_line(&call.to_part())?;
+                }
+            }
+            Format::Pretty => {
+                for call in open {
+                    self.pretty_line(call)?;
+                }
+            }
+            Format::Updates | Format::Events => {}
+        }
+        self.out.flush()
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn json_line(&mut self, value: &impl serde::Serialize) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, value)?;
+        self.out.write_all(b"\n")
+    }
+
+    fn pretty_line(&mut self, call: &AnyToolCall) -> io::Result<()> {
+        let part = call.to_part();
+        writeln!(self.out, "{}", pretty(&part))
+    }
+}
+
+/// The human line of a part: `complete  bash       echo hi  (12 ms)`.
+pub fn pretty(part: &NormalizedToolPart) -> String {
+    let mut line = format!(
+        "{:<8}  {:<10}  {}",
+        part.state.as_str(),
+        part.kind.as_str(),
+        one_line(&part.title)
+    );
+    if let Some(elapsed) = part.timing.as_ref().and_then(|timing| timing.elapsed_ms) {
+        line.push_str(&format!("  ({elapsed} ms)"));
+    }
+    if part.state == ToolState::Error
+        && let Some(error) = &part.error
+    {
+        line.push_str("  — ");
+        line.push_str(&one_line(&error.message));
+    }
+    line
+}
+
+/// The first line of `text`, at most 100 characters, with `…` when cut.
+fn one_line(text: &str) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    let mut short: String = first.chars().take(100).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}

@@ -1,0 +1,287 @@
+//! The pipeline: bytes in, canonical events folded into parts, changes out.
+//!
+//! [`Normalizer`] splits input into lines (chunks may be cut anywhere), detects the
+//! dialect from the first lines unless told, hands each line to the adapter, applies the
+//! events to a [`Fold`] and reports every change and every diagnostic to a callback, in
+//! input order. It holds only open calls when asked to drop finished ones, so memory
+//! stays flat however long the stream.
+
+use std::collections::HashMap;
+
+use toolnorm::{Error as FoldError, Fold, LineSplitter, ToolEvent, ToolState, Update};
+
+use crate::adapter::{Adapter, Emitted};
+use crate::detect::{DETECTION_WINDOW, detect_line};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::titles::TitleRules;
+use crate::{Dialect, adapter_for};
+
+/// What the normalizer reports, in input order.
+#[derive(Debug)]
+pub enum Step<'a> {
+    /// An event applied and changed (or created) a part.
+    Applied {
+        /// The input line the event came from.
+        line: u64,
+        /// The event, when [`Options::keep_events`] is set.
+        event: Option<&'a ToolEvent>,
+        /// The part after the event.
+        update: &'a Update<'a>,
+    },
+    /// Something in the input could not be used.
+    Diagnostic(&'a Diagnostic),
+}
+
+/// How the normalizer runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The input dialect; `None` detects it from the first lines.
+    pub dialect: Option<Dialect>,
+    /// The cap on partial output a running call keeps, in bytes.
+    pub output_cap: usize,
+    /// Drop calls from memory once they are terminal (after reporting them).
+    pub evict_terminal: bool,
+    /// Pass each applied event to the callback (costs a copy per event).
+    pub keep_events: bool,
+    /// Title and kind rules (user rules first, then the built-in ones).
+    pub rules: TitleRules,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            dialect: None,
+            output_cap: toolnorm::DEFAULT_OUTPUT_CAP,
+            evict_terminal: false,
+            keep_events: false,
+            rules: TitleRules::builtin(),
+        }
+    }
+}
+
+/// Counts of what went through.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Input lines read.
+    pub lines: u64,
+    /// Canonical events produced by the adapter.
+    pub events: u64,
+    /// Events that changed a part.
+    pub changes: u64,
+    /// Exact duplicates (applied, changed nothing).
+    pub duplicates: u64,
+    /// Diagnostics reported.
+    pub diagnostics: u64,
+}
+
+enum Stage {
+    Detecting(Vec<(u64, Vec<u8>)>),
+    Ready(Box<dyn Adapter + Send>),
+}
+
+struct Core {
+    stage: Stage,
+    options: Options,
+    fold: Fold,
+    finished: HashMap<String, ToolState>,
+    emitted: Emitted,
+    stats: Stats,
+}
+
+/// Normalizes one stream.
+pub struct Normalizer {
+    lines: LineSplitter,
+    core: Core,
+}
+
+impl Normalizer {
+    /// A normalizer with these options.
+    pub fn new(options: Options) -> Self {
+        let stage = match options.dialect {
+            Some(dialect) => Stage::Ready(adapter_for(dialect, &options)),
+            None => Stage::Detecting(Vec::new()),
+        };
+        Normalizer {
+            lines: LineSplitter::new(),
+            core: Core {
+                stage,
+                fold: Fold::with_output_cap(options.output_cap),
+                options,
+                finished: HashMap::new(),
+                emitted: Emitted::default(),
+                stats: Stats::default(),
+            },
+        }
+    }
+
+    /// Feeds a chunk of input.
+    pub fn push(&mut self, chunk: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
+        let core = &mut self.core;
+        self.lines
+            .push(chunk, |line, bytes| core.line(line, bytes, false, on_step));
+    }
+
+    /// Ends the input: reads a last line without newline, flushes detection and the adapter.
+    pub fn finish(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
+        let core = &mut self.core;
+        self.lines
+            .finish(|line, bytes| core.line(line, bytes, true, on_step));
+        core.flush_detection(on_step);
+        if let Stage::Ready(adapter) = &mut core.stage {
+            adapter.finish(&mut core.emitted);
+        }
+        core.drain(on_step);
+    }
+
+    /// The dialect, once known.
+    pub fn dialect(&self) -> Option<Dialect> {
+        match &self.core.stage {
+            Stage::Ready(adapter) => Some(adapter.dialect()),
+            Stage::Detecting(_) => None,
+        }
+    }
+
+    /// The fold: the calls still held (all of them, unless finished ones are evicted).
+    pub fn fold(&self) -> &Fold {
+        &self.core.fold
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> Stats {
+        self.core.stats
+    }
+}
+
+impl Core {
+    fn line(&mut self, line: u64, bytes: &[u8], last: bool, on_step: &mut dyn FnMut(Step<'_>)) {
+        self.stats.lines = line;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        if last
+            && serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+                .is_err_and(|error| error.is_eof())
+        {
+            self.report(
+                Diagnostic::at(
+                    line,
+                    DiagnosticKind::TruncatedLine,
+                    "the input ends in the middle of this line",
+                ),
+                on_step,
+            );
+            return;
+        }
+        match &mut self.stage {
+            Stage::Ready(adapter) => adapter.line(line, bytes, &mut self.emitted),
+            Stage::Detecting(buffered) => {
+                let detected = detect_line(bytes);
+                buffered.push((line, bytes.to_vec()));
+                match detected {
+                    Some(dialect) => self.start(dialect),
+                    None if buffered.len() >= DETECTION_WINDOW => self.flush_detection(on_step),
+                    None => return,
+                }
+            }
+        }
+        self.drain(on_step);
+    }
+
+    /// Starts the adapter for `dialect` and replays the buffered lines through it.
+    fn start(&mut self, dialect: Dialect) {
+        let mut adapter = adapter_for(dialect, &self.options);
+        if let Stage::Detecting(buffered) = &mut self.stage {
+            for (line, bytes) in buffered.drain(..) {
+                adapter.line(line, &bytes, &mut self.emitted);
+            }
+        }
+        self.stage = Stage::Ready(adapter);
+    }
+
+    /// Detection failed (window full or input ended): every buffered line is reported.
+    fn flush_detection(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
+        let Stage::Detecting(buffered) = &mut self.stage else {
+            return;
+        };
+        if buffered.is_empty() {
+            return;
+        }
+        let lines = std::mem::take(buffered);
+        for (line, bytes) in lines {
+            let message = match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+                Err(error) => crate::json::classify(&bytes, &error)
+                    .map_or_else(|| error.to_string(), |invalid| invalid.message),
+                Ok(_) => "not an event of any known dialect (use --provider to name it)".to_owned(),
+            };
+            self.emitted.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UndetectedDialect,
+                message,
+            ));
+        }
+        self.drain(on_step);
+    }
+
+    fn drain(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
+        for diagnostic in std::mem::take(&mut self.emitted.diagnostics) {
+            self.report(diagnostic, on_step);
+        }
+        let events = std::mem::take(&mut self.emitted.events);
+        for (line, event) in events {
+            self.apply(line, event, on_step);
+        }
+    }
+
+    fn report(&mut self, diagnostic: Diagnostic, on_step: &mut dyn FnMut(Step<'_>)) {
+        self.stats.diagnostics += 1;
+        on_step(Step::Diagnostic(&diagnostic));
+    }
+
+    fn apply(&mut self, line: u64, event: ToolEvent, on_step: &mut dyn FnMut(Step<'_>)) {
+        self.stats.events += 1;
+        if let Some(state) = self.finished.get(event.id()) {
+            let message = format!(
+                "tool call `{}` already finished ({state}): {} ignored",
+                event.id(),
+                event.type_name()
+            );
+            self.report(
+                Diagnostic::at(line, DiagnosticKind::Rejected, message),
+                on_step,
+            );
+            return;
+        }
+        let kept = self.options.keep_events.then(|| event.clone());
+        let result = self.fold.apply(event);
+        let finished = match result {
+            Ok(update) => {
+                if update.outcome == toolnorm::Outcome::Unchanged {
+                    self.stats.duplicates += 1;
+                    return;
+                }
+                self.stats.changes += 1;
+                on_step(Step::Applied {
+                    line,
+                    event: kept.as_ref(),
+                    update: &update,
+                });
+                update
+                    .call
+                    .is_terminal()
+                    .then(|| (update.call.id().to_owned(), update.call.state()))
+            }
+            Err(error) => {
+                let kind = match error {
+                    FoldError::UnknownCall { .. } => DiagnosticKind::UnknownCall,
+                    _ => DiagnosticKind::Rejected,
+                };
+                self.report(Diagnostic::at(line, kind, error.to_string()), on_step);
+                None
+            }
+        };
+        if let Some((id, state)) = finished.filter(|_| self.options.evict_terminal) {
+            self.fold.remove(&id);
+            self.finished.insert(id, state);
+        }
+    }
+}

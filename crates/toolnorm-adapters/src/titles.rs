@@ -1,0 +1,575 @@
+//! Titles: the human line of a tool call, from rules users can extend without recompiling.
+//!
+//! A rule matches a tool by its bare name (for MCP tools, the name without the server),
+//! optionally only for one provider or MCP server, and gives a title template, a kind,
+//! or both. Templates read the call's input: `{name}` is the input's `name` field,
+//! `{a.b}` a nested one, and filters shape a value: `{url|host}`, `{command|line}`,
+//! `{path|file}`, `{pattern|quote}`. A template whose fields are missing or empty is
+//! skipped, so a rule can list alternatives from most to least specific.
+//!
+//! Rules come from TOML (see `rules/default.toml`, which is built in):
+//!
+//! ```toml
+//! [[rule]]
+//! tool = "artifacts_register"
+//! title = ["Registering artifact {name}", "Registering artifact"]
+//!
+//! [[rule]]
+//! tool = "browser_*"
+//! kind = "browser"
+//! ```
+//!
+//! When no rule gives a title, a `verb_object` tool name becomes action text:
+//! `create_issue` → `Creating issue`.
+
+use serde::Deserialize;
+use serde_json::Value;
+use toolnorm::ToolKind;
+
+use crate::error::Error;
+
+/// The built-in rules.
+pub const DEFAULT_RULES: &str = include_str!("../rules/default.toml");
+
+/// What a rule is matched against.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolRef<'a> {
+    /// The provider (`claude-code`, `codex`, `opencode`, …).
+    pub provider: &'a str,
+    /// The bare tool name (for MCP tools, without the server).
+    pub tool: &'a str,
+    /// The MCP server, for MCP tools.
+    pub server: Option<&'a str>,
+    /// The call's input.
+    pub input: &'a Value,
+}
+
+/// A set of compiled rules, matched in order.
+#[derive(Debug, Clone, Default)]
+pub struct TitleRules {
+    rules: Vec<Rule>,
+}
+
+#[derive(Debug, Clone)]
+struct Rule {
+    tool: Pattern,
+    provider: Option<String>,
+    server: Option<Pattern>,
+    titles: Vec<Template>,
+    kind: Option<ToolKind>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFile {
+    #[serde(default, rename = "rule")]
+    rules: Vec<RuleSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleSpec {
+    tool: String,
+    provider: Option<String>,
+    server: Option<String>,
+    #[serde(default)]
+    title: OneOrMany,
+    kind: Option<ToolKind>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    #[default]
+    None,
+    One(String),
+    Many(Vec<String>),
+}
+
+impl TitleRules {
+    /// The built-in rules.
+    pub fn builtin() -> Self {
+        // The built-in file is tested to parse; should it ever not, no rule is lost silently:
+        // the test suite fails, and at run time the rules are simply empty.
+        TitleRules::from_toml(DEFAULT_RULES, "built-in rules").unwrap_or_default()
+    }
+
+    /// Parses rules from TOML; `origin` names the source in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self, Error> {
+        let file: RulesFile = toml::from_str(text).map_err(|error| Error::Rules {
+            origin: origin.to_owned(),
+            message: error.to_string(),
+        })?;
+        let rules = file
+            .rules
+            .into_iter()
+            .map(|spec| Rule::compile(spec, origin))
+            .collect::<Result<_, _>>()?;
+        Ok(TitleRules { rules })
+    }
+
+    /// These rules, then `fallback`'s.
+    #[must_use]
+    pub fn then(mut self, fallback: TitleRules) -> Self {
+        self.rules.extend(fallback.rules);
+        self
+    }
+
+    /// The title of the first matching rule whose template resolves.
+    pub fn title(&self, tool: &ToolRef<'_>) -> Option<String> {
+        self.rules
+            .iter()
+            .filter(|rule| rule.matches(tool))
+            .flat_map(|rule| &rule.titles)
+            .find_map(|template| template.render(tool.input))
+    }
+
+    /// The kind of the first matching rule that names one.
+    pub fn kind(&self, tool: &ToolRef<'_>) -> Option<ToolKind> {
+        self.rules
+            .iter()
+            .filter(|rule| rule.matches(tool))
+            .find_map(|rule| rule.kind)
+    }
+}
+
+impl Rule {
+    fn compile(spec: RuleSpec, origin: &str) -> Result<Self, Error> {
+        let titles = match spec.title {
+            OneOrMany::None => Vec::new(),
+            OneOrMany::One(title) => vec![title],
+            OneOrMany::Many(titles) => titles,
+        };
+        let titles = titles
+            .iter()
+            .map(|text| Template::parse(text, origin))
+            .collect::<Result<_, _>>()?;
+        Ok(Rule {
+            tool: Pattern::new(&spec.tool),
+            provider: spec.provider,
+            server: spec.server.as_deref().map(Pattern::new),
+            titles,
+            kind: spec.kind,
+        })
+    }
+
+    fn matches(&self, tool: &ToolRef<'_>) -> bool {
+        self.tool.matches(tool.tool)
+            && self
+                .provider
+                .as_deref()
+                .is_none_or(|provider| provider == tool.provider)
+            && self
+                .server
+                .as_ref()
+                .is_none_or(|server| tool.server.is_some_and(|name| server.matches(name)))
+    }
+}
+
+/// A name pattern: exact, or with `*` standing for any run of characters.
+#[derive(Debug, Clone)]
+struct Pattern {
+    parts: Vec<String>,
+}
+
+impl Pattern {
+    fn new(text: &str) -> Self {
+        Pattern {
+            parts: text.split('*').map(str::to_owned).collect(),
+        }
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        let [first, middle @ .., last] = self.parts.as_slice() else {
+            return self.parts.first().is_some_and(|only| only == name);
+        };
+        let Some(mut rest) = name.strip_prefix(first.as_str()) else {
+            return false;
+        };
+        for part in middle {
+            match rest.find(part.as_str()) {
+                Some(at) => rest = &rest[at + part.len()..],
+                None => return false,
+            }
+        }
+        rest.len() >= last.len() && rest.ends_with(last.as_str())
+    }
+}
+
+/// A title template: literal text and `{field|filter}` holes.
+#[derive(Debug, Clone)]
+struct Template {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Debug, Clone)]
+enum Piece {
+    Text(String),
+    Field { path: Vec<String>, filter: Filter },
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Filter {
+    None,
+    Host,
+    Line,
+    File,
+    Quote,
+}
+
+impl Template {
+    fn parse(text: &str, origin: &str) -> Result<Self, Error> {
+        let bad = |message: String| Error::Rules {
+            origin: origin.to_owned(),
+            message,
+        };
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                pieces.push(Piece::Text(rest[..open].to_owned()));
+            }
+            let after = &rest[open + 1..];
+            let close = after
+                .find('}')
+                .ok_or_else(|| bad(format!("unclosed `{{` in title {text:?}")))?;
+            let (field, filter) = match after[..close].split_once('|') {
+                Some((field, filter)) => (field, filter.trim()),
+                None => (&after[..close], ""),
+            };
+            let filter = match filter {
+                "" => Filter::None,
+                "host" => Filter::Host,
+                "line" => Filter::Line,
+                "file" => Filter::File,
+                "quote" => Filter::Quote,
+                other => return Err(bad(format!("unknown filter `{other}` in title {text:?}"))),
+            };
+            let path: Vec<String> = field.trim().split('.').map(str::to_owned).collect();
+            if path.iter().any(String::is_empty) {
+                return Err(bad(format!("empty field name in title {text:?}")));
+            }
+            pieces.push(Piece::Field { path, filter });
+            rest = &after[close + 1..];
+        }
+        if !rest.is_empty() {
+            pieces.push(Piece::Text(rest.to_owned()));
+        }
+        Ok(Template { pieces })
+    }
+
+    /// The title, when every field is present and not empty.
+    fn render(&self, input: &Value) -> Option<String> {
+        let mut title = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => title.push_str(text),
+                Piece::Field { path, filter } => {
+                    let value = path.iter().try_fold(input, |value, key| value.get(key))?;
+                    let text = match value {
+                        Value::String(text) => text.clone(),
+                        Value::Number(number) => number.to_string(),
+                        Value::Bool(flag) => flag.to_string(),
+                        _ => return None,
+                    };
+                    let text = filter.apply(text.trim())?;
+                    if text.is_empty() {
+                        return None;
+                    }
+                    title.push_str(&text);
+                }
+            }
+        }
+        Some(title)
+    }
+}
+
+impl Filter {
+    fn apply(self, text: &str) -> Option<String> {
+        match self {
+            Filter::None => Some(text.to_owned()),
+            Filter::Host => Some(host_of(text)?.to_owned()),
+            Filter::Line => text
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .map(|line| line.trim().to_owned()),
+            Filter::File => text.rsplit(['/', '\\']).next().map(str::to_owned),
+            Filter::Quote => Some(format!("\"{text}\"")),
+        }
+    }
+}
+
+/// The host of a URL (`https://apnews.com/x` → `apnews.com`), `www.` dropped; a bare
+/// host is returned as it is.
+pub fn host_of(text: &str) -> Option<&str> {
+    let after_scheme = text.split_once("://").map_or(text, |(_, rest)| rest);
+    let authority = after_scheme.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    let host = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    (!host.is_empty()).then_some(host)
+}
+
+/// Turns a `verb_object` tool name into action text: `create_issue` → `Creating issue`,
+/// `getWeather` → `Getting weather`. `None` for a name with no word.
+pub fn action_text(tool: &str) -> Option<String> {
+    let words = split_words(tool);
+    let (verb, object) = words.split_first()?;
+    let mut title = capitalize(&gerund(verb));
+    for word in object {
+        title.push(' ');
+        title.push_str(word);
+    }
+    Some(title)
+}
+
+fn split_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for chunk in name.split(['_', '-', '.', ' ']) {
+        let mut word = String::new();
+        let mut previous_lower = false;
+        for c in chunk.chars() {
+            if c.is_uppercase() && previous_lower && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.extend(c.to_lowercase());
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+    }
+    words
+}
+
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The -ing form of an English verb, by the usual spelling rules and a few exceptions.
+fn gerund(verb: &str) -> String {
+    const IRREGULAR: &[(&str, &str)] = &[
+        ("be", "being"),
+        ("see", "seeing"),
+        ("lie", "lying"),
+        ("die", "dying"),
+        ("tie", "tying"),
+        ("ls", "listing"),
+        ("rm", "removing"),
+        ("mv", "moving"),
+        ("cp", "copying"),
+        ("mkdir", "making directory"),
+        ("cd", "changing directory"),
+    ];
+    if let Some((_, form)) = IRREGULAR.iter().find(|(base, _)| *base == verb) {
+        return (*form).to_owned();
+    }
+    if verb.ends_with("ing") && verb.len() > 4 {
+        return verb.to_owned();
+    }
+    let chars: Vec<char> = verb.chars().collect();
+    let vowel = |c: char| "aeiou".contains(c);
+    match chars.as_slice() {
+        [.., a, 'e'] if !vowel(*a) && *a != 'e' => format!("{}ing", &verb[..verb.len() - 1]),
+        // Short consonant-vowel-consonant verbs double the last consonant: get → getting.
+        [c1, v, c2] if !vowel(*c1) && vowel(*v) && !vowel(*c2) && !"wxy".contains(*c2) => {
+            format!("{verb}{c2}ing")
+        }
+        _ => format!("{verb}ing"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn title(
+        rules: &TitleRules,
+        provider: &str,
+        tool: &str,
+        server: Option<&str>,
+        input: Value,
+    ) -> Option<String> {
+        rules.title(&ToolRef {
+            provider,
+            tool,
+            server,
+            input: &input,
+        })
+    }
+
+    #[test]
+    fn builtin_rules_parse() {
+        TitleRules::from_toml(DEFAULT_RULES, "built-in rules").unwrap();
+        assert!(!TitleRules::builtin().rules.is_empty());
+    }
+
+    #[test]
+    fn contract_mcp_titles() {
+        let rules = TitleRules::builtin();
+        let amalgm = Some("amalgm");
+        assert_eq!(
+            title(&rules, "codex", "browser_snapshot", amalgm, json!({})).as_deref(),
+            Some("Reading browser page")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "codex",
+                "browser_navigate",
+                amalgm,
+                json!({"url": "https://x.y"})
+            )
+            .as_deref(),
+            Some("Opening browser page")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "claude-code",
+                "artifacts_register",
+                amalgm,
+                json!({"name": "Spotify Clone"})
+            )
+            .as_deref(),
+            Some("Registering artifact Spotify Clone")
+        );
+        assert_eq!(
+            title(&rules, "opencode", "browser_tabs_new", amalgm, json!({})).as_deref(),
+            Some("Opening browser tab")
+        );
+    }
+
+    #[test]
+    fn user_rules_come_first_and_alternatives_fall_through() {
+        let user = TitleRules::from_toml(
+            r#"
+            [[rule]]
+            tool = "deploy_*"
+            server = "ops"
+            title = ["Deploying {service} to {target.env}", "Deploying {service}"]
+            kind = "bash"
+            "#,
+            "user.toml",
+        )
+        .unwrap()
+        .then(TitleRules::builtin());
+        let tool = |input: Value| title(&user, "codex", "deploy_app", Some("ops"), input);
+        assert_eq!(
+            tool(json!({"service": "api", "target": {"env": "prod"}})).as_deref(),
+            Some("Deploying api to prod")
+        );
+        assert_eq!(
+            tool(json!({"service": "api"})).as_deref(),
+            Some("Deploying api")
+        );
+        assert_eq!(tool(json!({})), None);
+        assert_eq!(
+            title(
+                &user,
+                "codex",
+                "deploy_app",
+                Some("other"),
+                json!({"service": "api"})
+            ),
+            None
+        );
+        let kind = user.kind(&ToolRef {
+            provider: "codex",
+            tool: "deploy_app",
+            server: Some("ops"),
+            input: &json!({}),
+        });
+        assert_eq!(kind, Some(ToolKind::Bash));
+    }
+
+    #[test]
+    fn filters() {
+        let rules = TitleRules::from_toml(
+            r#"
+            [[rule]]
+            tool = "t"
+            title = "{url|host} {command|line} {path|file} {pattern|quote}"
+            "#,
+            "test",
+        )
+        .unwrap();
+        let input = json!({
+            "url": "https://www.apnews.com/article?id=1",
+            "command": "\n  cargo test\nmore",
+            "path": "/a/b/c.rs",
+            "pattern": "Updated"
+        });
+        assert_eq!(
+            title(&rules, "p", "t", None, input).as_deref(),
+            Some("apnews.com cargo test c.rs \"Updated\"")
+        );
+    }
+
+    #[test]
+    fn bad_rules_are_reported_with_their_origin() {
+        let error =
+            TitleRules::from_toml("[[rule]]\ntool = \"x\"\ntitle = \"{a|nope}\"", "mine.toml")
+                .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "mine.toml: unknown filter `nope` in title \"{a|nope}\""
+        );
+        let error = TitleRules::from_toml("[[rule]]\ntool = \"x\"\ntitle = \"{a\"", "mine.toml")
+            .unwrap_err();
+        assert!(error.to_string().contains("unclosed"), "{error}");
+        assert!(TitleRules::from_toml("[[rule]]\ntoool = \"x\"", "mine.toml").is_err());
+    }
+
+    #[test]
+    fn patterns() {
+        assert!(Pattern::new("browser_*").matches("browser_navigate"));
+        assert!(!Pattern::new("browser_*").matches("xbrowser_navigate"));
+        assert!(Pattern::new("*_new").matches("tabs_new"));
+        assert!(Pattern::new("a*b*c").matches("abc"));
+        assert!(!Pattern::new("a*b*c").matches("acb"));
+        assert!(Pattern::new("exact").matches("exact"));
+        assert!(!Pattern::new("exact").matches("exactly"));
+        assert!(Pattern::new("*").matches(""));
+    }
+
+    #[test]
+    fn generic_action_text() {
+        assert_eq!(
+            action_text("create_issue").as_deref(),
+            Some("Creating issue")
+        );
+        assert_eq!(
+            action_text("getWeather").as_deref(),
+            Some("Getting weather")
+        );
+        assert_eq!(
+            action_text("list_pull_requests").as_deref(),
+            Some("Listing pull requests")
+        );
+        assert_eq!(action_text("write").as_deref(), Some("Writing"));
+        assert_eq!(action_text("run-tests").as_deref(), Some("Running tests"));
+        assert_eq!(action_text("search").as_deref(), Some("Searching"));
+        assert_eq!(action_text("echo").as_deref(), Some("Echoing"));
+        assert_eq!(action_text("__"), None);
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(host_of("https://apnews.com"), Some("apnews.com"));
+        assert_eq!(
+            host_of("http://user@www.example.org:8080/x"),
+            Some("example.org")
+        );
+        assert_eq!(host_of("apnews.com/politics"), Some("apnews.com"));
+        assert_eq!(host_of(""), None);
+    }
+}

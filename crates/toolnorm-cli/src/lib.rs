@@ -1,0 +1,217 @@
+//! The `toolnorm` command line, as a library: argument parsing and the `normalize` run.
+#![deny(missing_docs)]
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use toolnorm_adapters::output::{Format, Writer};
+use toolnorm_adapters::titles::TitleRules;
+use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+
+/// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
+#[derive(Debug, Parser)]
+#[command(name = "toolnorm", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read an event stream and write canonical tool parts.
+    Normalize(NormalizeArgs),
+}
+
+/// Arguments of `toolnorm normalize`.
+#[derive(Debug, clap::Args)]
+pub struct NormalizeArgs {
+    /// The input dialect.
+    #[arg(long, value_enum, default_value_t = ProviderArg::Auto)]
+    pub provider: ProviderArg,
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Parts)]
+    pub format: FormatArg,
+    /// Exit with status 1 when anything was reported.
+    #[arg(long)]
+    pub strict: bool,
+    /// A TOML file of title and kind rules, tried before the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// The cap on partial output kept per running call, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = toolnorm::DEFAULT_OUTPUT_CAP)]
+    pub output_cap: usize,
+    /// The input file; `-` or nothing reads stdin.
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+}
+
+/// `--provider` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProviderArg {
+    /// Detect the dialect from the first lines.
+    Auto,
+    /// toolnorm's own event log (`--format events`).
+    Events,
+}
+
+impl ProviderArg {
+    fn dialect(self) -> Option<Dialect> {
+        match self {
+            ProviderArg::Auto => None,
+            ProviderArg::Events => Some(Dialect::Events),
+        }
+    }
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// One part per call, written when the call is terminal.
+    Parts,
+    /// One part snapshot per change, as it happens.
+    Updates,
+    /// The canonical event log.
+    Events,
+    /// One human-readable line per call.
+    Pretty,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Self {
+        match format {
+            FormatArg::Parts => Format::Parts,
+            FormatArg::Updates => Format::Updates,
+            FormatArg::Events => Format::Events,
+            FormatArg::Pretty => Format::Pretty,
+        }
+    }
+}
+
+/// Exit status for usage errors and unreadable input.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Runs the command line; diagnostics go to `stderr`.
+pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
+    match cli.command {
+        Command::Normalize(args) => normalize(&args, stdout, stderr),
+    }
+}
+
+fn open_input(input: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
+    const CHUNK: usize = 1 << 16;
+    match input {
+        None => Ok(Box::new(BufReader::with_capacity(CHUNK, io::stdin()))),
+        Some(path) if path.as_os_str() == "-" => {
+            Ok(Box::new(BufReader::with_capacity(CHUNK, io::stdin())))
+        }
+        Some(path) => Ok(Box::new(BufReader::with_capacity(CHUNK, File::open(path)?))),
+    }
+}
+
+fn load_rules(path: Option<&PathBuf>) -> Result<TitleRules, String> {
+    let builtin = TitleRules::builtin();
+    let Some(path) = path else { return Ok(builtin) };
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let user = TitleRules::from_toml(&text, &path.display().to_string())
+        .map_err(|error| error.to_string())?;
+    Ok(user.then(builtin))
+}
+
+/// `toolnorm normalize`.
+pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
+    let rules = match load_rules(args.rules.as_ref()) {
+        Ok(rules) => rules,
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let mut input = match open_input(args.input.as_ref()) {
+        Ok(input) => input,
+        Err(error) => {
+            let name = args
+                .input
+                .as_ref()
+                .map_or("stdin".into(), |path| path.display().to_string());
+            let _ = writeln!(stderr, "toolnorm: {name}: {error}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let format = Format::from(args.format);
+    let mut normalizer = Normalizer::new(Options {
+        dialect: args.provider.dialect(),
+        output_cap: args.output_cap,
+        evict_terminal: format.evicts_terminal(),
+        keep_events: format.needs_events(),
+        rules,
+    });
+    let mut writer = Writer::new(format, io::BufWriter::new(stdout));
+    let mut write_error: Option<io::Error> = None;
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Diagnostic(diagnostic) = &step {
+            let _ = writeln!(stderr, "{diagnostic}");
+        }
+        if write_error.is_none()
+            && let Err(error) = writer.step(&step)
+        {
+            write_error = Some(error);
+        }
+    };
+    let read_error = pump(&mut input, &mut normalizer, &mut on_step);
+    normalizer.finish(&mut on_step);
+    if write_error.is_none()
+        && let Err(error) = writer.finish(normalizer.fold())
+    {
+        write_error = Some(error);
+    }
+    if let Some(error) = write_error {
+        // A closed pipe (`| head`) is a normal way for output to end.
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+        let _ = writeln!(stderr, "toolnorm: writing output: {error}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Some(error) = read_error {
+        let _ = writeln!(stderr, "toolnorm: reading input: {error}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let stats = normalizer.stats();
+    if stats.diagnostics > 0 {
+        let _ = writeln!(
+            stderr,
+            "toolnorm: {} diagnostic(s) in {} line(s); {} event(s) applied",
+            stats.diagnostics, stats.lines, stats.changes
+        );
+    }
+    if args.strict && stats.diagnostics > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Feeds the whole input through the normalizer, chunk by chunk.
+fn pump(
+    input: &mut dyn BufRead,
+    normalizer: &mut Normalizer,
+    on_step: &mut dyn FnMut(Step<'_>),
+) -> Option<io::Error> {
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok([]) => return None,
+            Ok(chunk) => chunk,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Some(error),
+        };
+        let length = chunk.len();
+        normalizer.push(chunk, on_step);
+        input.consume(length);
+    }
+}

@@ -1,0 +1,229 @@
+//! The table of pinned sources: where each schema comes from, which root
+//! types the normalizer needs, and which preprocessing steps it takes.
+
+use crate::preprocess::Step;
+
+/// How `sync` extracts a schema from its installed npm package.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extraction {
+    /// `codex app-server generate-json-schema --out DIR`, then the named file of DIR.
+    CodexAppServer {
+        /// File inside the output directory.
+        file: &'static str,
+    },
+    /// `opencode serve --port P --hostname 127.0.0.1`, then `GET /doc`.
+    OpencodeServe,
+    /// `ts-json-schema-generator --path FILE --type TYPE --no-type-check`.
+    TsJsonSchema {
+        /// The `.d.ts` inside the package.
+        file: &'static str,
+        /// The root type (`*` for every exported type).
+        type_name: &'static str,
+        /// Export the file's non-exported `type` aliases and replace imports of
+        /// these names by `unknown` before converting (see README).
+        opaque_imports: &'static [&'static str],
+    },
+    /// A JSON file shipped inside the package.
+    PackageFile {
+        /// Path inside the package.
+        file: &'static str,
+    },
+}
+
+/// Which definitions are the roots of the generated module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Roots {
+    /// Exactly these definitions (plus what they reference).
+    Named(&'static [&'static str]),
+    /// Every definition in the file.
+    All,
+}
+
+/// One pinned schema file and the Rust module generated from it.
+#[derive(Debug, Clone, Copy)]
+pub struct Source {
+    /// Rust module name in `toolnorm-wire`, also the source's id on the command line.
+    pub module: &'static str,
+    /// One-line description for docs and banners.
+    pub title: &'static str,
+    /// Path under `schemas/`.
+    pub schema: &'static str,
+    /// The npm package the schema comes from.
+    pub package: &'static str,
+    /// How `sync` extracts it.
+    pub extraction: Extraction,
+    /// Definitions kept in `schemas/` and generated (with their `$ref` closure).
+    pub roots: Roots,
+    /// Preprocessing, applied in order before typify.
+    pub steps: &'static [Step],
+}
+
+/// The npm packages `sync` installs besides the sources' own packages.
+pub const TOOL_PACKAGES: &[&str] = &["ts-json-schema-generator", "@anthropic-ai/sdk"];
+
+/// Token counts, sizes and durations that TS declares as `number`.
+const CLAUDE_INTEGERS: &[&str] = &[
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "ephemeral_1h_input_tokens",
+    "ephemeral_5m_input_tokens",
+    "web_search_requests",
+    "web_fetch_requests",
+    "duration_ms",
+    "duration_api_ms",
+    "num_turns",
+    "total_tokens",
+    "tool_uses",
+    "elapsed_time_seconds",
+    "exitCode",
+    "numLines",
+    "startLine",
+    "totalLines",
+    "numFiles",
+    "numMatches",
+    "durationMs",
+    "totalDurationMs",
+    "totalTokens",
+    "totalToolUseCount",
+    "size_bytes",
+    "offset",
+    "limit",
+    "timeout",
+    "head_limit",
+];
+
+/// Every pinned source, in module order.
+pub const SOURCES: &[Source] = &[
+    Source {
+        module: "codex_app_server",
+        title: "Codex app-server protocol v2 (item lifecycle notifications)",
+        schema: "codex/app-server.v2.schemas.json",
+        package: "@openai/codex",
+        extraction: Extraction::CodexAppServer {
+            file: "codex_app_server_protocol.v2.schemas.json",
+        },
+        roots: Roots::Named(&[
+            "ItemStartedNotification",
+            "ItemCompletedNotification",
+            "CommandExecutionOutputDeltaNotification",
+            "FileChangeOutputDeltaNotification",
+            "McpToolCallProgressNotification",
+        ]),
+        steps: &[Step::HoistParentProperties("ThreadItem")],
+    },
+    Source {
+        module: "codex_exec",
+        title: "Codex `codex exec --json` events (types of @openai/codex-sdk)",
+        schema: "codex/exec-thread-event.schema.json",
+        package: "@openai/codex-sdk",
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/index.d.ts",
+            type_name: "ThreadEvent",
+            opaque_imports: &["ContentBlock"],
+        },
+        roots: Roots::Named(&["ThreadEvent"]),
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::IntegerByPropertyName(&[
+                "input_tokens",
+                "cached_input_tokens",
+                "output_tokens",
+                "reasoning_output_tokens",
+                "exit_code",
+            ]),
+        ],
+    },
+    Source {
+        module: "opencode",
+        title: "OpenCode server events (OpenAPI `components.schemas`)",
+        schema: "opencode/openapi.json",
+        package: "opencode-ai",
+        extraction: Extraction::OpencodeServe,
+        roots: Roots::Named(&[
+            "EventMessagePartUpdated",
+            "EventMessagePartDelta",
+            "EventMessagePartRemoved",
+        ]),
+        steps: &[
+            Step::RewriteRefs,
+            Step::DropPatterns,
+            Step::DropAdditionalPropertiesFalse,
+            Step::RenameCollisions,
+        ],
+    },
+    Source {
+        module: "claude_tools",
+        title: "Claude Code tool inputs and outputs (`sdk-tools.d.ts`)",
+        schema: "claude/sdk-tools.schema.json",
+        package: "@anthropic-ai/claude-code",
+        extraction: Extraction::TsJsonSchema {
+            file: "sdk-tools.d.ts",
+            type_name: "*",
+            opaque_imports: &[],
+        },
+        roots: Roots::All,
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::CollapseTuples,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::IntegerByPropertyName(CLAUDE_INTEGERS),
+        ],
+    },
+    Source {
+        module: "claude_messages",
+        title: "Claude Agent SDK messages (`SDKMessage` of `sdk.d.ts`, content blocks of @anthropic-ai/sdk)",
+        schema: "claude/sdk-message.schema.json",
+        package: "@anthropic-ai/claude-agent-sdk",
+        extraction: Extraction::TsJsonSchema {
+            file: "sdk.d.ts",
+            type_name: "SDKMessage",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&[
+            "SDKAssistantMessage",
+            "SDKUserMessage",
+            "SDKPartialAssistantMessage",
+            "SDKTaskStartedMessage",
+            "SDKTaskProgressMessage",
+            "SDKTaskUpdatedMessage",
+            "SDKTaskNotificationMessage",
+            "SDKToolProgressMessage",
+            "SDKToolUseSummaryMessage",
+        ]),
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::CollapseTuples,
+            Step::FillEmptyMapped("NonNullableUsage", "BetaUsage"),
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::IntegerByPropertyName(CLAUDE_INTEGERS),
+            Step::TitleInlineCollisions,
+        ],
+    },
+    Source {
+        module: "acp",
+        title: "Agent Client Protocol v1 (`session/update` notifications)",
+        schema: "acp/schema.v1.json",
+        package: "@agentclientprotocol/sdk",
+        extraction: Extraction::PackageFile {
+            file: "schema/v1/schema.json",
+        },
+        roots: Roots::Named(&["SessionNotification"]),
+        steps: &[Step::RewriteRefs],
+    },
+];
+
+/// Looks a source up by module name.
+pub fn find(module: &str) -> Option<&'static Source> {
+    SOURCES.iter().find(|s| s.module == module)
+}

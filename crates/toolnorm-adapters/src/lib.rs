@@ -7,39 +7,49 @@
 #![deny(missing_docs)]
 
 mod adapter;
+mod calls;
+mod claude_code;
+mod describe;
 mod detect;
 mod diagnostic;
 mod error;
 mod events;
 mod json;
+pub mod mcp;
 pub mod output;
+mod partial_json;
 mod pipeline;
 pub mod titles;
 
 use std::fmt;
 
 pub use adapter::{Adapter, Emitted};
+pub use claude_code::ClaudeCodeAdapter;
 pub use detect::{DETECTION_WINDOW, detect_line};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use error::Error;
 pub use events::EventLogAdapter;
+pub use partial_json::parse_partial;
 pub use pipeline::{Normalizer, Options, Stats, Step};
 
 /// An input dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Dialect {
+    /// Claude Code `--output-format stream-json`, and its session transcripts.
+    ClaudeCode,
     /// toolnorm's own canonical event log.
     Events,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: &[Dialect] = &[Dialect::Events];
+    pub const ALL: &[Dialect] = &[Dialect::ClaudeCode, Dialect::Events];
 
     /// The name used on the command line, e.g. `claude-code`.
     pub fn as_str(self) -> &'static str {
         match self {
+            Dialect::ClaudeCode => "claude-code",
             Dialect::Events => "events",
         }
     }
@@ -60,8 +70,10 @@ impl fmt::Display for Dialect {
 }
 
 /// A fresh adapter for `dialect`.
-pub fn adapter_for(dialect: Dialect, _options: &Options) -> Box<dyn Adapter + Send> {
+pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Send> {
+    let rules = std::sync::Arc::new(options.rules.clone());
     match dialect {
+        Dialect::ClaudeCode => Box::new(ClaudeCodeAdapter::new(rules)),
         Dialect::Events => Box::new(EventLogAdapter),
     }
 }

@@ -28,8 +28,14 @@ use toolnorm::ToolKind;
 
 use crate::error::Error;
 
-/// The built-in rules.
-pub const DEFAULT_RULES: &str = include_str!("../rules/default.toml");
+/// The built-in rules: one file per provider's built-in tools, then the MCP rules.
+pub const BUILTIN_RULES: [(&str, &str); 2] = [
+    (
+        "rules/claude-code.toml",
+        include_str!("../rules/claude-code.toml"),
+    ),
+    ("rules/default.toml", include_str!("../rules/default.toml")),
+];
 
 /// What a rule is matched against.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +48,8 @@ pub struct ToolRef<'a> {
     pub server: Option<&'a str>,
     /// The call's input.
     pub input: &'a Value,
+    /// The session's working directory, for paths shown relative to it.
+    pub cwd: Option<&'a str>,
 }
 
 /// A set of compiled rules, matched in order.
@@ -54,7 +62,9 @@ pub struct TitleRules {
 struct Rule {
     tool: Pattern,
     provider: Option<String>,
+    source: Option<Source>,
     server: Option<Pattern>,
+    when: Vec<(FieldPath, String)>,
     titles: Vec<Template>,
     kind: Option<ToolKind>,
 }
@@ -62,8 +72,26 @@ struct Rule {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RulesFile {
+    #[serde(default)]
+    defaults: Defaults,
     #[serde(default, rename = "rule")]
     rules: Vec<RuleSpec>,
+}
+
+/// Values every rule of a file takes unless it sets its own.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Defaults {
+    provider: Option<String>,
+    source: Option<Source>,
+}
+
+/// Whether a rule is for a provider's built-in tools or for MCP tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Source {
+    Builtin,
+    Mcp,
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,7 +99,10 @@ struct RulesFile {
 struct RuleSpec {
     tool: String,
     provider: Option<String>,
+    source: Option<Source>,
     server: Option<String>,
+    #[serde(default)]
+    when: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     title: OneOrMany,
     kind: Option<ToolKind>,
@@ -89,9 +120,12 @@ enum OneOrMany {
 impl TitleRules {
     /// The built-in rules.
     pub fn builtin() -> Self {
-        // The built-in file is tested to parse; should it ever not, no rule is lost silently:
-        // the test suite fails, and at run time the rules are simply empty.
-        TitleRules::from_toml(DEFAULT_RULES, "built-in rules").unwrap_or_default()
+        // The built-in files are tested to parse; a file that did not would add no rule
+        // (and fail the test suite) rather than panic here.
+        BUILTIN_RULES
+            .iter()
+            .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
+            .fold(TitleRules::default(), TitleRules::then)
     }
 
     /// Parses rules from TOML; `origin` names the source in errors.
@@ -103,7 +137,11 @@ impl TitleRules {
         let rules = file
             .rules
             .into_iter()
-            .map(|spec| Rule::compile(spec, origin))
+            .map(|mut spec| {
+                spec.provider = spec.provider.or_else(|| file.defaults.provider.clone());
+                spec.source = spec.source.or(file.defaults.source);
+                Rule::compile(spec, origin)
+            })
             .collect::<Result<_, _>>()?;
         Ok(TitleRules { rules })
     }
@@ -121,7 +159,7 @@ impl TitleRules {
             .iter()
             .filter(|rule| rule.matches(tool))
             .flat_map(|rule| &rule.titles)
-            .find_map(|template| template.render(tool.input))
+            .find_map(|template| template.render(tool))
     }
 
     /// The kind of the first matching rule that names one.
@@ -144,10 +182,17 @@ impl Rule {
             .iter()
             .map(|text| Template::parse(text, origin))
             .collect::<Result<_, _>>()?;
+        let when = spec
+            .when
+            .iter()
+            .map(|(path, value)| Ok((FieldPath::parse(path, origin)?, value.clone())))
+            .collect::<Result<_, Error>>()?;
         Ok(Rule {
             tool: Pattern::new(&spec.tool),
             provider: spec.provider,
+            source: spec.source,
             server: spec.server.as_deref().map(Pattern::new),
+            when,
             titles,
             kind: spec.kind,
         })
@@ -160,9 +205,15 @@ impl Rule {
                 .as_deref()
                 .is_none_or(|provider| provider == tool.provider)
             && self
+                .source
+                .is_none_or(|source| (source == Source::Mcp) == tool.server.is_some())
+            && self
                 .server
                 .as_ref()
                 .is_none_or(|server| tool.server.is_some_and(|name| server.matches(name)))
+            && self.when.iter().all(|(path, expected)| {
+                path.get(tool.input).and_then(scalar_text).as_deref() == Some(expected)
+            })
     }
 }
 
@@ -205,7 +256,7 @@ struct Template {
 #[derive(Debug, Clone)]
 enum Piece {
     Text(String),
-    Field { path: Vec<String>, filter: Filter },
+    Field { path: FieldPath, filter: Filter },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -215,6 +266,7 @@ enum Filter {
     Line,
     File,
     Quote,
+    RelPath,
 }
 
 impl Template {
@@ -243,12 +295,10 @@ impl Template {
                 "line" => Filter::Line,
                 "file" => Filter::File,
                 "quote" => Filter::Quote,
+                "relpath" => Filter::RelPath,
                 other => return Err(bad(format!("unknown filter `{other}` in title {text:?}"))),
             };
-            let path: Vec<String> = field.trim().split('.').map(str::to_owned).collect();
-            if path.iter().any(String::is_empty) {
-                return Err(bad(format!("empty field name in title {text:?}")));
-            }
+            let path = FieldPath::parse(field.trim(), origin)?;
             pieces.push(Piece::Field { path, filter });
             rest = &after[close + 1..];
         }
@@ -259,20 +309,14 @@ impl Template {
     }
 
     /// The title, when every field is present and not empty.
-    fn render(&self, input: &Value) -> Option<String> {
+    fn render(&self, tool: &ToolRef<'_>) -> Option<String> {
         let mut title = String::new();
         for piece in &self.pieces {
             match piece {
                 Piece::Text(text) => title.push_str(text),
                 Piece::Field { path, filter } => {
-                    let value = path.iter().try_fold(input, |value, key| value.get(key))?;
-                    let text = match value {
-                        Value::String(text) => text.clone(),
-                        Value::Number(number) => number.to_string(),
-                        Value::Bool(flag) => flag.to_string(),
-                        _ => return None,
-                    };
-                    let text = filter.apply(text.trim())?;
+                    let text = scalar_text(path.get(tool.input)?)?;
+                    let text = filter.apply(text.trim(), tool.cwd)?;
                     if text.is_empty() {
                         return None;
                     }
@@ -285,8 +329,9 @@ impl Template {
 }
 
 impl Filter {
-    fn apply(self, text: &str) -> Option<String> {
+    fn apply(self, text: &str, cwd: Option<&str>) -> Option<String> {
         match self {
+            Filter::RelPath => Some(relative_to(text, cwd).to_owned()),
             Filter::None => Some(text.to_owned()),
             Filter::Host => Some(host_of(text)?.to_owned()),
             Filter::Line => text
@@ -296,6 +341,95 @@ impl Filter {
             Filter::File => text.rsplit(['/', '\\']).next().map(str::to_owned),
             Filter::Quote => Some(format!("\"{text}\"")),
         }
+    }
+}
+
+/// A scalar as text: strings as they are, numbers and booleans written out.
+fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        Value::Bool(flag) => Some(flag.to_string()),
+        _ => None,
+    }
+}
+
+/// A path into the input: `a.b`, `items.0.name`, or `todos[status=in_progress].activeForm`
+/// (the first array element whose `status` is `in_progress`).
+#[derive(Debug, Clone)]
+struct FieldPath {
+    steps: Vec<Step>,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    Find {
+        key: String,
+        field: String,
+        value: String,
+    },
+}
+
+impl FieldPath {
+    fn parse(text: &str, origin: &str) -> Result<Self, Error> {
+        let bad = || Error::Rules {
+            origin: origin.to_owned(),
+            message: format!("bad field path `{text}`"),
+        };
+        let mut steps = Vec::new();
+        for segment in text.split('.') {
+            match segment.split_once('[') {
+                None if !segment.is_empty() => steps.push(Step::Key(segment.to_owned())),
+                Some((key, selector)) => {
+                    let selector = selector.strip_suffix(']').ok_or_else(bad)?;
+                    let (field, value) = selector.split_once('=').ok_or_else(bad)?;
+                    if key.is_empty() || field.is_empty() {
+                        return Err(bad());
+                    }
+                    steps.push(Step::Find {
+                        key: key.to_owned(),
+                        field: field.to_owned(),
+                        value: value.to_owned(),
+                    });
+                }
+                None => return Err(bad()),
+            }
+        }
+        Ok(FieldPath { steps })
+    }
+
+    fn get<'v>(&self, input: &'v Value) -> Option<&'v Value> {
+        self.steps.iter().try_fold(input, |value, step| match step {
+            Step::Key(key) => match value {
+                Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+                _ => value.get(key),
+            },
+            Step::Find {
+                key,
+                field,
+                value: wanted,
+            } => value.get(key)?.as_array()?.iter().find(|item| {
+                item.get(field)
+                    .and_then(scalar_text)
+                    .is_some_and(|text| text == *wanted)
+            }),
+        })
+    }
+}
+
+/// `path` relative to `cwd` when it lies inside it; otherwise `path` as it is.
+pub fn relative_to<'p>(path: &'p str, cwd: Option<&str>) -> &'p str {
+    let Some(cwd) = cwd
+        .map(|cwd| cwd.trim_end_matches('/'))
+        .filter(|cwd| !cwd.is_empty())
+    else {
+        return path;
+    };
+    match path.strip_prefix(cwd) {
+        Some("") => ".",
+        Some(rest) if rest.starts_with('/') => &rest[1..],
+        _ => path,
     }
 }
 
@@ -403,12 +537,15 @@ mod tests {
             tool,
             server,
             input: &input,
+            cwd: Some("/work"),
         })
     }
 
     #[test]
     fn builtin_rules_parse() {
-        TitleRules::from_toml(DEFAULT_RULES, "built-in rules").unwrap();
+        for (origin, text) in BUILTIN_RULES {
+            TitleRules::from_toml(text, origin).unwrap();
+        }
         assert!(!TitleRules::builtin().rules.is_empty());
     }
 
@@ -487,6 +624,7 @@ mod tests {
             tool: "deploy_app",
             server: Some("ops"),
             input: &json!({}),
+            cwd: None,
         });
         assert_eq!(kind, Some(ToolKind::Bash));
     }
@@ -527,6 +665,76 @@ mod tests {
             .unwrap_err();
         assert!(error.to_string().contains("unclosed"), "{error}");
         assert!(TitleRules::from_toml("[[rule]]\ntoool = \"x\"", "mine.toml").is_err());
+    }
+
+    #[test]
+    fn conditions_selectors_and_relative_paths() {
+        let rules = TitleRules::from_toml(
+            r#"
+            [[rule]]
+            tool = "webSearch"
+            when = { "action.type" = "findInPage" }
+            title = "Finding {action.pattern|quote} on {action.url|host}"
+
+            [[rule]]
+            tool = "TodoWrite"
+            title = ["{todos[status=in_progress].activeForm}", "Updating todos"]
+
+            [[rule]]
+            tool = "Read"
+            title = "Reading {file_path|relpath}"
+            "#,
+            "test",
+        )
+        .unwrap();
+        let find = json!({"action": {"type": "findInPage", "url": "https://apnews.com/a", "pattern": "Updated"}});
+        assert_eq!(
+            title(&rules, "codex", "webSearch", None, find).as_deref(),
+            Some("Finding \"Updated\" on apnews.com")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "codex",
+                "webSearch",
+                None,
+                json!({"action": {"type": "search"}})
+            ),
+            None
+        );
+        let todos = json!({"todos": [{"status": "completed", "activeForm": "A"}, {"status": "in_progress", "activeForm": "Doing B"}]});
+        assert_eq!(
+            title(&rules, "c", "TodoWrite", None, todos).as_deref(),
+            Some("Doing B")
+        );
+        assert_eq!(
+            title(&rules, "c", "TodoWrite", None, json!({"todos": []})).as_deref(),
+            Some("Updating todos")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "c",
+                "Read",
+                None,
+                json!({"file_path": "/work/src/a.rs"})
+            )
+            .as_deref(),
+            Some("Reading src/a.rs")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "c",
+                "Read",
+                None,
+                json!({"file_path": "/etc/hosts"})
+            )
+            .as_deref(),
+            Some("Reading /etc/hosts")
+        );
+        assert_eq!(relative_to("/work", Some("/work/")), ".");
+        assert_eq!(relative_to("/workshop/x", Some("/work")), "/workshop/x");
     }
 
     #[test]

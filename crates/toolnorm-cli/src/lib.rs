@@ -55,6 +55,8 @@ pub struct NormalizeArgs {
 pub enum ProviderArg {
     /// Detect the dialect from the first lines.
     Auto,
+    /// Claude Code stream-json or session transcript.
+    ClaudeCode,
     /// toolnorm's own event log (`--format events`).
     Events,
 }
@@ -63,6 +65,7 @@ impl ProviderArg {
     fn dialect(self) -> Option<Dialect> {
         match self {
             ProviderArg::Auto => None,
+            ProviderArg::ClaudeCode => Some(Dialect::ClaudeCode),
             ProviderArg::Events => Some(Dialect::Events),
         }
     }

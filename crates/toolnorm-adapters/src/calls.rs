@@ -1,0 +1,320 @@
+//! What adapters share: the calls they have started and not yet finished, and the
+//! canonical events that start, refine and finish them.
+//!
+//! The first sight of a call emits `toolCallStarted`; a later, fuller sight (the complete
+//! input after streamed fragments) emits `inputUpdated` and, when the title changes with
+//! it, `titleUpdated`. Finishing a call forgets it, so an adapter holds only open calls.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolnorm::{
+    InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallCompleted, ToolCallFailed,
+    ToolCallRunning, ToolCallStarted, ToolError,
+};
+
+use crate::adapter::Emitted;
+use crate::describe::{self, Tool};
+use crate::titles::TitleRules;
+
+/// A call as first seen.
+#[derive(Debug)]
+pub struct Sighting {
+    /// The provider's call id.
+    pub id: String,
+    /// The provider's tool name, as given.
+    pub name: String,
+    /// The MCP server and bare tool name, for MCP tools.
+    pub mcp: Option<(String, String)>,
+    /// The input so far.
+    pub input: Value,
+    /// Metadata known at start.
+    pub metadata: JsonObject,
+    /// When it was seen.
+    pub at: Option<toolnorm::Timestamp>,
+}
+
+/// The end of a call.
+#[derive(Debug, Default)]
+pub struct Ending {
+    /// The final input, when the provider gives it only at the end.
+    pub input: Option<Value>,
+    /// When it ended.
+    pub at: Option<toolnorm::Timestamp>,
+    /// The duration the provider measured.
+    pub elapsed_ms: Option<u64>,
+}
+
+#[derive(Debug)]
+struct OpenCall {
+    name: String,
+    mcp: Option<(String, String)>,
+    title: String,
+    input: Value,
+}
+
+impl OpenCall {
+    fn tool<'a>(&'a self, provider: &'a str) -> Tool<'a> {
+        match &self.mcp {
+            Some((server, bare)) => Tool {
+                provider,
+                bare,
+                server: Some(server),
+            },
+            None => Tool {
+                provider,
+                bare: &self.name,
+                server: None,
+            },
+        }
+    }
+}
+
+/// The calls one adapter has open.
+#[derive(Debug)]
+pub struct Calls {
+    provider: &'static str,
+    rules: Arc<TitleRules>,
+    cwd: Option<String>,
+    open: HashMap<String, OpenCall>,
+}
+
+impl Calls {
+    /// No open call yet.
+    pub fn new(provider: &'static str, rules: Arc<TitleRules>) -> Self {
+        Calls {
+            provider,
+            rules,
+            cwd: None,
+            open: HashMap::new(),
+        }
+    }
+
+    /// Sets the session's working directory (paths in titles are shown relative to it).
+    pub fn set_cwd(&mut self, cwd: impl Into<String>) {
+        self.cwd = Some(cwd.into());
+    }
+
+    /// Whether the call is open.
+    pub fn is_open(&self, id: &str) -> bool {
+        self.open.contains_key(id)
+    }
+
+    /// The tool name of an open call.
+    pub fn name(&self, id: &str) -> Option<&str> {
+        self.open.get(id).map(|call| call.name.as_str())
+    }
+
+    fn tool<'a>(&'a self, name: &'a str, mcp: Option<(&'a str, &'a str)>) -> Tool<'a> {
+        match mcp {
+            Some((server, bare)) => Tool {
+                provider: self.provider,
+                bare,
+                server: Some(server),
+            },
+            None => Tool {
+                provider: self.provider,
+                bare: name,
+                server: None,
+            },
+        }
+    }
+
+    /// A call was seen: starts it, or refines its input and title if it is already open.
+    pub fn sighted(&mut self, line: u64, sighting: Sighting, out: &mut Emitted) {
+        if self.open.contains_key(&sighting.id) {
+            self.update_input(line, &sighting.id, sighting.input, sighting.at, out);
+            if !sighting.metadata.is_empty() {
+                self.merge_metadata(line, &sighting.id, sighting.metadata, out);
+            }
+            return;
+        }
+        let mcp = sighting
+            .mcp
+            .as_ref()
+            .map(|(server, bare)| (server.as_str(), bare.as_str()));
+        let tool = self.tool(&sighting.name, mcp);
+        let kind = describe::kind(&self.rules, tool, &sighting.input);
+        let title = describe::title(&self.rules, tool, &sighting.input, self.cwd.as_deref());
+        let mut metadata = sighting.metadata;
+        metadata.insert("provider".into(), self.provider.into());
+        if let Some((server, bare)) = &sighting.mcp {
+            let mut names = JsonObject::new();
+            names.insert("server".into(), server.as_str().into());
+            names.insert("tool".into(), bare.as_str().into());
+            metadata.insert("mcp".into(), Value::Object(names));
+        }
+        out.event(
+            line,
+            ToolCallStarted {
+                id: sighting.id.clone(),
+                name: sighting.name.clone(),
+                kind,
+                title: title.clone(),
+                input: sighting.input.clone(),
+                metadata: Some(metadata),
+                at: sighting.at,
+            },
+        );
+        self.open.insert(
+            sighting.id,
+            OpenCall {
+                name: sighting.name,
+                mcp: sighting.mcp,
+                title,
+                input: sighting.input,
+            },
+        );
+    }
+
+    /// The input of an open call grew or changed: `inputUpdated`, and `titleUpdated` when
+    /// the title follows.
+    pub fn update_input(
+        &mut self,
+        line: u64,
+        id: &str,
+        input: Value,
+        at: Option<toolnorm::Timestamp>,
+        out: &mut Emitted,
+    ) {
+        let Some(call) = self.open.get_mut(id) else {
+            return;
+        };
+        if call.input == input {
+            return;
+        }
+        let title = describe::title(
+            &self.rules,
+            call.tool(self.provider),
+            &input,
+            self.cwd.as_deref(),
+        );
+        call.input = input.clone();
+        out.event(
+            line,
+            InputUpdated {
+                id: id.to_owned(),
+                input,
+                at: at.clone(),
+            },
+        );
+        if title != call.title {
+            call.title = title.clone();
+            out.event(
+                line,
+                TitleUpdated {
+                    id: id.to_owned(),
+                    title,
+                    at,
+                },
+            );
+        }
+    }
+
+    /// Metadata for a call (open or not: the fold decides whether it still applies).
+    pub fn merge_metadata(&mut self, line: u64, id: &str, metadata: JsonObject, out: &mut Emitted) {
+        out.event(
+            line,
+            MetadataMerged {
+                id: id.to_owned(),
+                metadata,
+                at: None,
+            },
+        );
+    }
+
+    /// A call is executing.
+    pub fn running(
+        &mut self,
+        line: u64,
+        id: &str,
+        at: Option<toolnorm::Timestamp>,
+        out: &mut Emitted,
+    ) {
+        out.event(
+            line,
+            ToolCallRunning {
+                id: id.to_owned(),
+                at,
+            },
+        );
+    }
+
+    /// A call finished with `output`.
+    pub fn complete(
+        &mut self,
+        line: u64,
+        id: &str,
+        output: Option<Value>,
+        ending: Ending,
+        out: &mut Emitted,
+    ) {
+        let title = self.final_title(id, ending.input.as_ref());
+        self.open.remove(id);
+        out.event(
+            line,
+            ToolCallCompleted {
+                id: id.to_owned(),
+                output,
+                input: ending.input,
+                title,
+                elapsed_ms: ending.elapsed_ms,
+                at: ending.at,
+            },
+        );
+    }
+
+    /// A call failed with `error`.
+    pub fn fail(
+        &mut self,
+        line: u64,
+        id: &str,
+        error: ToolError,
+        ending: Ending,
+        out: &mut Emitted,
+    ) {
+        let title = self.final_title(id, ending.input.as_ref());
+        self.open.remove(id);
+        out.event(
+            line,
+            ToolCallFailed {
+                id: id.to_owned(),
+                error,
+                input: ending.input,
+                title,
+                elapsed_ms: ending.elapsed_ms,
+                at: ending.at,
+            },
+        );
+    }
+
+    /// The title that goes with a final input, when it differs from the current one.
+    fn final_title(&self, id: &str, input: Option<&Value>) -> Option<String> {
+        let (call, input) = (self.open.get(id)?, input?);
+        let title = describe::title(
+            &self.rules,
+            call.tool(self.provider),
+            input,
+            self.cwd.as_deref(),
+        );
+        (title != call.title).then_some(title)
+    }
+}
+
+/// The message of a tool error given as text: its first non-empty line; the whole text
+/// goes to `details.output` when there is more than that line.
+pub fn text_error(text: &str) -> ToolError {
+    let trimmed = text.trim();
+    let first = trimmed.lines().next().unwrap_or_default().trim();
+    let message = if first.is_empty() {
+        "the tool failed"
+    } else {
+        first
+    };
+    let mut error = ToolError::new(message);
+    if trimmed.len() > first.len() {
+        error.details = Some(serde_json::json!({ "output": trimmed }));
+    }
+    error
+}

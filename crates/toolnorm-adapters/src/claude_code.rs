@@ -1,0 +1,836 @@
+//! Claude Code: `claude -p --output-format stream-json --verbose` and the session
+//! transcripts Claude Code writes under its config dir (`projects/…/*.jsonl`).
+//!
+//! | line | canonical events |
+//! | --- | --- |
+//! | `system` `init` | (remembers `cwd` and the MCP servers) |
+//! | `assistant` with `tool_use` / `server_tool_use` / `mcp_tool_use` | `toolCallStarted` (or `inputUpdated` when partial messages started it) |
+//! | `assistant` with `web_search_tool_result` / `web_fetch_tool_result` / `mcp_tool_result` | `toolCallCompleted` / `toolCallFailed` of the server tool |
+//! | `user` with `tool_result` | `toolCallCompleted`, or `toolCallFailed` when `is_error` |
+//! | `stream_event` `content_block_start` / `input_json_delta` | `toolCallStarted`, then `inputUpdated` as the input streams |
+//! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call |
+//! | `system` `task_notification` | finishes a background subagent call |
+//! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` |
+//!
+//! Errors: a `Bash` result `Exit code N` fails with code `exit_code` and
+//! `details.exitCode`; a denied permission with `permission_denied`; a call the user
+//! rejected with `user_rejected`. A subagent launched in the background (`Task`/`Agent`
+//! answered with `status: async_launched`) stays running until its `task_notification`.
+//! Calls inside a subagent carry `metadata.parentToolCallId`.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use toolnorm::{JsonObject, Timestamp, ToolError};
+use toolnorm_wire::claude_messages as wire;
+
+use crate::adapter::{Adapter, Emitted};
+use crate::calls::{Calls, Ending, Sighting, text_error};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::partial_json::parse_partial;
+use crate::titles::TitleRules;
+use crate::{Dialect, json, mcp};
+
+const PROVIDER: &str = "claude-code";
+
+/// Line types that carry nothing about tools (stream-json and transcripts).
+const IGNORED_TYPES: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "attachment",
+    "queue-operation",
+    "api-request",
+    "last-prompt",
+    "tools-used",
+    "cost-state",
+    "atis-latch",
+    "custom-title",
+    "tool_progress",
+    "tool_use_summary",
+    "auth_status",
+    "rate_limit_event",
+    "keep_alive",
+    "progress",
+];
+
+/// `system` subtypes that carry nothing about tools.
+const IGNORED_SUBTYPES: &[&str] = &[
+    "status",
+    "background_tasks_changed",
+    "compact_boundary",
+    "hook_started",
+    "hook_progress",
+    "hook_response",
+    "api_error",
+    "informational",
+    "local_command",
+    "files_persisted",
+    "session_state_changed",
+    "turn_duration",
+    "stop_hook_summary",
+];
+
+/// The envelope of every line: just enough to dispatch; the payloads are read with the
+/// generated wire types.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    message: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    event: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    parent_tool_use_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    timestamp: Option<Cow<'a, str>>,
+    #[serde(borrow, default, alias = "toolUseResult")]
+    tool_use_result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_result_meta: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    cwd: Option<Cow<'a, str>>,
+}
+
+/// A content block's `type`, to pick the generated type to read it with.
+#[derive(Deserialize)]
+struct BlockType<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Cow<'a, str>,
+}
+
+/// `message.content`, still raw: a string, or an array of blocks.
+#[derive(Deserialize)]
+struct Content<'a> {
+    #[serde(borrow)]
+    content: &'a RawValue,
+}
+
+/// A partially streamed `tool_use` block.
+#[derive(Debug)]
+struct StreamingBlock {
+    id: String,
+    json: String,
+}
+
+/// Reads Claude Code stream-json and transcripts.
+pub struct ClaudeCodeAdapter {
+    calls: Calls,
+    /// Streaming tool_use blocks by (parent tool call, content block index).
+    streaming: HashMap<(Option<String>, u64), StreamingBlock>,
+    /// Calls a permission check denied, with the reason.
+    denied: HashMap<String, String>,
+    /// Subagent task id → the call that spawned it.
+    tasks: HashMap<String, String>,
+    /// The `metadata.task` object of each call with a task, merged as updates come.
+    task_metadata: HashMap<String, JsonObject>,
+    /// Subagent calls launched in the background, waiting for their notification.
+    background: HashSet<String>,
+}
+
+impl ClaudeCodeAdapter {
+    /// An adapter using these title rules.
+    pub fn new(rules: Arc<TitleRules>) -> Self {
+        ClaudeCodeAdapter {
+            calls: Calls::new(PROVIDER, rules),
+            streaming: HashMap::new(),
+            denied: HashMap::new(),
+            tasks: HashMap::new(),
+            task_metadata: HashMap::new(),
+            background: HashSet::new(),
+        }
+    }
+}
+
+fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
+    Diagnostic::at(
+        line,
+        DiagnosticKind::MalformedEvent,
+        format!("{what}: {}", json::without_position(error)),
+    )
+}
+
+fn timestamp(text: Option<&Cow<'_, str>>) -> Option<Timestamp> {
+    text.map(|text| Timestamp::Text(text.to_string()))
+}
+
+impl Adapter for ClaudeCodeAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::ClaudeCode
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+        let envelope: Envelope<'_> = match serde_json::from_slice(bytes) {
+            Ok(envelope) => envelope,
+            Err(error) => {
+                out.diagnostic(match json::classify(bytes, &error) {
+                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+                    None => malformed(line, "not a Claude Code message", &error),
+                });
+                return;
+            }
+        };
+        let Some(kind) = envelope.kind.as_deref() else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a line without `type`",
+            ));
+            return;
+        };
+        match kind {
+            "assistant" => self.assistant(line, &envelope, out),
+            "user" => self.user(line, &envelope, out),
+            "stream_event" => self.stream_event(line, &envelope, out),
+            "system" => self.system(line, bytes, &envelope, out),
+            "result" => self.result(line, bytes, out),
+            other if IGNORED_TYPES.contains(&other) => {}
+            other => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown Claude Code message type `{other}`"),
+            )),
+        }
+    }
+}
+
+impl ClaudeCodeAdapter {
+    fn blocks<'a>(line: u64, envelope: &Envelope<'a>, out: &mut Emitted) -> Vec<&'a RawValue> {
+        let Some(message) = envelope.message else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a message without `message`",
+            ));
+            return Vec::new();
+        };
+        let content = match serde_json::from_str::<Content<'_>>(message.get()) {
+            Ok(Content { content }) => content,
+            Err(error) => {
+                out.diagnostic(malformed(line, "message content", &error));
+                return Vec::new();
+            }
+        };
+        // Plain text content (a prompt) holds no tool block.
+        if !content.get().starts_with('[') {
+            return Vec::new();
+        }
+        serde_json::from_str(content.get()).unwrap_or_else(|error| {
+            out.diagnostic(malformed(line, "message content", &error));
+            Vec::new()
+        })
+    }
+
+    fn parent_metadata(envelope: &Envelope<'_>) -> JsonObject {
+        let mut metadata = JsonObject::new();
+        if let Some(parent) = &envelope.parent_tool_use_id {
+            metadata.insert("parentToolCallId".into(), parent.as_ref().into());
+        }
+        metadata
+    }
+
+    fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
+        let at = timestamp(envelope.timestamp.as_ref());
+        for block in Self::blocks(line, envelope, out) {
+            let Ok(BlockType { kind }) = serde_json::from_str::<BlockType<'_>>(block.get()) else {
+                continue;
+            };
+            let text = block.get();
+            let result = match kind.as_ref() {
+                "tool_use" => serde_json::from_str::<wire::BetaToolUseBlock>(text).map(|use_| {
+                    self.sighted(
+                        line,
+                        use_.id,
+                        use_.name,
+                        None,
+                        use_.input,
+                        envelope,
+                        "tool_use",
+                        at.clone(),
+                        out,
+                    )
+                }),
+                "server_tool_use" => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
+                    .map(|use_| {
+                        let name = use_.name.to_string();
+                        let input = Value::Object(use_.input);
+                        self.sighted(
+                            line,
+                            use_.id,
+                            name,
+                            None,
+                            input,
+                            envelope,
+                            "server_tool_use",
+                            at.clone(),
+                            out,
+                        )
+                    }),
+                "mcp_tool_use" => {
+                    serde_json::from_str::<wire::BetaMcpToolUseBlock>(text).map(|use_| {
+                        let mcp = Some((use_.server_name, use_.name.clone()));
+                        self.sighted(
+                            line,
+                            use_.id,
+                            use_.name,
+                            mcp,
+                            use_.input,
+                            envelope,
+                            "mcp_tool_use",
+                            at.clone(),
+                            out,
+                        )
+                    })
+                }
+                "web_search_tool_result" => {
+                    serde_json::from_str::<wire::BetaWebSearchToolResultBlock>(text).map(|result| {
+                        let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
+                        self.server_result(line, &result.tool_use_id, content, at.clone(), out);
+                    })
+                }
+                "web_fetch_tool_result" => {
+                    serde_json::from_str::<wire::BetaWebFetchToolResultBlock>(text).map(|result| {
+                        let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
+                        self.server_result(line, &result.tool_use_id, content, at.clone(), out);
+                    })
+                }
+                "mcp_tool_result" => serde_json::from_str::<wire::BetaMcpToolResultBlock>(text)
+                    .map(|result| {
+                        let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
+                        let ending = Ending {
+                            at: at.clone(),
+                            ..Ending::default()
+                        };
+                        if result.is_error {
+                            let error = ToolError::new(
+                                content_text(&content)
+                                    .unwrap_or_else(|| "the MCP tool failed".into()),
+                            )
+                            .with_details(content);
+                            self.calls
+                                .fail(line, &result.tool_use_id, error, ending, out);
+                        } else {
+                            self.calls.complete(
+                                line,
+                                &result.tool_use_id,
+                                Some(content),
+                                ending,
+                                out,
+                            );
+                        }
+                    }),
+                _ => Ok(()),
+            };
+            if let Err(error) = result {
+                out.diagnostic(malformed(line, &format!("`{kind}` block"), &error));
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sighted(
+        &mut self,
+        line: u64,
+        id: String,
+        name: String,
+        mcp: Option<(String, String)>,
+        input: Value,
+        envelope: &Envelope<'_>,
+        item_type: &str,
+        at: Option<Timestamp>,
+        out: &mut Emitted,
+    ) {
+        let mcp = mcp.or_else(|| {
+            mcp::split_double_underscore(&name)
+                .map(|split| (split.server.to_owned(), split.tool.to_owned()))
+        });
+        let mut metadata = Self::parent_metadata(envelope);
+        metadata.insert("itemType".into(), item_type.into());
+        // The complete block supersedes any fragments streamed for it.
+        self.streaming.retain(|_, block| block.id != id);
+        self.calls.sighted(
+            line,
+            Sighting {
+                id,
+                name,
+                mcp,
+                input,
+                metadata,
+                at,
+            },
+            out,
+        );
+    }
+
+    /// A server tool's result block: an `*_tool_result_error` content is a failure.
+    fn server_result(
+        &mut self,
+        line: u64,
+        id: &str,
+        content: Value,
+        at: Option<Timestamp>,
+        out: &mut Emitted,
+    ) {
+        let ending = Ending {
+            at,
+            ..Ending::default()
+        };
+        let error_code = content
+            .get("type")
+            .and_then(Value::as_str)
+            .filter(|kind| kind.ends_with("_error"))
+            .and(content.get("error_code").and_then(Value::as_str));
+        match error_code {
+            Some(code) => {
+                let error = ToolError::new(format!("the server tool failed: {code}"))
+                    .with_code(code)
+                    .with_details(content.clone());
+                self.calls.fail(line, id, error, ending, out);
+            }
+            None => self.calls.complete(line, id, Some(content), ending, out),
+        }
+    }
+
+    fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
+        let at = timestamp(envelope.timestamp.as_ref());
+        let blocks = Self::blocks(line, envelope, out);
+        let results: Vec<_> = blocks
+            .into_iter()
+            .filter(|block| {
+                serde_json::from_str::<BlockType<'_>>(block.get())
+                    .is_ok_and(|block| block.kind == "tool_result")
+            })
+            .collect();
+        // The structured result (`tool_use_result`) belongs to the one result of its message.
+        let structured = match results.as_slice() {
+            [_] => envelope
+                .tool_use_result
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok()),
+            _ => None,
+        };
+        let meta: Vec<Value> = envelope
+            .tool_result_meta
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+            .unwrap_or_default();
+        for block in results {
+            let result = match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {
+                Ok(result) => result,
+                Err(error) => {
+                    out.diagnostic(malformed(line, "`tool_result` block", &error));
+                    continue;
+                }
+            };
+            let rejected = meta.iter().any(|entry| {
+                entry.get("id").and_then(Value::as_str) == Some(result.tool_use_id.as_str())
+                    && entry.get("non_execution_kind").and_then(Value::as_str)
+                        == Some("user-rejected")
+            });
+            self.tool_result(line, result, structured.as_ref(), rejected, at.clone(), out);
+        }
+    }
+
+    fn tool_result(
+        &mut self,
+        line: u64,
+        result: wire::ToolResultBlockParam,
+        structured: Option<&Value>,
+        rejected: bool,
+        at: Option<Timestamp>,
+        out: &mut Emitted,
+    ) {
+        let id = result.tool_use_id;
+        let content = result
+            .content
+            .as_ref()
+            .map(|content| serde_json::to_value(content).unwrap_or(Value::Null));
+        let ending = Ending {
+            at: at.clone(),
+            ..Ending::default()
+        };
+        if result.is_error == Some(true) {
+            let text = content.as_ref().and_then(content_text).unwrap_or_default();
+            let error = if let Some(reason) = self.denied.remove(&id) {
+                ToolError::new(reason).with_code("permission_denied")
+            } else if rejected
+                || text.starts_with("The user doesn't want to proceed with this tool use")
+            {
+                ToolError::new(first_line(&text)).with_code("user_rejected")
+            } else if self.calls.name(&id) == Some("Bash")
+                && let Some(error) = exit_code_error(&text)
+            {
+                error
+            } else {
+                text_error(&text)
+            };
+            self.calls.fail(line, &id, error, ending, out);
+            return;
+        }
+        let launched_in_background = structured
+            .and_then(|structured| structured.get("status"))
+            .and_then(Value::as_str)
+            == Some("async_launched");
+        if launched_in_background {
+            self.background.insert(id.clone());
+            let mut task = self.task_metadata.remove(&id).unwrap_or_default();
+            task.insert("status".into(), "running".into());
+            task.insert("background".into(), true.into());
+            if let Some(agent) = structured
+                .and_then(|value| value.get("agentId"))
+                .and_then(Value::as_str)
+            {
+                task.entry("taskId").or_insert_with(|| agent.into());
+                self.tasks.insert(agent.to_owned(), id.clone());
+            }
+            self.task_metadata.insert(id.clone(), task.clone());
+            self.calls.running(line, &id, at, out);
+            self.calls
+                .merge_metadata(line, &id, single("task", Value::Object(task)), out);
+            return;
+        }
+        self.calls.complete(line, &id, content, ending, out);
+    }
+
+    fn stream_event(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
+        let Some(event) = envelope.event else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a stream_event without `event`",
+            ));
+            return;
+        };
+        let Ok(BlockType { kind }) = serde_json::from_str::<BlockType<'_>>(event.get()) else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a stream event without `type`",
+            ));
+            return;
+        };
+        let parent = envelope
+            .parent_tool_use_id
+            .as_ref()
+            .map(|parent| parent.to_string());
+        let result = match kind.as_ref() {
+            "message_start" => {
+                self.streaming.retain(|(owner, _), _| *owner != parent);
+                Ok(())
+            }
+            "content_block_start" => serde_json::from_str::<wire::BetaRawContentBlockStartEvent>(
+                event.get(),
+            )
+            .map(|start| {
+                let index = start.index as u64;
+                let (id, name, mcp, item_type) = match start.content_block {
+                    wire::BetaRawContentBlockStartEventContentBlock::ToolUseBlock(block) => {
+                        (block.id, block.name, None, "tool_use")
+                    }
+                    wire::BetaRawContentBlockStartEventContentBlock::ServerToolUseBlock(block) => {
+                        (block.id, block.name.to_string(), None, "server_tool_use")
+                    }
+                    wire::BetaRawContentBlockStartEventContentBlock::McpToolUseBlock(block) => {
+                        let mcp = Some((block.server_name, block.name.clone()));
+                        (block.id, block.name, mcp, "mcp_tool_use")
+                    }
+                    _ => return,
+                };
+                self.streaming.insert(
+                    (parent.clone(), index),
+                    StreamingBlock {
+                        id: id.clone(),
+                        json: String::new(),
+                    },
+                );
+                self.sighted(
+                    line,
+                    id,
+                    name,
+                    mcp,
+                    json!({}),
+                    envelope,
+                    item_type,
+                    None,
+                    out,
+                );
+            }),
+            "content_block_delta" => serde_json::from_str::<wire::BetaRawContentBlockDeltaEvent>(
+                event.get(),
+            )
+            .map(|delta| {
+                let wire::BetaRawContentBlockDelta::InputJsonDelta(fragment) = delta.delta else {
+                    return;
+                };
+                let Some(block) = self
+                    .streaming
+                    .get_mut(&(parent.clone(), delta.index as u64))
+                else {
+                    return;
+                };
+                block.json.push_str(&fragment.partial_json);
+                if let Some(input) = parse_partial(&block.json) {
+                    let id = block.id.clone();
+                    self.calls.update_input(line, &id, input, None, out);
+                }
+            }),
+            "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
+            other => {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown stream event type `{other}`"),
+                ));
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            out.diagnostic(malformed(line, &format!("stream event `{kind}`"), &error));
+        }
+    }
+
+    fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Emitted) {
+        let subtype = envelope.subtype.as_deref().unwrap_or_default();
+        let result = match subtype {
+            "init" => {
+                if let Some(cwd) = &envelope.cwd {
+                    self.calls.set_cwd(cwd.as_ref());
+                }
+                Ok(())
+            }
+            "task_started" => {
+                serde_json::from_slice::<wire::SdkTaskStartedMessage>(bytes).map(|started| {
+                    let Some(call) = started.tool_use_id else {
+                        return;
+                    };
+                    self.tasks.insert(started.task_id.clone(), call.clone());
+                    let mut task = JsonObject::new();
+                    task.insert("taskId".into(), started.task_id.into());
+                    task.insert("description".into(), started.description.into());
+                    if let Some(kind) = started.subagent_type {
+                        task.insert("subagentType".into(), kind.into());
+                    }
+                    if let Some(kind) = started.task_type {
+                        task.insert("taskType".into(), kind.into());
+                    }
+                    task.insert("status".into(), "running".into());
+                    self.update_task(line, &call, task, out);
+                })
+            }
+            "task_progress" => {
+                serde_json::from_slice::<wire::SdkTaskProgressMessage>(bytes).map(|progress| {
+                    let Some(call) = progress
+                        .tool_use_id
+                        .or_else(|| self.tasks.get(&progress.task_id).cloned())
+                    else {
+                        return;
+                    };
+                    let mut task = JsonObject::new();
+                    task.insert("progress".into(), progress.description.into());
+                    if let Some(tool) = progress.last_tool_name {
+                        task.insert("lastToolName".into(), tool.into());
+                    }
+                    task.insert("toolUses".into(), progress.usage.tool_uses.into());
+                    self.update_task(line, &call, task, out);
+                })
+            }
+            "task_updated" => {
+                serde_json::from_slice::<wire::SdkTaskUpdatedMessage>(bytes).map(|updated| {
+                    let Some(call) = self.tasks.get(&updated.task_id).cloned() else {
+                        return;
+                    };
+                    let mut task = JsonObject::new();
+                    if let Some(status) = updated.patch.status {
+                        task.insert("status".into(), status.to_string().into());
+                    }
+                    if let Some(error) = updated.patch.error {
+                        task.insert("error".into(), error.into());
+                    }
+                    if !task.is_empty() {
+                        self.update_task(line, &call, task, out);
+                    }
+                })
+            }
+            "task_notification" => {
+                serde_json::from_slice::<wire::SdkTaskNotificationMessage>(bytes)
+                    .map(|notification| self.task_notification(line, notification, envelope, out))
+            }
+            "permission_denied" => {
+                match (
+                    &envelope.tool_use_id,
+                    serde_json::from_slice::<Value>(bytes),
+                ) {
+                    (Some(id), Ok(value)) => {
+                        let reason = value
+                            .get("message")
+                            .and_then(Value::as_str)
+                            .unwrap_or("permission denied")
+                            .to_owned();
+                        self.denied.insert(id.to_string(), reason);
+                    }
+                    _ => out.diagnostic(Diagnostic::at(
+                        line,
+                        DiagnosticKind::MalformedEvent,
+                        "a permission_denied message without `tool_use_id`",
+                    )),
+                }
+                Ok(())
+            }
+            other if IGNORED_SUBTYPES.contains(&other) => Ok(()),
+            other => {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown Claude Code system message `{other}`"),
+                ));
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            out.diagnostic(malformed(
+                line,
+                &format!("system `{subtype}` message"),
+                &error,
+            ));
+        }
+    }
+
+    /// Merges `changes` into the call's `metadata.task`, while the call is open.
+    fn update_task(&mut self, line: u64, call: &str, changes: JsonObject, out: &mut Emitted) {
+        if !self.calls.is_open(call) {
+            return;
+        }
+        let task = self.task_metadata.entry(call.to_owned()).or_default();
+        task.extend(changes);
+        let task = Value::Object(task.clone());
+        self.calls
+            .merge_metadata(line, call, single("task", task), out);
+    }
+
+    fn task_notification(
+        &mut self,
+        line: u64,
+        notification: wire::SdkTaskNotificationMessage,
+        envelope: &Envelope<'_>,
+        out: &mut Emitted,
+    ) {
+        let Some(call) = notification
+            .tool_use_id
+            .clone()
+            .or_else(|| self.tasks.get(&notification.task_id).cloned())
+        else {
+            return;
+        };
+        self.tasks.remove(&notification.task_id);
+        let status = notification.status.to_string();
+        let mut changes = JsonObject::new();
+        changes.insert("status".into(), status.as_str().into());
+        self.update_task(line, &call, changes, out);
+        self.task_metadata.remove(&call);
+        if !self.background.remove(&call) {
+            return;
+        }
+        let ending = Ending {
+            at: timestamp(envelope.timestamp.as_ref()),
+            ..Ending::default()
+        };
+        if status == "completed" {
+            self.calls.complete(
+                line,
+                &call,
+                Some(Value::String(notification.summary)),
+                ending,
+                out,
+            );
+        } else {
+            let error = ToolError::new(notification.summary).with_code(format!("task_{status}"));
+            self.calls.fail(line, &call, error, ending, out);
+        }
+    }
+
+    /// The end of a turn: calls a permission check denied fail, if still open.
+    fn result(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+        let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+            return;
+        };
+        let denials = value.get("permission_denials").and_then(Value::as_array);
+        for denial in denials.into_iter().flatten() {
+            let Some(id) = denial.get("tool_use_id").and_then(Value::as_str) else {
+                continue;
+            };
+            if self.calls.is_open(id) {
+                let reason = self
+                    .denied
+                    .remove(id)
+                    .unwrap_or_else(|| "permission denied".into());
+                let error = ToolError::new(reason).with_code("permission_denied");
+                self.calls.fail(line, id, error, Ending::default(), out);
+            }
+        }
+    }
+}
+
+fn single(key: &str, value: Value) -> JsonObject {
+    let mut object = JsonObject::new();
+    object.insert(key.into(), value);
+    object
+}
+
+fn first_line(text: &str) -> String {
+    text.trim()
+        .lines()
+        .next()
+        .unwrap_or("the tool failed")
+        .trim()
+        .to_owned()
+}
+
+/// The text of a tool result: the string, or its text blocks joined.
+fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(blocks) => {
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|block| block.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+/// `Exit code 3\n<output>` → code `exit_code`, `details.exitCode` 3 and the output.
+fn exit_code_error(text: &str) -> Option<ToolError> {
+    let rest = text.trim_start().strip_prefix("Exit code ")?;
+    let (number, output) = rest.split_once('\n').unwrap_or((rest, ""));
+    let exit_code: i64 = number.trim().parse().ok()?;
+    Some(
+        ToolError::new(format!("Exit code {exit_code}"))
+            .with_code("exit_code")
+            .with_details(json!({ "exitCode": exit_code, "output": output })),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_are_read_from_bash_errors() {
+        let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
+        assert_eq!(error.message, "Exit code 3");
+        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(
+            error.details,
+            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+        );
+        assert!(exit_code_error("File does not exist.").is_none());
+    }
+}

@@ -42,6 +42,40 @@ pub enum Step {
     OptionalProperties(&'static [&'static str]),
     /// [`title_colliding_inline_types`].
     TitleInlineCollisions,
+    /// [`apply_patches`]: documented additions for what the CLI really sends.
+    Patches(&'static [Patch]),
+}
+
+/// An addition to an official schema, for a field, value or variant that the
+/// CLI really sends but the pinned schema does not (yet) declare. Each one
+/// names the fixture that shows it, in [`crate::sources`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Patch {
+    /// Adds an optional property (`schema` is JSON text) to a definition.
+    AddProperty {
+        /// Definition name.
+        def: &'static str,
+        /// Property name.
+        name: &'static str,
+        /// The property's schema, as JSON text.
+        schema: &'static str,
+    },
+    /// Adds a value to a definition's `enum`.
+    AddEnumValue {
+        /// Definition name.
+        def: &'static str,
+        /// The string value added.
+        value: &'static str,
+    },
+    /// Adds a definition and makes it a member of a union definition.
+    AddUnionMember {
+        /// The union (`anyOf`/`oneOf`) definition.
+        union: &'static str,
+        /// The new definition's name.
+        name: &'static str,
+        /// The new definition's schema, as JSON text.
+        schema: &'static str,
+    },
 }
 
 impl Step {
@@ -63,6 +97,7 @@ impl Step {
             Step::IntegerByPropertyName(_) => "number_to_integer_by_name",
             Step::OptionalProperties(_) => "optional_properties",
             Step::TitleInlineCollisions => "title_colliding_inline_types",
+            Step::Patches(_) => "apply_patches",
         }
     }
 
@@ -86,6 +121,7 @@ impl Step {
             Step::IntegerByPropertyName(names) => number_to_integer_by_name(defs, names),
             Step::OptionalProperties(paths) => optional_properties(defs, paths),
             Step::TitleInlineCollisions => title_colliding_inline_types(defs),
+            Step::Patches(patches) => apply_patches(defs, patches),
         }
     }
 }
@@ -215,6 +251,54 @@ pub fn rename_colliding_definitions(defs: &mut Defs) {
             }
         }
     });
+}
+
+/// Applies [`Patch`]es. A patch whose JSON does not parse or whose target
+/// is missing changes nothing (the `sources` tests check every patch applies).
+pub fn apply_patches(defs: &mut Defs, patches: &[Patch]) {
+    for patch in patches {
+        match *patch {
+            Patch::AddProperty { def, name, schema } => {
+                let parsed = serde_json::from_str::<Value>(schema);
+                let props = defs
+                    .get_mut(def)
+                    .and_then(Value::as_object_mut)
+                    .map(|d| d.entry("properties").or_insert_with(|| json!({})));
+                if let (Ok(parsed), Some(Value::Object(props))) = (parsed, props) {
+                    props.insert(name.to_string(), parsed);
+                }
+            }
+            Patch::AddEnumValue { def, value } => {
+                if let Some(Value::Array(values)) =
+                    defs.get_mut(def).and_then(|d| d.get_mut("enum"))
+                    && !values.iter().any(|v| v == value)
+                {
+                    values.push(json!(value));
+                }
+            }
+            Patch::AddUnionMember {
+                union,
+                name,
+                schema,
+            } => {
+                let Ok(parsed) = serde_json::from_str::<Value>(schema) else {
+                    continue;
+                };
+                let Some(Value::Object(target)) = defs.get_mut(union) else {
+                    continue;
+                };
+                let key = if target.contains_key("oneOf") {
+                    "oneOf"
+                } else {
+                    "anyOf"
+                };
+                if let Some(Value::Array(members)) = target.get_mut(key) {
+                    members.push(json!({ "$ref": format!("#/definitions/{name}") }));
+                    defs.insert(name.to_string(), parsed);
+                }
+            }
+        }
+    }
 }
 
 /// Gives a `title` to inline property types whose derived name would
@@ -687,6 +771,38 @@ mod tests {
             json!({"SessionStatus": {"type": "object"},
                    "SessionStatusDotted": {"type": "string"},
                    "User": {"$ref": "#/definitions/SessionStatusDotted"}})
+        );
+    }
+
+    #[test]
+    fn patches_add_properties_enum_values_and_union_members() {
+        let out = run(
+            Step::Patches(&[
+                Patch::AddProperty {
+                    def: "Item",
+                    name: "action",
+                    schema: "{}",
+                },
+                Patch::AddEnumValue {
+                    def: "Status",
+                    value: "in_progress",
+                },
+                Patch::AddUnionMember {
+                    union: "Items",
+                    name: "NewItem",
+                    schema: r#"{"type": "object"}"#,
+                },
+            ]),
+            json!({"Item": {"properties": {"id": {"type": "string"}}},
+                   "Status": {"enum": ["completed"]},
+                   "Items": {"anyOf": [{"$ref": "#/definitions/Item"}]}}),
+        );
+        assert_eq!(
+            out,
+            json!({"Item": {"properties": {"id": {"type": "string"}, "action": {}}},
+                   "Status": {"enum": ["completed", "in_progress"]},
+                   "Items": {"anyOf": [{"$ref": "#/definitions/Item"}, {"$ref": "#/definitions/NewItem"}]},
+                   "NewItem": {"type": "object"}})
         );
     }
 

@@ -1,7 +1,7 @@
 //! The table of pinned sources: where each schema comes from, which root
 //! types the normalizer needs, and which preprocessing steps it takes.
 
-use crate::preprocess::Step;
+use crate::preprocess::{Patch, Step};
 
 /// How `sync` extracts a schema from its installed npm package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +94,53 @@ const CLAUDE_INTEGERS: &[&str] = &[
     "head_limit",
 ];
 
+/// What `codex exec --json` (codex 0.171) sends beyond the newest
+/// `@openai/codex-sdk` types (0.163), as recorded in `fixtures/codex-exec/`.
+const CODEX_EXEC_PATCHES: &[Patch] = &[
+    // edit-file.jsonl, write-file.jsonl: `item.started` of a file change.
+    Patch::AddEnumValue {
+        def: "PatchApplyStatus",
+        value: "in_progress",
+    },
+    // web-search.jsonl: `{"type": "search"|"open_page"|"find_in_page", …}`.
+    Patch::AddProperty {
+        def: "WebSearchItem",
+        name: "action",
+        schema: r#"{"description": "The web search action (search, open_page, find_in_page) as sent by the CLI; not declared by the SDK types."}"#,
+    },
+    // subagent.jsonl: the collaboration (subagent) tool item.
+    Patch::AddUnionMember {
+        union: "ThreadItem",
+        name: "CollabToolCallItem",
+        schema: r##"{
+            "description": "A collaboration (subagent) tool call, as sent by the CLI; not declared by the SDK types.",
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "type": {"type": "string", "const": "collab_tool_call"},
+                "tool": {"type": "string", "description": "spawn_agent, send_input, wait or close_agent."},
+                "sender_thread_id": {"type": "string"},
+                "receiver_thread_ids": {"type": "array", "items": {"type": "string"}},
+                "prompt": {"type": ["string", "null"]},
+                "agents_states": {"type": "object", "additionalProperties": true},
+                "status": {"$ref": "#/definitions/McpToolCallStatus"}
+            },
+            "required": ["id", "type", "tool", "status"]
+        }"##,
+    },
+];
+
+/// What `claude -p --output-format stream-json` (2.1.332) sends beyond the
+/// agent SDK types, as recorded in `fixtures/claude-code/`.
+const CLAUDE_MESSAGE_PATCHES: &[Patch] = &[
+    // subagent.jsonl: `task_notification` carries `summary_is_report`.
+    Patch::AddProperty {
+        def: "SDKTaskNotificationMessage",
+        name: "summary_is_report",
+        schema: r#"{"type": "boolean", "description": "Whether `summary` is the subagent's final report; not declared by the SDK types."}"#,
+    },
+];
+
 /// Every pinned source, in module order.
 pub const SOURCES: &[Source] = &[
     Source {
@@ -125,6 +172,7 @@ pub const SOURCES: &[Source] = &[
         },
         roots: Roots::Named(&["ThreadEvent"]),
         steps: &[
+            Step::Patches(CODEX_EXEC_PATCHES),
             Step::DropAdditionalPropertiesFalse,
             Step::ConstToEnum,
             Step::AnyOfToOneOf,
@@ -208,6 +256,7 @@ pub const SOURCES: &[Source] = &[
             Step::OrderUntaggedVariants,
             Step::IntegerByPropertyName(CLAUDE_INTEGERS),
             Step::TitleInlineCollisions,
+            Step::Patches(CLAUDE_MESSAGE_PATCHES),
         ],
     },
     Source {
@@ -226,4 +275,33 @@ pub const SOURCES: &[Source] = &[
 /// Looks a source up by module name.
 pub fn find(module: &str) -> Option<&'static Source> {
     SOURCES.iter().find(|s| s.module == module)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_patch_applies_to_the_pinned_schemas() -> crate::Result<()> {
+        let repo = crate::default_repo_root();
+        for source in SOURCES {
+            let doc = crate::schema_doc::read_json(&repo.join("schemas").join(source.schema))?;
+            let defs = crate::schema_doc::definitions(source.schema, &doc)?;
+            for step in source.steps {
+                let Step::Patches(patches) = step else {
+                    continue;
+                };
+                for patch in *patches {
+                    let mut patched = defs.clone();
+                    crate::preprocess::apply_patches(&mut patched, std::slice::from_ref(patch));
+                    assert_ne!(
+                        patched, defs,
+                        "{}: {patch:?} changed nothing",
+                        source.module
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
 }

@@ -33,6 +33,29 @@ pub struct Sighting {
     pub metadata: JsonObject,
     /// When it was seen.
     pub at: Option<toolnorm::Timestamp>,
+    /// A kind decided by the adapter from the data (it wins over the rules).
+    pub kind: Option<toolnorm::ToolKind>,
+    /// A title decided by the adapter from the data (it wins over the rules).
+    pub title: Option<String>,
+    /// The provider's own title, used when no rule gives one.
+    pub provided_title: Option<String>,
+}
+
+impl Sighting {
+    /// A sighting of `name` with this input and nothing else known yet.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, input: Value) -> Self {
+        Sighting {
+            id: id.into(),
+            name: name.into(),
+            mcp: None,
+            input,
+            metadata: JsonObject::new(),
+            at: None,
+            kind: None,
+            title: None,
+            provided_title: None,
+        }
+    }
 }
 
 /// The end of a call.
@@ -48,9 +71,15 @@ pub struct Ending {
 
 #[derive(Debug)]
 struct OpenCall {
+    /// Bytes of output streamed so far (the offset of the next chunk).
+    streamed: u64,
     name: String,
     mcp: Option<(String, String)>,
     title: String,
+    /// The adapter chose the title: input changes do not recompute it.
+    fixed_title: bool,
+    /// The provider's own title, the fallback when no rule gives one.
+    provided_title: Option<String>,
     input: Value,
 }
 
@@ -96,6 +125,11 @@ impl Calls {
         self.cwd = Some(cwd.into());
     }
 
+    /// The session's working directory, when known.
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
+    }
+
     /// Whether the call is open.
     pub fn is_open(&self, id: &str) -> bool {
         self.open.contains_key(id)
@@ -123,7 +157,10 @@ impl Calls {
 
     /// A call was seen: starts it, or refines its input and title if it is already open.
     pub fn sighted(&mut self, line: u64, sighting: Sighting, out: &mut Emitted) {
-        if self.open.contains_key(&sighting.id) {
+        if let Some(call) = self.open.get_mut(&sighting.id) {
+            if sighting.provided_title.is_some() {
+                call.provided_title = sighting.provided_title;
+            }
             self.update_input(line, &sighting.id, sighting.input, sighting.at, out);
             if !sighting.metadata.is_empty() {
                 self.merge_metadata(line, &sighting.id, sighting.metadata, out);
@@ -135,8 +172,19 @@ impl Calls {
             .as_ref()
             .map(|(server, bare)| (server.as_str(), bare.as_str()));
         let tool = self.tool(&sighting.name, mcp);
-        let kind = describe::kind(&self.rules, tool, &sighting.input);
-        let title = describe::title(&self.rules, tool, &sighting.input, self.cwd.as_deref());
+        let kind = sighting
+            .kind
+            .unwrap_or_else(|| describe::kind(&self.rules, tool, &sighting.input));
+        let fixed_title = sighting.title.is_some();
+        let title = sighting.title.unwrap_or_else(|| {
+            describe::title(
+                &self.rules,
+                tool,
+                &sighting.input,
+                self.cwd.as_deref(),
+                sighting.provided_title.as_deref(),
+            )
+        });
         let mut metadata = sighting.metadata;
         metadata.insert("provider".into(), self.provider.into());
         if let Some((server, bare)) = &sighting.mcp {
@@ -160,9 +208,12 @@ impl Calls {
         self.open.insert(
             sighting.id,
             OpenCall {
+                streamed: 0,
                 name: sighting.name,
                 mcp: sighting.mcp,
                 title,
+                fixed_title,
+                provided_title: sighting.provided_title,
                 input: sighting.input,
             },
         );
@@ -181,23 +232,26 @@ impl Calls {
         let Some(call) = self.open.get_mut(id) else {
             return;
         };
-        if call.input == input {
+        if call.input != input {
+            call.input = input;
+            out.event(
+                line,
+                InputUpdated {
+                    id: id.to_owned(),
+                    input: call.input.clone(),
+                    at: at.clone(),
+                },
+            );
+        }
+        if call.fixed_title {
             return;
         }
         let title = describe::title(
             &self.rules,
             call.tool(self.provider),
-            &input,
+            &call.input,
             self.cwd.as_deref(),
-        );
-        call.input = input.clone();
-        out.event(
-            line,
-            InputUpdated {
-                id: id.to_owned(),
-                input,
-                at: at.clone(),
-            },
+            call.provided_title.as_deref(),
         );
         if title != call.title {
             call.title = title.clone();
@@ -239,6 +293,43 @@ impl Calls {
                 at,
             },
         );
+    }
+
+    /// A chunk of streamed output for an open call (`outputAppended` at the right offset).
+    pub fn output(&mut self, line: u64, id: &str, chunk: &str, out: &mut Emitted) {
+        let offset = match self.open.get_mut(id) {
+            Some(call) => {
+                let offset = call.streamed;
+                call.streamed += chunk.len() as u64;
+                offset
+            }
+            // Output for a call never started: the fold reports it.
+            None => 0,
+        };
+        out.event(
+            line,
+            toolnorm::OutputAppended {
+                id: id.to_owned(),
+                offset,
+                chunk: chunk.to_owned(),
+                at: None,
+            },
+        );
+    }
+
+    /// The whole output so far, as a provider that resends it reports it: what extends the
+    /// output already streamed is appended; a text that does not extend it (the provider
+    /// cut or rewrote it) is left for the final output.
+    pub fn streamed_text(&mut self, line: u64, id: &str, text: &str, out: &mut Emitted) {
+        let Some(call) = self.open.get(id) else {
+            return;
+        };
+        let Ok(seen) = usize::try_from(call.streamed) else {
+            return;
+        };
+        if let Some(fresh) = text.get(seen..).filter(|fresh| !fresh.is_empty()) {
+            self.output(line, id, fresh, out);
+        }
     }
 
     /// A call finished with `output`.
@@ -292,11 +383,15 @@ impl Calls {
     /// The title that goes with a final input, when it differs from the current one.
     fn final_title(&self, id: &str, input: Option<&Value>) -> Option<String> {
         let (call, input) = (self.open.get(id)?, input?);
+        if call.fixed_title {
+            return None;
+        }
         let title = describe::title(
             &self.rules,
             call.tool(self.provider),
             input,
             self.cwd.as_deref(),
+            call.provided_title.as_deref(),
         );
         (title != call.title).then_some(title)
     }

@@ -359,12 +359,10 @@ impl ClaudeCodeAdapter {
         self.calls.sighted(
             line,
             Sighting {
-                id,
-                name,
                 mcp,
-                input,
                 metadata,
                 at,
+                ..Sighting::new(id, name, input)
             },
             out,
         );

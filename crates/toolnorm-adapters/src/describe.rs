@@ -27,11 +27,23 @@ pub fn kind(rules: &TitleRules, tool: Tool<'_>, input: &Value) -> ToolKind {
     })
 }
 
-/// The title of a call: the first rule whose template resolves; otherwise the tool name as
-/// action text (`create_issue` → `Creating issue`); otherwise the name itself.
-pub fn title(rules: &TitleRules, tool: Tool<'_>, input: &Value, cwd: Option<&str>) -> String {
+/// The title of a call: the first rule whose template resolves; otherwise the provider's
+/// own title, when it gave one; otherwise the tool name as action text
+/// (`create_issue` → `Creating issue`); otherwise the name itself.
+pub fn title(
+    rules: &TitleRules,
+    tool: Tool<'_>,
+    input: &Value,
+    cwd: Option<&str>,
+    provided: Option<&str>,
+) -> String {
     rules
         .title(&reference(tool, input, cwd))
+        .or_else(|| {
+            provided
+                .filter(|title| !title.trim().is_empty())
+                .map(str::to_owned)
+        })
         .or_else(|| action_text(tool.bare))
         .unwrap_or_else(|| tool.bare.to_owned())
 }

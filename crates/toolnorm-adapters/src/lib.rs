@@ -9,6 +9,7 @@
 mod adapter;
 mod calls;
 mod claude_code;
+mod codex;
 mod describe;
 mod detect;
 mod diagnostic;
@@ -16,6 +17,7 @@ mod error;
 mod events;
 mod json;
 pub mod mcp;
+mod opencode;
 pub mod output;
 mod partial_json;
 mod pipeline;
@@ -25,10 +27,12 @@ use std::fmt;
 
 pub use adapter::{Adapter, Emitted};
 pub use claude_code::ClaudeCodeAdapter;
+pub use codex::{CodexAppServerAdapter, CodexExecAdapter};
 pub use detect::{DETECTION_WINDOW, detect_line};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use error::Error;
 pub use events::EventLogAdapter;
+pub use opencode::OpenCodeAdapter;
 pub use partial_json::parse_partial;
 pub use pipeline::{Normalizer, Options, Stats, Step};
 
@@ -38,18 +42,33 @@ pub use pipeline::{Normalizer, Options, Stats, Step};
 pub enum Dialect {
     /// Claude Code `--output-format stream-json`, and its session transcripts.
     ClaudeCode,
+    /// `codex app-server` (JSON-RPC, protocol v2).
+    CodexAppServer,
+    /// `codex exec --json`.
+    CodexExec,
+    /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
+    OpenCode,
     /// toolnorm's own canonical event log.
     Events,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: &[Dialect] = &[Dialect::ClaudeCode, Dialect::Events];
+    pub const ALL: &[Dialect] = &[
+        Dialect::ClaudeCode,
+        Dialect::CodexAppServer,
+        Dialect::CodexExec,
+        Dialect::OpenCode,
+        Dialect::Events,
+    ];
 
     /// The name used on the command line, e.g. `claude-code`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::ClaudeCode => "claude-code",
+            Dialect::CodexAppServer => "codex-app-server",
+            Dialect::CodexExec => "codex-exec",
+            Dialect::OpenCode => "opencode",
             Dialect::Events => "events",
         }
     }
@@ -74,6 +93,9 @@ pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Sen
     let rules = std::sync::Arc::new(options.rules.clone());
     match dialect {
         Dialect::ClaudeCode => Box::new(ClaudeCodeAdapter::new(rules)),
+        Dialect::CodexAppServer => Box::new(CodexAppServerAdapter::new(rules)),
+        Dialect::CodexExec => Box::new(CodexExecAdapter::new(rules)),
+        Dialect::OpenCode => Box::new(OpenCodeAdapter::new(rules, options.mcp_servers.clone())),
         Dialect::Events => Box::new(EventLogAdapter),
     }
 }

@@ -45,6 +45,8 @@ pub struct Options {
     pub keep_events: bool,
     /// Title and kind rules (user rules first, then the built-in ones).
     pub rules: TitleRules,
+    /// MCP server names, for providers that prefix tool names with them (OpenCode).
+    pub mcp_servers: Vec<String>,
 }
 
 impl Default for Options {
@@ -55,6 +57,7 @@ impl Default for Options {
             evict_terminal: false,
             keep_events: false,
             rules: TitleRules::builtin(),
+            mcp_servers: Vec::new(),
         }
     }
 }

@@ -29,10 +29,15 @@ use toolnorm::ToolKind;
 use crate::error::Error;
 
 /// The built-in rules: one file per provider's built-in tools, then the MCP rules.
-pub const BUILTIN_RULES: [(&str, &str); 2] = [
+pub const BUILTIN_RULES: [(&str, &str); 4] = [
     (
         "rules/claude-code.toml",
         include_str!("../rules/claude-code.toml"),
+    ),
+    ("rules/codex.toml", include_str!("../rules/codex.toml")),
+    (
+        "rules/opencode.toml",
+        include_str!("../rules/opencode.toml"),
     ),
     ("rules/default.toml", include_str!("../rules/default.toml")),
 ];
@@ -267,6 +272,7 @@ enum Filter {
     File,
     Quote,
     RelPath,
+    Shell,
 }
 
 impl Template {
@@ -296,6 +302,7 @@ impl Template {
                 "file" => Filter::File,
                 "quote" => Filter::Quote,
                 "relpath" => Filter::RelPath,
+                "shell" => Filter::Shell,
                 other => return Err(bad(format!("unknown filter `{other}` in title {text:?}"))),
             };
             let path = FieldPath::parse(field.trim(), origin)?;
@@ -332,6 +339,7 @@ impl Filter {
     fn apply(self, text: &str, cwd: Option<&str>) -> Option<String> {
         match self {
             Filter::RelPath => Some(relative_to(text, cwd).to_owned()),
+            Filter::Shell => Filter::Line.apply(&unwrap_shell(text), cwd),
             Filter::None => Some(text.to_owned()),
             Filter::Host => Some(host_of(text)?.to_owned()),
             Filter::Line => text
@@ -431,6 +439,27 @@ pub fn relative_to<'p>(path: &'p str, cwd: Option<&str>) -> &'p str {
         Some(rest) if rest.starts_with('/') => &rest[1..],
         _ => path,
     }
+}
+
+/// The script of a shell wrapper (`/bin/bash -lc "ls -la"` → `ls -la`); other commands as
+/// they are.
+pub fn unwrap_shell(command: &str) -> String {
+    let Some(words) = shlex::split(command) else {
+        return command.to_owned();
+    };
+    match words.as_slice() {
+        [shell, flag, script]
+            if is_shell(shell) && matches!(flag.as_str(), "-c" | "-lc" | "-ic" | "-lic") =>
+        {
+            script.clone()
+        }
+        _ => command.to_owned(),
+    }
+}
+
+fn is_shell(program: &str) -> bool {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    matches!(name, "bash" | "sh" | "zsh" | "dash" | "fish")
 }
 
 /// The host of a URL (`https://apnews.com/x` → `apnews.com`), `www.` dropped; a bare
@@ -768,6 +797,21 @@ mod tests {
         assert_eq!(action_text("search").as_deref(), Some("Searching"));
         assert_eq!(action_text("echo").as_deref(), Some("Echoing"));
         assert_eq!(action_text("__"), None);
+    }
+
+    #[test]
+    fn shell_wrappers_are_unwrapped() {
+        assert_eq!(
+            unwrap_shell("/bin/bash -lc \"echo hi; exit 3\""),
+            "echo hi; exit 3"
+        );
+        assert_eq!(unwrap_shell("bash -c 'rm notes.txt'"), "rm notes.txt");
+        assert_eq!(unwrap_shell("ls -la"), "ls -la");
+        assert_eq!(unwrap_shell("python -c 'print(1)'"), "python -c 'print(1)'");
+        assert_eq!(
+            unwrap_shell("bash -lc \"unterminated"),
+            "bash -lc \"unterminated"
+        );
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub struct NormalizeArgs {
     /// The cap on partial output kept per running call, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = toolnorm::DEFAULT_OUTPUT_CAP)]
     pub output_cap: usize,
+    /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
+    #[arg(long = "mcp-server", value_name = "NAME")]
+    pub mcp_servers: Vec<String>,
     /// The input file; `-` or nothing reads stdin.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
@@ -57,6 +60,12 @@ pub enum ProviderArg {
     Auto,
     /// Claude Code stream-json or session transcript.
     ClaudeCode,
+    /// `codex app-server` JSON-RPC stream.
+    CodexAppServer,
+    /// `codex exec --json`.
+    CodexExec,
+    /// OpenCode serve events, `/global/event`, or `opencode run --format json`.
+    Opencode,
     /// toolnorm's own event log (`--format events`).
     Events,
 }
@@ -66,6 +75,9 @@ impl ProviderArg {
         match self {
             ProviderArg::Auto => None,
             ProviderArg::ClaudeCode => Some(Dialect::ClaudeCode),
+            ProviderArg::CodexAppServer => Some(Dialect::CodexAppServer),
+            ProviderArg::CodexExec => Some(Dialect::CodexExec),
+            ProviderArg::Opencode => Some(Dialect::OpenCode),
             ProviderArg::Events => Some(Dialect::Events),
         }
     }
@@ -153,6 +165,7 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         evict_terminal: format.evicts_terminal(),
         keep_events: format.needs_events(),
         rules,
+        mcp_servers: args.mcp_servers.clone(),
     });
     let mut writer = Writer::new(format, io::BufWriter::new(stdout));
     let mut write_error: Option<io::Error> = None;

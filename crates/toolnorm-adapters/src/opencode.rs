@@ -1,0 +1,482 @@
+//! OpenCode: `opencode serve` events (`GET /event`), the `/global/event` wrapper, and
+//! `opencode run --format json` lines.
+//!
+//! A tool is a `ToolPart` whose state moves `pending → running → completed | error`;
+//! every `message.part.updated` carries the whole part. Ids are `part.callID` (else
+//! `part.id`), names `part.tool`. The title is `state.metadata.actionDescriptor` when
+//! present, else the rules, else OpenCode's own `state.title`. A `bash` call that exits
+//! non-zero is reported by OpenCode as completed with `metadata.exit`; here it fails
+//! with code `exit_code`. A call a permission rule or the user refused fails with code
+//! `permission_denied`. The `task` tool's child session (`state.metadata.sessionId`)
+//! becomes `metadata.childSessionId`, and calls in that session carry
+//! `metadata.parentToolCallId`. MCP tools are named `<server>_<tool>`: servers given in
+//! the options are matched first; otherwise a tool that is not built in splits at its
+//! first `_`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use toolnorm::{JsonObject, Timestamp, ToolError};
+use toolnorm_wire::opencode as wire;
+
+use crate::adapter::{Adapter, Emitted};
+use crate::calls::{Calls, Ending, Sighting, text_error};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::titles::TitleRules;
+use crate::{Dialect, json, mcp};
+
+const PROVIDER: &str = "opencode";
+
+/// OpenCode's built-in tools (their names never hold an MCP server).
+const BUILTIN_TOOLS: &[&str] = &[
+    "bash",
+    "read",
+    "write",
+    "edit",
+    "multiedit",
+    "patch",
+    "apply_patch",
+    "list",
+    "glob",
+    "grep",
+    "codesearch",
+    "lsp",
+    "webfetch",
+    "websearch",
+    "task",
+    "todowrite",
+    "todoread",
+    "question",
+    "plan_enter",
+    "plan_exit",
+    "skill",
+    "batch",
+    "invalid",
+];
+
+/// Event types that carry nothing about tools.
+const IGNORED_EVENTS: &[&str] = &[
+    "server.connected",
+    "server.heartbeat",
+    "server.instance.disposed",
+    "catalog.updated",
+    "integration.updated",
+    "reference.updated",
+    "plugin.added",
+    "installation.updated",
+    "installation.update-available",
+    "lsp.updated",
+    "lsp.client.diagnostics",
+    "file.edited",
+    "file.watcher.updated",
+    "message.updated",
+    "message.removed",
+    "message.part.removed",
+    "session.created",
+    "session.updated",
+    "session.deleted",
+    "session.diff",
+    "session.error",
+    "session.idle",
+    "session.status",
+    "session.compacted",
+    "todo.updated",
+    "command.executed",
+    "permission.updated",
+    "permission.replied",
+    "permission.asked",
+    "project.updated",
+    "vcs.branch.updated",
+    "tui.prompt.append",
+    "tui.command.execute",
+    "tui.toast.show",
+    "mcp.tools.changed",
+    "sync",
+];
+
+/// The envelope of any of the three forms.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, rename = "type", default)]
+    kind: Option<Cow<'a, str>>,
+    /// `opencode serve` events.
+    #[serde(borrow, default)]
+    properties: Option<&'a RawValue>,
+    /// `opencode run --format json` lines.
+    #[serde(borrow, default)]
+    part: Option<&'a RawValue>,
+    /// The `/global/event` wrapper.
+    #[serde(borrow, default)]
+    payload: Option<&'a RawValue>,
+    /// The project directory, on `/global/event` lines.
+    #[serde(borrow, default)]
+    directory: Option<Cow<'a, str>>,
+}
+
+/// `session.created` / `session.updated`: the session's directory.
+#[derive(Deserialize)]
+struct SessionProperties<'a> {
+    #[serde(borrow)]
+    info: SessionInfo<'a>,
+}
+
+#[derive(Deserialize)]
+struct SessionInfo<'a> {
+    #[serde(borrow, default)]
+    directory: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct PartProperties<'a> {
+    #[serde(borrow, default)]
+    part: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct PartProbe<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Cow<'a, str>,
+}
+
+/// Reads OpenCode event streams.
+pub struct OpenCodeAdapter {
+    calls: Calls,
+    servers: Vec<String>,
+    /// Child session → the `task` call that runs it.
+    sessions: HashMap<String, String>,
+}
+
+impl OpenCodeAdapter {
+    /// An adapter using these title rules and, when known, the configured MCP server names.
+    pub fn new(rules: Arc<TitleRules>, servers: Vec<String>) -> Self {
+        OpenCodeAdapter {
+            calls: Calls::new(PROVIDER, rules),
+            servers,
+            sessions: HashMap::new(),
+        }
+    }
+}
+
+fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
+    Diagnostic::at(
+        line,
+        DiagnosticKind::MalformedEvent,
+        format!("{what}: {}", json::without_position(error)),
+    )
+}
+
+impl Adapter for OpenCodeAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::OpenCode
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::InvalidJson,
+                    "not valid UTF-8",
+                ));
+                return;
+            }
+        };
+        self.event(line, text, out);
+    }
+}
+
+impl OpenCodeAdapter {
+    fn event(&mut self, line: u64, text: &str, out: &mut Emitted) {
+        let envelope: Envelope<'_> = match serde_json::from_str(text) {
+            Ok(envelope) => envelope,
+            Err(error) => {
+                out.diagnostic(match json::classify(text.as_bytes(), &error) {
+                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+                    None => malformed(line, "not an OpenCode event", &error),
+                });
+                return;
+            }
+        };
+        if let Some(directory) = &envelope.directory {
+            self.calls.set_cwd(directory.as_ref());
+        }
+        if let Some(payload) = envelope.payload {
+            return self.event(line, payload.get(), out);
+        }
+        let Some(kind) = envelope.kind.as_deref() else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "an event without `type`",
+            ));
+            return;
+        };
+        match kind {
+            // `opencode serve`: the part is in `properties`.
+            "message.part.updated" => {
+                let part = envelope
+                    .properties
+                    .and_then(|properties| {
+                        serde_json::from_str::<PartProperties<'_>>(properties.get()).ok()
+                    })
+                    .and_then(|properties| properties.part);
+                match part {
+                    Some(part) => self.part(line, part.get(), out),
+                    None => out.diagnostic(Diagnostic::at(
+                        line,
+                        DiagnosticKind::MalformedEvent,
+                        "message.part.updated without a part",
+                    )),
+                }
+            }
+            "message.part.delta" => {
+                if let Some(properties) = envelope.properties {
+                    match serde_json::from_str::<wire::EventMessagePartDeltaProperties>(
+                        properties.get(),
+                    ) {
+                        Ok(_) => {}
+                        Err(error) => out.diagnostic(malformed(line, "message.part.delta", &error)),
+                    }
+                }
+            }
+            // `opencode run --format json`: the part is at the top level.
+            "tool_use" => match envelope.part {
+                Some(part) => self.part(line, part.get(), out),
+                None => out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::MalformedEvent,
+                    "tool_use without a part",
+                )),
+            },
+            "session.created" | "session.updated" => {
+                let directory = envelope
+                    .properties
+                    .and_then(|properties| {
+                        serde_json::from_str::<SessionProperties<'_>>(properties.get()).ok()
+                    })
+                    .and_then(|properties| properties.info.directory);
+                if let Some(directory) = directory {
+                    self.calls.set_cwd(directory.as_ref());
+                }
+            }
+            "step_start" | "step_finish" | "text" | "reasoning" | "error" | "file" | "patch"
+            | "agent" | "snapshot" | "retry" => {}
+            other if IGNORED_EVENTS.contains(&other) => {}
+            other => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown OpenCode event `{other}`"),
+            )),
+        }
+    }
+
+    fn part(&mut self, line: u64, part: &str, out: &mut Emitted) {
+        match serde_json::from_str::<PartProbe<'_>>(part) {
+            Ok(probe) if probe.kind == "tool" => {}
+            Ok(_) => return,
+            Err(error) => return out.diagnostic(malformed(line, "part", &error)),
+        }
+        match serde_json::from_str::<wire::ToolPart>(part) {
+            Ok(part) => self.tool_part(line, part, out),
+            Err(error) => out.diagnostic(malformed(line, "tool part", &error)),
+        }
+    }
+
+    fn split_mcp(&self, tool: &str) -> Option<(String, String)> {
+        if let Some(split) = mcp::split_server_prefix(tool, &self.servers) {
+            return Some((split.server.to_owned(), split.tool.to_owned()));
+        }
+        if BUILTIN_TOOLS.contains(&tool) {
+            return None;
+        }
+        let (server, bare) = tool.split_once('_')?;
+        (!server.is_empty() && !bare.is_empty()).then(|| (server.to_owned(), bare.to_owned()))
+    }
+
+    fn tool_part(&mut self, line: u64, part: wire::ToolPart, out: &mut Emitted) {
+        let id = if part.call_id.is_empty() {
+            part.id.clone()
+        } else {
+            part.call_id.clone()
+        };
+        let (input, metadata, title, started, ended) = match &part.state {
+            wire::ToolState::Pending(state) => (state.input.clone(), None, None, None, None),
+            wire::ToolState::Running(state) => (
+                state.input.clone(),
+                Some(&state.metadata),
+                state.title.clone(),
+                Some(state.time.start),
+                None,
+            ),
+            wire::ToolState::Completed(state) => (
+                state.input.clone(),
+                Some(&state.metadata),
+                Some(state.title.clone()),
+                Some(state.time.start),
+                Some(state.time.end),
+            ),
+            wire::ToolState::Error(state) => (
+                state.input.clone(),
+                Some(&state.metadata),
+                None,
+                Some(state.time.start),
+                Some(state.time.end),
+            ),
+        };
+        let mut call_metadata = JsonObject::new();
+        call_metadata.insert("itemType".into(), "tool".into());
+        call_metadata.insert("partId".into(), part.id.as_str().into());
+        call_metadata.insert("sessionId".into(), part.session_id.as_str().into());
+        if let Some(parent) = self.sessions.get(&part.session_id) {
+            call_metadata.insert("parentToolCallId".into(), parent.as_str().into());
+        }
+        if let Some(child) = metadata
+            .and_then(|metadata| metadata.get("sessionId"))
+            .and_then(Value::as_str)
+            && part.tool == "task"
+        {
+            call_metadata.insert("childSessionId".into(), child.into());
+            self.sessions.insert(child.to_owned(), id.clone());
+        }
+        let descriptor = metadata
+            .and_then(|metadata| metadata.get("actionDescriptor"))
+            .and_then(action_descriptor_text);
+        let mut sighting = Sighting::new(id.clone(), part.tool.clone(), Value::Object(input));
+        sighting.mcp = self.split_mcp(&part.tool);
+        sighting.metadata = call_metadata;
+        sighting.at = started.map(epoch);
+        sighting.title = descriptor;
+        sighting.provided_title = title;
+        let was_open = self.calls.is_open(&id);
+        self.calls.sighted(line, sighting, out);
+        let ending = Ending {
+            at: ended.map(epoch),
+            ..Ending::default()
+        };
+        match part.state {
+            wire::ToolState::Pending(_) => {}
+            wire::ToolState::Running(state) => {
+                if !was_open || started.is_some() {
+                    self.calls
+                        .running(line, &id, Some(epoch(state.time.start)), out);
+                }
+                if let Some(output) = state.metadata.get("output").and_then(Value::as_str) {
+                    self.calls.streamed_text(line, &id, output, out);
+                }
+            }
+            wire::ToolState::Completed(state) => {
+                let exit = state.metadata.get("exit").and_then(Value::as_i64);
+                match exit {
+                    Some(code) if code != 0 && part.tool == "bash" => {
+                        let error = ToolError::new(format!("Exit code {code}"))
+                            .with_code("exit_code")
+                            .with_details(json!({ "exitCode": code, "output": state.output }));
+                        self.calls.fail(line, &id, error, ending, out);
+                    }
+                    _ => {
+                        if let Some(truncated) = state
+                            .metadata
+                            .get("truncated")
+                            .filter(|flag| flag.as_bool() == Some(true))
+                        {
+                            let mut flags = JsonObject::new();
+                            flags.insert("outputTruncated".into(), truncated.clone());
+                            self.calls.merge_metadata(line, &id, flags, out);
+                        }
+                        self.calls.complete(
+                            line,
+                            &id,
+                            Some(Value::String(state.output)),
+                            ending,
+                            out,
+                        );
+                    }
+                }
+            }
+            wire::ToolState::Error(state) => {
+                let error = if is_refusal(&state.error) {
+                    ToolError::new(first_line(&state.error))
+                        .with_code("permission_denied")
+                        .with_details(json!({ "output": state.error }))
+                } else {
+                    text_error(&state.error)
+                };
+                self.calls.fail(line, &id, error, ending, out);
+            }
+        }
+    }
+}
+
+fn epoch(ms: u64) -> Timestamp {
+    Timestamp::from(ms)
+}
+
+/// `actionDescriptor` as text: a string, or an object with `title`/`text`/`description`.
+fn action_descriptor_text(descriptor: &Value) -> Option<String> {
+    match descriptor {
+        Value::String(text) if !text.trim().is_empty() => Some(text.clone()),
+        Value::Object(object) => ["title", "text", "description", "label"]
+            .iter()
+            .find_map(|key| object.get(*key).and_then(Value::as_str))
+            .filter(|text| !text.trim().is_empty())
+            .map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// Whether an error says a permission rule or the user refused the call.
+fn is_refusal(error: &str) -> bool {
+    error.starts_with(
+        "The user has specified a rule which prevents you from using this specific tool call",
+    ) || error.starts_with("The user rejected permission to use this specific tool call")
+        || error.starts_with("The user doesn't want to proceed with this tool use")
+}
+
+fn first_line(text: &str) -> String {
+    text.trim()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_names_split_on_the_server() {
+        let rules = Arc::new(TitleRules::builtin());
+        let configured = OpenCodeAdapter::new(rules.clone(), vec!["my_server".into()]);
+        assert_eq!(
+            configured.split_mcp("my_server_do_it"),
+            Some(("my_server".into(), "do_it".into()))
+        );
+        let guessing = OpenCodeAdapter::new(rules, Vec::new());
+        assert_eq!(
+            guessing.split_mcp("amalgm_browser_tabs_new"),
+            Some(("amalgm".into(), "browser_tabs_new".into()))
+        );
+        assert_eq!(guessing.split_mcp("apply_patch"), None);
+        assert_eq!(guessing.split_mcp("bash"), None);
+    }
+
+    #[test]
+    fn descriptors() {
+        assert_eq!(
+            action_descriptor_text(&json!("Opening tab")).as_deref(),
+            Some("Opening tab")
+        );
+        assert_eq!(
+            action_descriptor_text(&json!({"title": "Doing X"})).as_deref(),
+            Some("Doing X")
+        );
+        assert_eq!(action_descriptor_text(&json!({})), None);
+    }
+}

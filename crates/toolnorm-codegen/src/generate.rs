@@ -27,9 +27,11 @@ pub fn prepared_definitions(repo: &Path, source: &Source) -> Result<Defs> {
     for step in source.steps {
         step.apply(&mut defs);
     }
-    let roots: Vec<String> = match source.roots {
-        Roots::Named(names) => names.iter().map(|s| s.to_string()).collect(),
-        Roots::All => defs.keys().cloned().collect(),
+    let roots: Vec<String> = match (source.generate, source.roots) {
+        (Some(names), _) | (None, Roots::Named(names)) => {
+            names.iter().map(|s| s.to_string()).collect()
+        }
+        (None, Roots::All) => defs.keys().cloned().collect(),
     };
     let keep = closure(source.schema, &defs, &roots)?;
     defs.retain(|name, _| keep.contains(name));

@@ -216,3 +216,30 @@ pub fn check(repo: &Path) -> Result<()> {
         Err(Error::Stale { diff })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_shows_changed_added_and_removed_files() -> Result<()> {
+        let repo =
+            std::env::temp_dir().join(format!("toolnorm-codegen-diff-{}", std::process::id()));
+        let src = repo.join(GENERATED_SRC);
+        std::fs::create_dir_all(&src).map_err(io(&src))?;
+        std::fs::write(src.join("lib.rs"), "pub mod a;\n").map_err(io(&src))?;
+        std::fs::write(src.join("gone.rs"), "struct Gone;\n").map_err(io(&src))?;
+        let mut files = BTreeMap::new();
+        files.insert("lib.rs".to_string(), "pub mod b;\n".to_string());
+        files.insert("new.rs".to_string(), "struct New;\n".to_string());
+        let diff = diff_against_disk(&repo, &files)?;
+        let same = diff_against_disk(&repo, &existing(&src)?)?;
+        let _ = std::fs::remove_dir_all(&repo);
+        assert!(diff.contains("-pub mod a;\n+pub mod b;"), "{diff}");
+        assert!(diff.contains("-struct Gone;"), "{diff}");
+        assert!(diff.contains("+struct New;"), "{diff}");
+        assert!(diff.contains("b/generated/rust/src/lib.rs"), "{diff}");
+        assert_eq!(same, "");
+        Ok(())
+    }
+}

@@ -298,6 +298,8 @@ pub const SOURCES: &[Source] = &[
             "SDKTaskNotificationMessage",
             "SDKToolProgressMessage",
             "SDKToolUseSummaryMessage",
+            "SDKPermissionDeniedMessage",
+            "SDKResultMessage",
         ]),
         generate: None,
         steps: &[

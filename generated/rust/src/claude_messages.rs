@@ -8457,6 +8457,152 @@ for EncryptedCodeExecutionResultBlockParamType {
         value.parse()
     }
 }
+///Why fast mode can't serve right now. Absent when nothing blocks it (a request may still choose standard speed). A paused-after-rate-limit run is not here; it rides fast_mode_state as 'cooldown'.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum FastModeDisabledReason {
+    #[serde(rename = "free")]
+    Free,
+    #[serde(rename = "preference")]
+    Preference,
+    #[serde(rename = "extra_usage_disabled")]
+    ExtraUsageDisabled,
+    #[serde(rename = "network_error")]
+    NetworkError,
+    #[serde(rename = "unknown")]
+    Unknown,
+    #[serde(rename = "not_first_party")]
+    NotFirstParty,
+    #[serde(rename = "disabled_by_env")]
+    DisabledByEnv,
+    #[serde(rename = "model_not_allowed")]
+    ModelNotAllowed,
+    #[serde(rename = "sdk_opt_in_required")]
+    SdkOptInRequired,
+    #[serde(rename = "pending")]
+    Pending,
+}
+impl ::std::fmt::Display for FastModeDisabledReason {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Free => f.write_str("free"),
+            Self::Preference => f.write_str("preference"),
+            Self::ExtraUsageDisabled => f.write_str("extra_usage_disabled"),
+            Self::NetworkError => f.write_str("network_error"),
+            Self::Unknown => f.write_str("unknown"),
+            Self::NotFirstParty => f.write_str("not_first_party"),
+            Self::DisabledByEnv => f.write_str("disabled_by_env"),
+            Self::ModelNotAllowed => f.write_str("model_not_allowed"),
+            Self::SdkOptInRequired => f.write_str("sdk_opt_in_required"),
+            Self::Pending => f.write_str("pending"),
+        }
+    }
+}
+impl ::std::str::FromStr for FastModeDisabledReason {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "free" => Ok(Self::Free),
+            "preference" => Ok(Self::Preference),
+            "extra_usage_disabled" => Ok(Self::ExtraUsageDisabled),
+            "network_error" => Ok(Self::NetworkError),
+            "unknown" => Ok(Self::Unknown),
+            "not_first_party" => Ok(Self::NotFirstParty),
+            "disabled_by_env" => Ok(Self::DisabledByEnv),
+            "model_not_allowed" => Ok(Self::ModelNotAllowed),
+            "sdk_opt_in_required" => Ok(Self::SdkOptInRequired),
+            "pending" => Ok(Self::Pending),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for FastModeDisabledReason {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FastModeDisabledReason {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///Fast mode state: off, in cooldown after rate limit, or actively enabled.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum FastModeState {
+    #[serde(rename = "off")]
+    Off,
+    #[serde(rename = "cooldown")]
+    Cooldown,
+    #[serde(rename = "on")]
+    On,
+}
+impl ::std::fmt::Display for FastModeState {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Off => f.write_str("off"),
+            Self::Cooldown => f.write_str("cooldown"),
+            Self::On => f.write_str("on"),
+        }
+    }
+}
+impl ::std::str::FromStr for FastModeState {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "off" => Ok(Self::Off),
+            "cooldown" => Ok(Self::Cooldown),
+            "on" => Ok(Self::On),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for FastModeState {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for FastModeState {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`FileImageSource`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct FileImageSource {
@@ -8961,6 +9107,178 @@ impl ::std::convert::TryFrom<::std::string::String> for ModelVariant1 {
         value.parse()
     }
 }
+///`NonNullableUsage`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct NonNullableUsage {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub cache_creation: ::std::option::Option<NonNullableUsageCacheCreation>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub cache_creation_input_tokens: ::std::option::Option<i64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub cache_read_input_tokens: ::std::option::Option<i64>,
+    /**Outcome of the `fallback_credit_token` presented on this request.
+
+Present on every response to a non-batch request that carried a `fallback_credit_token`, in either redemption mode; absent otherwise (batch items accept and ignore the token and carry no outcome object).*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub fallback_credit: ::std::option::Option<BetaFallbackCreditUsage>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub inference_geo: ::std::option::Option<::std::string::String>,
+    ///The number of input tokens which were used.
+    pub input_tokens: i64,
+    pub iterations: BetaIterationsUsage,
+    ///The number of output tokens which were used.
+    pub output_tokens: i64,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub output_tokens_details: ::std::option::Option<
+        NonNullableUsageOutputTokensDetails,
+    >,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub server_tool_use: ::std::option::Option<NonNullableUsageServerToolUse>,
+    ///If the request used the priority, standard, or batch tier.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub service_tier: ::std::option::Option<NonNullableUsageServiceTier>,
+    ///The inference speed mode used for this request.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub speed: ::std::option::Option<NonNullableUsageSpeed>,
+}
+///`NonNullableUsageCacheCreation`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct NonNullableUsageCacheCreation {
+    ///The number of input tokens used to create the 1 hour cache entry.
+    pub ephemeral_1h_input_tokens: i64,
+    ///The number of input tokens used to create the 5 minute cache entry.
+    pub ephemeral_5m_input_tokens: i64,
+}
+///`NonNullableUsageOutputTokensDetails`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct NonNullableUsageOutputTokensDetails {
+    /**Number of output tokens the model generated as internal reasoning, including the thinking-block delimiter tokens.
+
+Reflects the raw reasoning the model produced, not the (possibly shorter) summarized thinking text returned in the response body. It may differ from the model's exact generation count by a small number of tokens. Always ≤ `output_tokens`; `output_tokens - thinking_tokens` approximates the non-reasoning output.*/
+    pub thinking_tokens: f64,
+}
+///`NonNullableUsageServerToolUse`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct NonNullableUsageServerToolUse {
+    ///The number of web fetch tool requests.
+    pub web_fetch_requests: i64,
+    ///The number of web search tool requests.
+    pub web_search_requests: i64,
+}
+///If the request used the priority, standard, or batch tier.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum NonNullableUsageServiceTier {
+    #[serde(rename = "standard")]
+    Standard,
+    #[serde(rename = "priority")]
+    Priority,
+    #[serde(rename = "batch")]
+    Batch,
+}
+impl ::std::fmt::Display for NonNullableUsageServiceTier {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Standard => f.write_str("standard"),
+            Self::Priority => f.write_str("priority"),
+            Self::Batch => f.write_str("batch"),
+        }
+    }
+}
+impl ::std::str::FromStr for NonNullableUsageServiceTier {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "standard" => Ok(Self::Standard),
+            "priority" => Ok(Self::Priority),
+            "batch" => Ok(Self::Batch),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for NonNullableUsageServiceTier {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for NonNullableUsageServiceTier {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///The inference speed mode used for this request.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum NonNullableUsageSpeed {
+    #[serde(rename = "standard")]
+    Standard,
+    #[serde(rename = "fast")]
+    Fast,
+}
+impl ::std::fmt::Display for NonNullableUsageSpeed {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Standard => f.write_str("standard"),
+            Self::Fast => f.write_str("fast"),
+        }
+    }
+}
+impl ::std::str::FromStr for NonNullableUsageSpeed {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "standard" => Ok(Self::Standard),
+            "fast" => Ok(Self::Fast),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for NonNullableUsageSpeed {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for NonNullableUsageSpeed {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`RedactedThinkingBlockParam`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RedactedThinkingBlockParam {
@@ -9411,6 +9729,13 @@ pub struct SdkContextUsageSkillsItem {
     pub source: ::std::string::String,
     pub tokens: f64,
 }
+///`SdkDeferredToolUse`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct SdkDeferredToolUse {
+    pub id: ::std::string::String,
+    pub input: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    pub name: ::std::string::String,
+}
 ///`SdkMcpResourceLink`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct SdkMcpResourceLink {
@@ -9691,6 +10016,831 @@ impl ::std::convert::TryFrom<&str> for SdkPartialAssistantMessageType {
     }
 }
 impl ::std::convert::TryFrom<::std::string::String> for SdkPartialAssistantMessageType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkPermissionDenial`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct SdkPermissionDenial {
+    pub tool_input: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    pub tool_name: ::std::string::String,
+    pub tool_use_id: ::std::string::String,
+}
+///Emitted when a tool call is auto-denied without an interactive permission prompt (e.g. auto-mode classifier, dontAsk mode, headless-agent auto-deny, or a deny rule). With a permission prompt surface (stdio/SDK canUseTool), the 'ask' path surfaces via a can_use_tool control_request and this event covers the 'deny' short-circuit. Without one (bare -p / SDK query() with no canUseTool), 'ask' decisions are terminal, so this event also covers those implicit denials. Best-effort advisory: in rare races a denial can book without a frame or a frame can lack a booking twin — result.permission_denials is the authoritative record. Denials that resolve before canUseTool runs — PreToolUse hook denies, deny-rule overrides of hook allow/ask decisions, and file-tool calls (Read, Edit, Write) refused by a path-scoped deny rule — are not covered here, and neither is the MCP --permission-prompt-tool surface (the prompt tool is the host there).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct SdkPermissionDeniedMessage {
+    ///Subagent ID when the denied tool call originated inside a subagent. Mirrors can_use_tool for host-side routing.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub agent_id: ::std::option::Option<::std::string::String>,
+    ///Human-readable reason from the deciding component, when available.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub decision_reason: ::std::option::Option<::std::string::String>,
+    ///Discriminator from PermissionDecisionReason (e.g. 'classifier', 'asyncAgent', 'mode', 'rule').
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub decision_reason_type: ::std::option::Option<::std::string::String>,
+    ///The rejection message returned to the model in the tool_result.
+    pub message: ::std::string::String,
+    pub session_id: ::std::string::String,
+    pub subtype: SdkPermissionDeniedMessageSubtype,
+    pub tool_name: ::std::string::String,
+    pub tool_use_id: ::std::string::String,
+    #[serde(rename = "type")]
+    pub type_: SdkPermissionDeniedMessageType,
+    pub uuid: ::serde_json::Value,
+}
+///`SdkPermissionDeniedMessageSubtype`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkPermissionDeniedMessageSubtype {
+    #[serde(rename = "permission_denied")]
+    PermissionDenied,
+}
+impl ::std::fmt::Display for SdkPermissionDeniedMessageSubtype {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::PermissionDenied => f.write_str("permission_denied"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkPermissionDeniedMessageSubtype {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "permission_denied" => Ok(Self::PermissionDenied),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkPermissionDeniedMessageSubtype {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String>
+for SdkPermissionDeniedMessageSubtype {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkPermissionDeniedMessageType`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkPermissionDeniedMessageType {
+    #[serde(rename = "system")]
+    System,
+}
+impl ::std::fmt::Display for SdkPermissionDeniedMessageType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::System => f.write_str("system"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkPermissionDeniedMessageType {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "system" => Ok(Self::System),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkPermissionDeniedMessageType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkPermissionDeniedMessageType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkResultError`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct SdkResultError {
+    ///When the claude.ai credential this process's requests send ends for good, as an ISO 8601 instant, read as the result is written. For a stored claude.ai login it is the end of the login's refresh chain as stored at sign-in, which renewing the access token does not move. That date is the server's when it sent one and otherwise a 30-day estimate, and the real end can be up to 3 days earlier. The server is not asked, so a login revoked early still shows its date, and a date in the past means the login has probably ended, not that it has. Absent when no date is known, for every other credential (an API key, a token from the environment, another provider), on results this process did not number, and from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub credential_expires_at: ::std::option::Option<::std::string::String>,
+    pub duration_api_ms: i64,
+    pub duration_ms: i64,
+    pub errors: ::std::vec::Vec<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub fast_mode_disabled_reason: ::std::option::Option<FastModeDisabledReason>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub fast_mode_state: ::std::option::Option<FastModeState>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub invalid_config_file: ::std::option::Option<SdkResultErrorInvalidConfigFile>,
+    pub is_error: bool,
+    ///Per-model totals for every model call made through the query pipeline during this query() call — main loop, Task subagents, sidechains, and internal calls such as compaction and Workflow agents. Cumulative across turns in streaming-input sessions: each result carries the running total so far, so read the latest result rather than summing across results. Auto mode's permission classifier calls are included where they are billed (not on Pro, Max or Team plans, nor on a claude.ai sign-in whose plan cannot be read), and so is a call stopped or cut mid-response, with its output tokens estimated from what had streamed (low when a long tool call was being written, since the API holds a call's input until it is whole). Other internal helper calls outside the query pipeline (e.g. token-count probes) are excluded; crash/startup-error results may carry zeroed usage, a resumed or forked session continues from the totals its transcript saved, when it has them (so the first result already carries the earlier turns), and a mid-session /clear resets the running total. The correct field for token/cost accounting; treat it as an estimate, not a billing statement.
+    #[serde(rename = "modelUsage")]
+    pub model_usage: ::std::collections::HashMap<::std::string::String, ModelUsage>,
+    pub num_turns: i64,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub origin: ::std::option::Option<SdkMessageOrigin>,
+    pub permission_denials: ::std::vec::Vec<SdkPermissionDenial>,
+    ///User-initiated sends still waiting in the command queue or, in a hosted remote session (CLAUDE_CODE_REMOTE), held back before they reach it, when this result was produced. Greater than 0 means at least one more user turn (and result) follows without further input, barring cancellation; 0 means none is pending, or the session is ending (end_session or a shutdown latched mid-turn discards the backlog). Queued sends may coalesce into fewer turns, so this counts pending sends, not remaining results. System-generated queue entries are not counted. Absent on fatal startup results and on surfaces without a command queue.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub queued_turn_count: ::std::option::Option<f64>,
+    ///Delivery sequence of this result within the run: how many results the run numbered before this one, starting at 0, in the order the process writes them. A result held back while background work finishes is numbered when it is finally written, not when its text was produced; a result whose write fails still consumes its number, so a gap in a stream-json sequence means a result was lost. Distinct from num_turns, which counts model round-trips within one turn. Numbered by the process that hosts the run (`claude -p`, stream-json): a local client relaying a cloud session passes the cloud session's numbering through and its own locally built error results carry none; the in-process engine surface does not number yet. Absent from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub result_index: ::std::option::Option<f64>,
+    ///Why this turn continued one that a worker restart interrupted. Such a turn is the automatic re-run of the interrupted turn (CLAUDE_CODE_RESUME_INTERRUPTED_TURN), or one that goes on from the answer to the permission prompt the new worker took over, or from that turn's tool calls still in flight. The value is the host's CLAUDE_CODE_RESUME_REASON when it set one (host_draining, checkpoint_restore, container_recreated, …), else 'interrupted_turn'. Present on such a headless turn's result, success or error, with or without an echo (a turn whose opening user prompt could not be vouched for still carries the reason); absent on every other turn (also one that goes on from the answer to any other permission prompt), on the Remote Control bridge's per-turn synthetic results, and from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub resume_reason: ::std::option::Option<::std::string::String>,
+    pub session_id: ::std::string::String,
+    ///Set on the zeroed error_during_execution result a stream-json run writes before exiting on a known startup failure; errors carries the failure message. Failures that otherwise end with stderr alone write that result only when the host sets CLAUDE_CODE_STARTUP_FAILURE_RESULTS, except org_config_required_unavailable, org_config_refused and config_file_invalid, which every stream-json run writes. Absent on every other result, on startup failures without a known cause, and from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub startup_failure_reason: ::std::option::Option<SdkStartupFailureReason>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub stop_reason: ::std::option::Option<::std::string::String>,
+    pub subtype: SdkResultErrorSubtype,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub terminal_reason: ::std::option::Option<TerminalReason>,
+    ///Cumulative estimated cost in USD for this query() call, covering the same calls as modelUsage (billed permission classifier calls and stopped or cut calls included, which maxBudgetUsd / --max-budget-usd therefore counts) and sharing its lifecycle: cumulative across turns in streaming-input sessions — each result carries the running total so far, so read the latest result rather than summing across results. Crash/startup-error results may carry zeroed values, a resumed or forked session continues from the total its transcript saved, when it has one (so the first result already carries the earlier turns; maxBudgetUsd counts only the spend since this query() call started or last /clear), and a mid-session /clear resets the running total. An estimate, not a billing statement.
+    pub total_cost_usd: f64,
+    #[serde(rename = "type")]
+    pub type_: SdkResultErrorType,
+    ///MAIN AGENT LOOP ONLY — excludes Task subagent, sidechain, and auxiliary model calls, and is per-turn in streaming-input sessions. Prefer modelUsage for token/cost accounting.
+    pub usage: NonNullableUsage,
+    ///Client uuid of the user message that triggered this turn (submitMessage options.uuid), echoed back so a consumer can link this error result to the send it answers — the same join key the success variant echoes, carried alone (error turns have no request_sent_wall_ms to report). A delivery-failure result from the remote-session client echoes the failed send's queue key, which is client-minted when the host sent no uuid of its own. A synthetic/scheduled (meta) turn's own uuid is echoed only when the host vouches it is the client event's own (delivered content such as a Slack owner ping or a Slack-bot observation); a meta turn that folded queued user messages in mid-turn, vouched or not, echoes the LAST of them. Absent on turns that neither had a client uuid nor folded a user message in, on session-scoped failures with no single triggering send (a crashed worker's zeroed result), and from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub user_message_uuid: ::std::option::Option<::std::string::String>,
+    ///Client uuids of every user message whose prompt this turn consumed, in consumption order — all members of a prompt batch the host merged into this one turn (several messages sent close together run as one turn whose user_message_uuid is the LAST member's), then any queued user message folded into the running turn between tool rounds, once taken off the queue — so a consumer that sent any of them can bind this result to its own send by finding its uuid anywhere in the list. Always contains user_message_uuid; at most 64 entries; can be longer than the list on the turn's first reply frame. Present when a headless turn that ran echoes user_message_uuid; absent on delivery-failure and zeroed results and from older producers (fall back to user_message_uuid).
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub user_message_uuids: ::std::vec::Vec<::std::string::String>,
+    pub uuid: ::serde_json::Value,
+}
+///Set when startup_failure_reason is config_file_invalid: the config file that did not parse and its backup, as separate fields. Read paths from here, never from the text of errors. Each path is in the form that the machine running Claude Code uses, which can differ from the host's. Absent on every other result and from older producers.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct SdkResultErrorInvalidConfigFile {
+    ///The backup that the message in errors names. Usually it parses and shows use. Where the search finds none that does, it is the newest that it found with an account, then the newest that holds anything, or at last the newest that does not parse or could not be read, which a person may be able to mend. So show it to a person, or check that it parses before you copy it over the file at path.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub backup_path: ::std::option::Option<::std::string::String>,
+    ///Whether Claude Code knows the result of its search for a backup of the file. True with no backup_path: it found none. False: the result is not known, or this is not the global config file.
+    pub backup_searched: bool,
+    ///Whether this is Claude Code's global config file. Only that file has backups, and only its message says how to repair it.
+    pub is_global: bool,
+    ///The file that is not valid JSON.
+    pub path: ::std::string::String,
+}
+///`SdkResultErrorSubtype`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkResultErrorSubtype {
+    #[serde(rename = "error_during_execution")]
+    ErrorDuringExecution,
+    #[serde(rename = "error_max_turns")]
+    ErrorMaxTurns,
+    #[serde(rename = "error_max_budget_usd")]
+    ErrorMaxBudgetUsd,
+    #[serde(rename = "error_max_structured_output_retries")]
+    ErrorMaxStructuredOutputRetries,
+}
+impl ::std::fmt::Display for SdkResultErrorSubtype {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::ErrorDuringExecution => f.write_str("error_during_execution"),
+            Self::ErrorMaxTurns => f.write_str("error_max_turns"),
+            Self::ErrorMaxBudgetUsd => f.write_str("error_max_budget_usd"),
+            Self::ErrorMaxStructuredOutputRetries => {
+                f.write_str("error_max_structured_output_retries")
+            }
+        }
+    }
+}
+impl ::std::str::FromStr for SdkResultErrorSubtype {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "error_during_execution" => Ok(Self::ErrorDuringExecution),
+            "error_max_turns" => Ok(Self::ErrorMaxTurns),
+            "error_max_budget_usd" => Ok(Self::ErrorMaxBudgetUsd),
+            "error_max_structured_output_retries" => {
+                Ok(Self::ErrorMaxStructuredOutputRetries)
+            }
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkResultErrorSubtype {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkResultErrorSubtype {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkResultErrorType`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkResultErrorType {
+    #[serde(rename = "result")]
+    Result,
+}
+impl ::std::fmt::Display for SdkResultErrorType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Result => f.write_str("result"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkResultErrorType {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "result" => Ok(Self::Result),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkResultErrorType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkResultErrorType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///The outcome of a turn. The CLI emits exactly one result message per turn, after that turn's assistant, user and stream_event messages; treat it as the turn-complete signal (informational system messages such as task notifications, session state changes or prompt suggestions may still follow it). subtype "success" carries the final assistant text in result — or, with is_error true, the error text when the turn ended on an API error; the error subtypes say why the turn stopped early. In single-prompt (non-streaming-input) mode the process exits after the turn.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum SdkResultMessage {
+    Success(SdkResultSuccess),
+    Error(SdkResultError),
+}
+impl ::std::convert::From<SdkResultSuccess> for SdkResultMessage {
+    fn from(value: SdkResultSuccess) -> Self {
+        Self::Success(value)
+    }
+}
+impl ::std::convert::From<SdkResultError> for SdkResultMessage {
+    fn from(value: SdkResultError) -> Self {
+        Self::Error(value)
+    }
+}
+///`SdkResultSuccess`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct SdkResultSuccess {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub api_error_status: ::std::option::Option<f64>,
+    ///When the claude.ai credential this process's requests send ends for good, as an ISO 8601 instant, read as the result is written. For a stored claude.ai login it is the end of the login's refresh chain as stored at sign-in, which renewing the access token does not move. That date is the server's when it sent one and otherwise a 30-day estimate, and the real end can be up to 3 days earlier. The server is not asked, so a login revoked early still shows its date, and a date in the past means the login has probably ended, not that it has. Absent when no date is known, for every other credential (an API key, a token from the environment, another provider), on results this process did not number, and from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub credential_expires_at: ::std::option::Option<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub deferred_tool_use: ::std::option::Option<SdkDeferredToolUse>,
+    pub duration_api_ms: i64,
+    pub duration_ms: i64,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub fast_mode_disabled_reason: ::std::option::Option<FastModeDisabledReason>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub fast_mode_state: ::std::option::Option<FastModeState>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_content_frame_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_stream_post_ack_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_stream_post_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_stream_post_queue_wait_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_stream_post_queued_behind: ::std::option::Option<
+        SdkResultSuccessFirstStreamPostQueuedBehind,
+    >,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_stream_post_wall_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_text_post_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_text_post_queue_wait_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_text_post_queued_behind: ::std::option::Option<
+        SdkResultSuccessFirstTextPostQueuedBehind,
+    >,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub first_text_post_wall_ms: ::std::option::Option<f64>,
+    pub is_error: bool,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub local_command: ::std::option::Option<::std::string::String>,
+    ///Per-model totals for every model call made through the query pipeline during this query() call — main loop, Task subagents, sidechains, and internal calls such as compaction and Workflow agents. Cumulative across turns in streaming-input sessions: each result carries the running total so far, so read the latest result rather than summing across results. Auto mode's permission classifier calls are included where they are billed (not on Pro, Max or Team plans, nor on a claude.ai sign-in whose plan cannot be read), and so is a call stopped or cut mid-response, with its output tokens estimated from what had streamed (low when a long tool call was being written, since the API holds a call's input until it is whole). Other internal helper calls outside the query pipeline (e.g. token-count probes) are excluded; crash/startup-error results may carry zeroed usage, a resumed or forked session continues from the totals its transcript saved, when it has them (so the first result already carries the earlier turns), and a mid-session /clear resets the running total. The correct field for token/cost accounting; treat it as an estimate, not a billing statement.
+    #[serde(rename = "modelUsage")]
+    pub model_usage: ::std::collections::HashMap<::std::string::String, ModelUsage>,
+    pub num_turns: i64,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub origin: ::std::option::Option<SdkMessageOrigin>,
+    pub permission_denials: ::std::vec::Vec<SdkPermissionDenial>,
+    ///User-initiated sends still waiting in the command queue or, in a hosted remote session (CLAUDE_CODE_REMOTE), held back before they reach it, when this result was produced. Greater than 0 means at least one more user turn (and result) follows without further input, barring cancellation; 0 means none is pending, or the session is ending (end_session or a shutdown latched mid-turn discards the backlog). Queued sends may coalesce into fewer turns, so this counts pending sends, not remaining results. System-generated queue entries are not counted. Absent on fatal startup results and on surfaces without a command queue.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub queued_turn_count: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub request_sent_wall_ms: ::std::option::Option<f64>,
+    pub result: ::std::string::String,
+    ///Delivery sequence of this result within the run: how many results the run numbered before this one, starting at 0, in the order the process writes them. A result held back while background work finishes is numbered when it is finally written, not when its text was produced; a result whose write fails still consumes its number, so a gap in a stream-json sequence means a result was lost. Distinct from num_turns, which counts model round-trips within one turn. Numbered by the process that hosts the run (`claude -p`, stream-json): a local client relaying a cloud session passes the cloud session's numbering through and its own locally built error results carry none; the in-process engine surface does not number yet. Absent from older producers.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub result_index: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub resume_reason: ::std::option::Option<::std::string::String>,
+    pub session_id: ::std::string::String,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub stop_reason: ::std::option::Option<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub structured_output: ::std::option::Option<::serde_json::Value>,
+    pub subtype: SdkResultSuccessSubtype,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub terminal_reason: ::std::option::Option<TerminalReason>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub time_origin_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub time_to_request_from_spawn_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub time_to_request_ms: ::std::option::Option<f64>,
+    ///Cumulative estimated cost in USD for this query() call, covering the same calls as modelUsage (billed permission classifier calls and stopped or cut calls included, which maxBudgetUsd / --max-budget-usd therefore counts) and sharing its lifecycle: cumulative across turns in streaming-input sessions — each result carries the running total so far, so read the latest result rather than summing across results. Crash/startup-error results may carry zeroed values, a resumed or forked session continues from the total its transcript saved, when it has one (so the first result already carries the earlier turns; maxBudgetUsd counts only the spend since this query() call started or last /clear), and a mid-session /clear resets the running total. An estimate, not a billing statement.
+    pub total_cost_usd: f64,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ttft_ms: ::std::option::Option<f64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ttft_stream_ms: ::std::option::Option<f64>,
+    #[serde(rename = "type")]
+    pub type_: SdkResultSuccessType,
+    ///MAIN AGENT LOOP ONLY — excludes Task subagent, sidechain, and auxiliary model calls, and is per-turn in streaming-input sessions. Prefer modelUsage for token/cost accounting.
+    pub usage: NonNullableUsage,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub user_message_uuid: ::std::option::Option<::std::string::String>,
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub user_message_uuids: ::std::vec::Vec<::std::string::String>,
+    pub uuid: ::serde_json::Value,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub warm_spare_claimed: ::std::option::Option<bool>,
+}
+///`SdkResultSuccessFirstStreamPostQueuedBehind`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkResultSuccessFirstStreamPostQueuedBehind {
+    #[serde(rename = "durable_post")]
+    DurablePost,
+    #[serde(rename = "ephemeral_post")]
+    EphemeralPost,
+    #[serde(rename = "retry_backoff")]
+    RetryBackoff,
+    #[serde(rename = "hold")]
+    Hold,
+    #[serde(rename = "none")]
+    None,
+}
+impl ::std::fmt::Display for SdkResultSuccessFirstStreamPostQueuedBehind {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::DurablePost => f.write_str("durable_post"),
+            Self::EphemeralPost => f.write_str("ephemeral_post"),
+            Self::RetryBackoff => f.write_str("retry_backoff"),
+            Self::Hold => f.write_str("hold"),
+            Self::None => f.write_str("none"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkResultSuccessFirstStreamPostQueuedBehind {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "durable_post" => Ok(Self::DurablePost),
+            "ephemeral_post" => Ok(Self::EphemeralPost),
+            "retry_backoff" => Ok(Self::RetryBackoff),
+            "hold" => Ok(Self::Hold),
+            "none" => Ok(Self::None),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkResultSuccessFirstStreamPostQueuedBehind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String>
+for SdkResultSuccessFirstStreamPostQueuedBehind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkResultSuccessFirstTextPostQueuedBehind`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkResultSuccessFirstTextPostQueuedBehind {
+    #[serde(rename = "durable_post")]
+    DurablePost,
+    #[serde(rename = "ephemeral_post")]
+    EphemeralPost,
+    #[serde(rename = "retry_backoff")]
+    RetryBackoff,
+    #[serde(rename = "hold")]
+    Hold,
+    #[serde(rename = "none")]
+    None,
+}
+impl ::std::fmt::Display for SdkResultSuccessFirstTextPostQueuedBehind {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::DurablePost => f.write_str("durable_post"),
+            Self::EphemeralPost => f.write_str("ephemeral_post"),
+            Self::RetryBackoff => f.write_str("retry_backoff"),
+            Self::Hold => f.write_str("hold"),
+            Self::None => f.write_str("none"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkResultSuccessFirstTextPostQueuedBehind {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "durable_post" => Ok(Self::DurablePost),
+            "ephemeral_post" => Ok(Self::EphemeralPost),
+            "retry_backoff" => Ok(Self::RetryBackoff),
+            "hold" => Ok(Self::Hold),
+            "none" => Ok(Self::None),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkResultSuccessFirstTextPostQueuedBehind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String>
+for SdkResultSuccessFirstTextPostQueuedBehind {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkResultSuccessSubtype`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkResultSuccessSubtype {
+    #[serde(rename = "success")]
+    Success,
+}
+impl ::std::fmt::Display for SdkResultSuccessSubtype {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Success => f.write_str("success"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkResultSuccessSubtype {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "success" => Ok(Self::Success),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkResultSuccessSubtype {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkResultSuccessSubtype {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`SdkResultSuccessType`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkResultSuccessType {
+    #[serde(rename = "result")]
+    Result,
+}
+impl ::std::fmt::Display for SdkResultSuccessType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Result => f.write_str("result"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkResultSuccessType {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "result" => Ok(Self::Result),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkResultSuccessType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkResultSuccessType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///Why Claude Code refused to start, so a host can offer the fix instead of a retry. org_pin_api_key_conflict: managed settings pin a first-party or Cloud gateway sign-in, and an Anthropic API key or auth token is configured instead. provider_not_allowed: managed settings list the API providers this machine may use (allowedProviders), and the session is set up for one that is not listed. org_verify_failed: the sign-in's organization could not be verified against the pin (network, or a revoked token). org_pin_mismatch: the sign-in belongs to an organization the pin does not allow. managed_settings_invalid: managed policy settings could not be read, the pin names no organization, or managed model settings (deniedModels, or an availableModels list matched exactly) block the default model and leave no allowed model to use instead. remote_settings_required_unavailable: managed settings the organization requires could not be loaded. gateway_signin_required: the Cloud gateway ended this sign-in. gateway_access_denied: the Cloud gateway refused managed settings for this account. proxy_invalid: a proxy setting is not a complete URL. temp_dir_unusable: the per-user temp directory is unsafe or could not be created. cwd_unavailable: the working directory was deleted, moved or cannot be read, or (not on Windows) a folder name in its path is not valid UTF-8 and a different file, folder or link stands at the name Claude Code reads it as, for that folder or one above it; start from another directory, rename that folder, or remove the other entry. shell_tool_missing: Windows has no shell tool: Git Bash is missing, and PowerShell is missing or turned off by CLAUDE_CODE_USE_POWERSHELL_TOOL. session_held_by_background: the conversation to resume or continue is running as a background session. worktree_resume_refused: the resume was refused because the session's worktree failed its safety checks or the resume was launched from inside it; errors says whether a re-run continues without the worktree. worktree_unverified: the session's worktree could not be verified right now; retrying may succeed. cli_version_too_old: this Claude Code version is below the minimum Anthropic requires. bypass_root: bypass permissions mode was requested while running as root. org_config_required_unavailable: the organization requires its policy limits and managed settings before a session starts, and they could not be loaded (network, proxy, or an Anthropic error); retrying may succeed. org_config_refused: the organization requires its policy limits and managed settings, and Anthropic refused them for this sign-in (expired or revoked session, or the organization does not allow Claude Code for this account); signing in again or an admin's change is the fix, not a retry. sandbox_required_unavailable: a working sandbox is required and it cannot run in this session, for example because bubblewrap is missing or the platform is not supported; make the sandbox available or have the requirement changed. initialize_not_first: Claude Code was started with --await-initialize, and its first stdin line was not the initialize control request (another message, or not valid JSON). Either the host wrote something else first, or a wrapper script between the host and Claude Code read or changed that line; the fix is in the host or the wrapper script, not a retry. config_file_invalid: a configuration file read at start-up is not valid JSON; errors names the file and, for the global configuration file, how to restore or repair it, and invalid_config_file has the paths as fields. The file is left unchanged, and every start without a terminal is refused until it is repaired, so a retry alone does not help. managed_settings_not_delivered: Claude Code was started with --managed-settings-in-initialize and could not use the managed settings in the initialize control request. Stdin ended or failed first, or its first line was too long; the request has no managedSettings object, that object could not be used, or the request's plugins or mcpServers field is malformed; or the launch does not read that request at start-up or also passes --managed-settings. errors says which. Claude Code starts no session without them; the fix is in the host or in a wrapper script between it and Claude Code, not a retry. initialize_fields_not_delivered: as managed_settings_not_delivered, for --initialize-fields and the settings or disallowedTools that it names; also when a named field's own flag (--settings, --disallowedTools) is passed too. sideload_flags_disabled: managed settings set disableSideloadFlags, and the launch names plugins, agents or MCP servers of its own; a start without them is not refused.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum SdkStartupFailureReason {
+    #[serde(rename = "org_pin_api_key_conflict")]
+    OrgPinApiKeyConflict,
+    #[serde(rename = "provider_not_allowed")]
+    ProviderNotAllowed,
+    #[serde(rename = "org_verify_failed")]
+    OrgVerifyFailed,
+    #[serde(rename = "org_pin_mismatch")]
+    OrgPinMismatch,
+    #[serde(rename = "managed_settings_invalid")]
+    ManagedSettingsInvalid,
+    #[serde(rename = "remote_settings_required_unavailable")]
+    RemoteSettingsRequiredUnavailable,
+    #[serde(rename = "gateway_signin_required")]
+    GatewaySigninRequired,
+    #[serde(rename = "gateway_access_denied")]
+    GatewayAccessDenied,
+    #[serde(rename = "proxy_invalid")]
+    ProxyInvalid,
+    #[serde(rename = "temp_dir_unusable")]
+    TempDirUnusable,
+    #[serde(rename = "cwd_unavailable")]
+    CwdUnavailable,
+    #[serde(rename = "shell_tool_missing")]
+    ShellToolMissing,
+    #[serde(rename = "session_held_by_background")]
+    SessionHeldByBackground,
+    #[serde(rename = "worktree_resume_refused")]
+    WorktreeResumeRefused,
+    #[serde(rename = "worktree_unverified")]
+    WorktreeUnverified,
+    #[serde(rename = "cli_version_too_old")]
+    CliVersionTooOld,
+    #[serde(rename = "bypass_root")]
+    BypassRoot,
+    #[serde(rename = "org_config_required_unavailable")]
+    OrgConfigRequiredUnavailable,
+    #[serde(rename = "org_config_refused")]
+    OrgConfigRefused,
+    #[serde(rename = "sandbox_required_unavailable")]
+    SandboxRequiredUnavailable,
+    #[serde(rename = "initialize_not_first")]
+    InitializeNotFirst,
+    #[serde(rename = "config_file_invalid")]
+    ConfigFileInvalid,
+    #[serde(rename = "managed_settings_not_delivered")]
+    ManagedSettingsNotDelivered,
+    #[serde(rename = "initialize_fields_not_delivered")]
+    InitializeFieldsNotDelivered,
+    #[serde(rename = "sideload_flags_disabled")]
+    SideloadFlagsDisabled,
+}
+impl ::std::fmt::Display for SdkStartupFailureReason {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::OrgPinApiKeyConflict => f.write_str("org_pin_api_key_conflict"),
+            Self::ProviderNotAllowed => f.write_str("provider_not_allowed"),
+            Self::OrgVerifyFailed => f.write_str("org_verify_failed"),
+            Self::OrgPinMismatch => f.write_str("org_pin_mismatch"),
+            Self::ManagedSettingsInvalid => f.write_str("managed_settings_invalid"),
+            Self::RemoteSettingsRequiredUnavailable => {
+                f.write_str("remote_settings_required_unavailable")
+            }
+            Self::GatewaySigninRequired => f.write_str("gateway_signin_required"),
+            Self::GatewayAccessDenied => f.write_str("gateway_access_denied"),
+            Self::ProxyInvalid => f.write_str("proxy_invalid"),
+            Self::TempDirUnusable => f.write_str("temp_dir_unusable"),
+            Self::CwdUnavailable => f.write_str("cwd_unavailable"),
+            Self::ShellToolMissing => f.write_str("shell_tool_missing"),
+            Self::SessionHeldByBackground => f.write_str("session_held_by_background"),
+            Self::WorktreeResumeRefused => f.write_str("worktree_resume_refused"),
+            Self::WorktreeUnverified => f.write_str("worktree_unverified"),
+            Self::CliVersionTooOld => f.write_str("cli_version_too_old"),
+            Self::BypassRoot => f.write_str("bypass_root"),
+            Self::OrgConfigRequiredUnavailable => {
+                f.write_str("org_config_required_unavailable")
+            }
+            Self::OrgConfigRefused => f.write_str("org_config_refused"),
+            Self::SandboxRequiredUnavailable => {
+                f.write_str("sandbox_required_unavailable")
+            }
+            Self::InitializeNotFirst => f.write_str("initialize_not_first"),
+            Self::ConfigFileInvalid => f.write_str("config_file_invalid"),
+            Self::ManagedSettingsNotDelivered => {
+                f.write_str("managed_settings_not_delivered")
+            }
+            Self::InitializeFieldsNotDelivered => {
+                f.write_str("initialize_fields_not_delivered")
+            }
+            Self::SideloadFlagsDisabled => f.write_str("sideload_flags_disabled"),
+        }
+    }
+}
+impl ::std::str::FromStr for SdkStartupFailureReason {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "org_pin_api_key_conflict" => Ok(Self::OrgPinApiKeyConflict),
+            "provider_not_allowed" => Ok(Self::ProviderNotAllowed),
+            "org_verify_failed" => Ok(Self::OrgVerifyFailed),
+            "org_pin_mismatch" => Ok(Self::OrgPinMismatch),
+            "managed_settings_invalid" => Ok(Self::ManagedSettingsInvalid),
+            "remote_settings_required_unavailable" => {
+                Ok(Self::RemoteSettingsRequiredUnavailable)
+            }
+            "gateway_signin_required" => Ok(Self::GatewaySigninRequired),
+            "gateway_access_denied" => Ok(Self::GatewayAccessDenied),
+            "proxy_invalid" => Ok(Self::ProxyInvalid),
+            "temp_dir_unusable" => Ok(Self::TempDirUnusable),
+            "cwd_unavailable" => Ok(Self::CwdUnavailable),
+            "shell_tool_missing" => Ok(Self::ShellToolMissing),
+            "session_held_by_background" => Ok(Self::SessionHeldByBackground),
+            "worktree_resume_refused" => Ok(Self::WorktreeResumeRefused),
+            "worktree_unverified" => Ok(Self::WorktreeUnverified),
+            "cli_version_too_old" => Ok(Self::CliVersionTooOld),
+            "bypass_root" => Ok(Self::BypassRoot),
+            "org_config_required_unavailable" => Ok(Self::OrgConfigRequiredUnavailable),
+            "org_config_refused" => Ok(Self::OrgConfigRefused),
+            "sandbox_required_unavailable" => Ok(Self::SandboxRequiredUnavailable),
+            "initialize_not_first" => Ok(Self::InitializeNotFirst),
+            "config_file_invalid" => Ok(Self::ConfigFileInvalid),
+            "managed_settings_not_delivered" => Ok(Self::ManagedSettingsNotDelivered),
+            "initialize_fields_not_delivered" => Ok(Self::InitializeFieldsNotDelivered),
+            "sideload_flags_disabled" => Ok(Self::SideloadFlagsDisabled),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for SdkStartupFailureReason {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for SdkStartupFailureReason {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -11250,6 +12400,135 @@ impl ::std::convert::TryFrom<&str> for SystemMessageParamRole {
     }
 }
 impl ::std::convert::TryFrom<::std::string::String> for SystemMessageParamRole {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///Why the query loop terminated. Unset when the loop was bypassed (local slash command).
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum TerminalReason {
+    #[serde(rename = "blocking_limit")]
+    BlockingLimit,
+    #[serde(rename = "rapid_refill_breaker")]
+    RapidRefillBreaker,
+    #[serde(rename = "prompt_too_long")]
+    PromptTooLong,
+    #[serde(rename = "image_error")]
+    ImageError,
+    #[serde(rename = "model_error")]
+    ModelError,
+    #[serde(rename = "api_error")]
+    ApiError,
+    #[serde(rename = "malformed_tool_use_exhausted")]
+    MalformedToolUseExhausted,
+    #[serde(rename = "aborted_streaming")]
+    AbortedStreaming,
+    #[serde(rename = "aborted_tools")]
+    AbortedTools,
+    #[serde(rename = "stop_hook_prevented")]
+    StopHookPrevented,
+    #[serde(rename = "hook_stopped")]
+    HookStopped,
+    #[serde(rename = "tool_deferred")]
+    ToolDeferred,
+    #[serde(rename = "max_turns")]
+    MaxTurns,
+    #[serde(rename = "background_requested")]
+    BackgroundRequested,
+    #[serde(rename = "completed")]
+    Completed,
+    #[serde(rename = "budget_exhausted")]
+    BudgetExhausted,
+    #[serde(rename = "structured_output_retry_exhausted")]
+    StructuredOutputRetryExhausted,
+    #[serde(rename = "tool_deferred_unavailable")]
+    ToolDeferredUnavailable,
+    #[serde(rename = "turn_setup_failed")]
+    TurnSetupFailed,
+}
+impl ::std::fmt::Display for TerminalReason {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::BlockingLimit => f.write_str("blocking_limit"),
+            Self::RapidRefillBreaker => f.write_str("rapid_refill_breaker"),
+            Self::PromptTooLong => f.write_str("prompt_too_long"),
+            Self::ImageError => f.write_str("image_error"),
+            Self::ModelError => f.write_str("model_error"),
+            Self::ApiError => f.write_str("api_error"),
+            Self::MalformedToolUseExhausted => {
+                f.write_str("malformed_tool_use_exhausted")
+            }
+            Self::AbortedStreaming => f.write_str("aborted_streaming"),
+            Self::AbortedTools => f.write_str("aborted_tools"),
+            Self::StopHookPrevented => f.write_str("stop_hook_prevented"),
+            Self::HookStopped => f.write_str("hook_stopped"),
+            Self::ToolDeferred => f.write_str("tool_deferred"),
+            Self::MaxTurns => f.write_str("max_turns"),
+            Self::BackgroundRequested => f.write_str("background_requested"),
+            Self::Completed => f.write_str("completed"),
+            Self::BudgetExhausted => f.write_str("budget_exhausted"),
+            Self::StructuredOutputRetryExhausted => {
+                f.write_str("structured_output_retry_exhausted")
+            }
+            Self::ToolDeferredUnavailable => f.write_str("tool_deferred_unavailable"),
+            Self::TurnSetupFailed => f.write_str("turn_setup_failed"),
+        }
+    }
+}
+impl ::std::str::FromStr for TerminalReason {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "blocking_limit" => Ok(Self::BlockingLimit),
+            "rapid_refill_breaker" => Ok(Self::RapidRefillBreaker),
+            "prompt_too_long" => Ok(Self::PromptTooLong),
+            "image_error" => Ok(Self::ImageError),
+            "model_error" => Ok(Self::ModelError),
+            "api_error" => Ok(Self::ApiError),
+            "malformed_tool_use_exhausted" => Ok(Self::MalformedToolUseExhausted),
+            "aborted_streaming" => Ok(Self::AbortedStreaming),
+            "aborted_tools" => Ok(Self::AbortedTools),
+            "stop_hook_prevented" => Ok(Self::StopHookPrevented),
+            "hook_stopped" => Ok(Self::HookStopped),
+            "tool_deferred" => Ok(Self::ToolDeferred),
+            "max_turns" => Ok(Self::MaxTurns),
+            "background_requested" => Ok(Self::BackgroundRequested),
+            "completed" => Ok(Self::Completed),
+            "budget_exhausted" => Ok(Self::BudgetExhausted),
+            "structured_output_retry_exhausted" => {
+                Ok(Self::StructuredOutputRetryExhausted)
+            }
+            "tool_deferred_unavailable" => Ok(Self::ToolDeferredUnavailable),
+            "turn_setup_failed" => Ok(Self::TurnSetupFailed),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for TerminalReason {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for TerminalReason {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,

@@ -27,9 +27,11 @@ pub fn prepared_definitions(repo: &Path, source: &Source) -> Result<Defs> {
     for step in source.steps {
         step.apply(&mut defs);
     }
-    let roots: Vec<String> = match source.roots {
-        Roots::Named(names) => names.iter().map(|s| s.to_string()).collect(),
-        Roots::All => defs.keys().cloned().collect(),
+    let roots: Vec<String> = match (source.generate, source.roots) {
+        (Some(names), _) | (None, Roots::Named(names)) => {
+            names.iter().map(|s| s.to_string()).collect()
+        }
+        (None, Roots::All) => defs.keys().cloned().collect(),
     };
     let keep = closure(source.schema, &defs, &roots)?;
     defs.retain(|name, _| keep.contains(name));
@@ -212,5 +214,32 @@ pub fn check(repo: &Path) -> Result<()> {
         Ok(())
     } else {
         Err(Error::Stale { diff })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_shows_changed_added_and_removed_files() -> Result<()> {
+        let repo =
+            std::env::temp_dir().join(format!("toolnorm-codegen-diff-{}", std::process::id()));
+        let src = repo.join(GENERATED_SRC);
+        std::fs::create_dir_all(&src).map_err(io(&src))?;
+        std::fs::write(src.join("lib.rs"), "pub mod a;\n").map_err(io(&src))?;
+        std::fs::write(src.join("gone.rs"), "struct Gone;\n").map_err(io(&src))?;
+        let mut files = BTreeMap::new();
+        files.insert("lib.rs".to_string(), "pub mod b;\n".to_string());
+        files.insert("new.rs".to_string(), "struct New;\n".to_string());
+        let diff = diff_against_disk(&repo, &files)?;
+        let same = diff_against_disk(&repo, &existing(&src)?)?;
+        let _ = std::fs::remove_dir_all(&repo);
+        assert!(diff.contains("-pub mod a;\n+pub mod b;"), "{diff}");
+        assert!(diff.contains("-struct Gone;"), "{diff}");
+        assert!(diff.contains("+struct New;"), "{diff}");
+        assert!(diff.contains("b/generated/rust/src/lib.rs"), "{diff}");
+        assert_eq!(same, "");
+        Ok(())
     }
 }

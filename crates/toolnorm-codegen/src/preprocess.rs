@@ -44,6 +44,8 @@ pub enum Step {
     TitleInlineCollisions,
     /// [`apply_patches`]: documented additions for what the CLI really sends.
     Patches(&'static [Patch]),
+    /// [`make_opaque`] on the named definitions.
+    Opaque(&'static [&'static str]),
 }
 
 /// An addition to an official schema, for a field, value or variant that the
@@ -98,6 +100,7 @@ impl Step {
             Step::OptionalProperties(_) => "optional_properties",
             Step::TitleInlineCollisions => "title_colliding_inline_types",
             Step::Patches(_) => "apply_patches",
+            Step::Opaque(_) => "make_opaque",
         }
     }
 
@@ -122,6 +125,7 @@ impl Step {
             Step::OptionalProperties(paths) => optional_properties(defs, paths),
             Step::TitleInlineCollisions => title_colliding_inline_types(defs),
             Step::Patches(patches) => apply_patches(defs, patches),
+            Step::Opaque(names) => make_opaque(defs, names),
         }
     }
 }
@@ -251,6 +255,23 @@ pub fn rename_colliding_definitions(defs: &mut Defs) {
             }
         }
     });
+}
+
+/// Turns the named definitions into opaque JSON (`serde_json::Value`),
+/// keeping only their description. Used for large subtrees the normalizer
+/// never inspects (tool *definitions* echoed in compaction blocks,
+/// citations, document sources, cache diagnostics): they still parse and
+/// round-trip, but cost no generated code, and the `$ref` closure stops there.
+pub fn make_opaque(defs: &mut Defs, names: &[&str]) {
+    for name in names {
+        if let Some(schema) = defs.get_mut(*name) {
+            let mut opaque = Map::new();
+            if let Some(description) = schema.get("description") {
+                opaque.insert("description".into(), description.clone());
+            }
+            *schema = Value::Object(opaque);
+        }
+    }
 }
 
 /// Applies [`Patch`]es. A patch whose JSON does not parse or whose target
@@ -804,6 +825,16 @@ mod tests {
                    "Items": {"anyOf": [{"$ref": "#/definitions/Item"}, {"$ref": "#/definitions/NewItem"}]},
                    "NewItem": {"type": "object"}})
         );
+    }
+
+    #[test]
+    fn opaque_definitions_keep_only_their_description() {
+        let out = run(
+            Step::Opaque(&["Big"]),
+            json!({"Big": {"description": "d", "properties": {"x": {"$ref": "#/definitions/Deep"}}},
+                   "Deep": {"type": "string"}}),
+        );
+        assert_eq!(out["Big"], json!({"description": "d"}));
     }
 
     #[test]

@@ -52,8 +52,10 @@ pub struct Source {
     pub package: &'static str,
     /// How `sync` extracts it.
     pub extraction: Extraction,
-    /// Definitions kept in `schemas/` and generated (with their `$ref` closure).
+    /// Definitions kept in `schemas/` (with their `$ref` closure).
     pub roots: Roots,
+    /// Definitions generated, when fewer than those kept (with their closure).
+    pub generate: Option<&'static [&'static str]>,
     /// Preprocessing, applied in order before typify.
     pub steps: &'static [Step],
 }
@@ -141,6 +143,53 @@ const CLAUDE_MESSAGE_PATCHES: &[Patch] = &[
     },
 ];
 
+/// The Claude tools whose inputs and outputs are generated: the built-in
+/// tools whose calls the normalizer reads. The pinned file keeps them all.
+const CLAUDE_TOOLS: &[&str] = &[
+    "AgentInput",
+    "AgentOutput",
+    "AskUserQuestionInput",
+    "AskUserQuestionOutput",
+    "BashInput",
+    "BashOutput",
+    "ExitPlanModeInput",
+    "ExitPlanModeOutput",
+    "FileEditInput",
+    "FileEditOutput",
+    "FileReadInput",
+    "FileReadOutput",
+    "FileWriteInput",
+    "FileWriteOutput",
+    "GlobInput",
+    "GlobOutput",
+    "GrepInput",
+    "GrepOutput",
+    "ListMcpResourcesInput",
+    "ListMcpResourcesOutput",
+    "McpInput",
+    "McpOutput",
+    "NotebookEditInput",
+    "NotebookEditOutput",
+    "ReadMcpResourceInput",
+    "ReadMcpResourceOutput",
+    "TaskCreateInput",
+    "TaskCreateOutput",
+    "TaskGetInput",
+    "TaskGetOutput",
+    "TaskListInput",
+    "TaskListOutput",
+    "TaskStopInput",
+    "TaskStopOutput",
+    "TaskUpdateInput",
+    "TaskUpdateOutput",
+    "TodoWriteInput",
+    "TodoWriteOutput",
+    "WebFetchInput",
+    "WebFetchOutput",
+    "WebSearchInput",
+    "WebSearchOutput",
+];
+
 /// Every pinned source, in module order.
 pub const SOURCES: &[Source] = &[
     Source {
@@ -158,6 +207,7 @@ pub const SOURCES: &[Source] = &[
             "FileChangeOutputDeltaNotification",
             "McpToolCallProgressNotification",
         ]),
+        generate: None,
         steps: &[Step::HoistParentProperties("ThreadItem")],
     },
     Source {
@@ -171,6 +221,7 @@ pub const SOURCES: &[Source] = &[
             opaque_imports: &["ContentBlock"],
         },
         roots: Roots::Named(&["ThreadEvent"]),
+        generate: None,
         steps: &[
             Step::Patches(CODEX_EXEC_PATCHES),
             Step::DropAdditionalPropertiesFalse,
@@ -197,6 +248,7 @@ pub const SOURCES: &[Source] = &[
             "EventMessagePartDelta",
             "EventMessagePartRemoved",
         ]),
+        generate: None,
         steps: &[
             Step::RewriteRefs,
             Step::DropPatterns,
@@ -215,6 +267,7 @@ pub const SOURCES: &[Source] = &[
             opaque_imports: &[],
         },
         roots: Roots::All,
+        generate: Some(CLAUDE_TOOLS),
         steps: &[
             Step::DropAdditionalPropertiesFalse,
             Step::CollapseTuples,
@@ -245,7 +298,10 @@ pub const SOURCES: &[Source] = &[
             "SDKTaskNotificationMessage",
             "SDKToolProgressMessage",
             "SDKToolUseSummaryMessage",
+            "SDKPermissionDeniedMessage",
+            "SDKResultMessage",
         ]),
+        generate: None,
         steps: &[
             Step::DropAdditionalPropertiesFalse,
             Step::CollapseTuples,
@@ -257,6 +313,22 @@ pub const SOURCES: &[Source] = &[
             Step::IntegerByPropertyName(CLAUDE_INTEGERS),
             Step::TitleInlineCollisions,
             Step::Patches(CLAUDE_MESSAGE_PATCHES),
+            Step::Opaque(&[
+                // Tool definitions echoed in compaction blocks (~90 types).
+                "BetaResponseToolUnion",
+                "BetaToolChangeToolDefinition",
+                // Citations, documents, browser state: not tool lifecycle.
+                "BetaTextCitation",
+                "TextCitationParam",
+                "DocumentBlockParam",
+                "BrowserStateBlockParam",
+                // Usage and cache diagnostics.
+                "BetaDiagnostics",
+                "BetaCacheMissReason",
+                "BetaIterationsUsage",
+                "BetaContainer",
+                "BetaContextManagementResponse",
+            ]),
         ],
     },
     Source {
@@ -268,6 +340,7 @@ pub const SOURCES: &[Source] = &[
             file: "schema/v1/schema.json",
         },
         roots: Roots::Named(&["SessionNotification"]),
+        generate: None,
         steps: &[Step::RewriteRefs],
     },
 ];

@@ -193,6 +193,16 @@ fn check_claude(line: &Value) -> Check {
         ("system", "task_progress") => whole::<cm::SdkTaskProgressMessage>(line),
         ("system", "task_updated") => whole::<cm::SdkTaskUpdatedMessage>(line),
         ("system", "task_notification") => whole::<cm::SdkTaskNotificationMessage>(line),
+        ("system", "permission_denied") => whole::<cm::SdkPermissionDeniedMessage>(line),
+        ("result", _) => {
+            let back = round_trip::<cm::SdkResultMessage>("result", line)?;
+            require_lossless("result", line, &back, "/permission_denials")?;
+            let denied = line
+                .get("permission_denials")
+                .and_then(Value::as_array)
+                .is_some_and(|d| !d.is_empty());
+            Ok(tool(denied))
+        }
         ("tool_progress", _) => whole::<cm::SdkToolProgressMessage>(line),
         ("tool_use_summary", _) => whole::<cm::SdkToolUseSummaryMessage>(line),
         _ => Ok(Outcome::Skipped),
@@ -292,9 +302,13 @@ fn check_codex(line: &Value) -> Check {
     }
 }
 
-/// OpenCode bus events (`/event` SSE payloads), or `opencode run --format
-/// json` lines, which carry a `part` at the top level.
+/// OpenCode bus events (`/event` SSE payloads; `/global/event` wraps each
+/// in `payload`), or `opencode run --format json` lines, which carry a
+/// `part` at the top level.
 fn check_opencode(line: &Value) -> Check {
+    if let Some(payload) = line.get("payload").filter(|p| p.get("type").is_some()) {
+        return check_opencode(payload);
+    }
     let kind = line.get("type").and_then(Value::as_str).unwrap_or_default();
     let (back, pointer) = match kind {
         "message.part.updated" => (
@@ -388,7 +402,14 @@ fn check_dir(root: &Path, tally: &mut Tally) {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         if let Some(check) = checker(&name) {
+            let before = (tally.tool, tally.other, tally.skipped);
             check_provider(provider, check, tally);
+            eprintln!(
+                "{name}: tool {} other {} skipped {}",
+                tally.tool - before.0,
+                tally.other - before.1,
+                tally.skipped - before.2
+            );
         }
     }
 }

@@ -1,0 +1,186 @@
+//! `toolnorm-record`: run the mock model, record real CLI streams as fixtures.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use toolnorm_recorder::drivers::{PROVIDERS, Recorder};
+use toolnorm_recorder::mock::MockServer;
+use toolnorm_recorder::provenance::Provenance;
+use toolnorm_recorder::{Error, Result, scenario};
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "Record real agent CLI event streams against a scripted mock model"
+)]
+struct Args {
+    /// Repository root (holds fixtures/ and crates/toolnorm-recorder/scenarios/).
+    #[arg(long, global = true, default_value = ".")]
+    root: PathBuf,
+    /// Scratch directory for CLI installs, scratch HOMEs and raw recordings.
+    #[arg(
+        long,
+        global = true,
+        env = "TOOLNORM_SCRATCH",
+        default_value = "/tmp/toolnorm-record"
+    )]
+    scratch: PathBuf,
+    /// Directory whose node_modules/ holds the CLIs (default: SCRATCH/npm).
+    #[arg(long, global = true, env = "TOOLNORM_NPM_DIR")]
+    npm_dir: Option<PathBuf>,
+    /// Port of the mock model (0 picks a free one).
+    #[arg(long, global = true, default_value_t = 0)]
+    port: u16,
+    /// Seconds allowed per recording.
+    #[arg(long, global = true, default_value_t = 120)]
+    timeout: u64,
+    /// Write every request and reply of the mock model to this directory.
+    #[arg(long, global = true)]
+    log_requests: Option<PathBuf>,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the mock model only, until interrupted.
+    Serve,
+    /// Record one or more scenarios with one provider.
+    Record {
+        /// Provider directory: claude-code, codex-exec, codex-app-server, opencode-run, opencode-serve.
+        provider: String,
+        /// Scenario names (default: every scenario the provider supports).
+        scenarios: Vec<String>,
+    },
+    /// Re-record every scenario with every provider.
+    All {
+        /// Only these providers.
+        #[arg(long)]
+        provider: Vec<String>,
+    },
+    /// List scenarios and the providers that record them.
+    List,
+}
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("toolnorm-record: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn real_main() -> Result<ExitCode> {
+    let args = Args::parse();
+    let scenarios_dir = args.root.join("crates/toolnorm-recorder/scenarios");
+    let scenarios = scenario::load_dir(&scenarios_dir)?;
+    match &args.cmd {
+        Cmd::List => {
+            for (name, sc) in &scenarios {
+                let provs: Vec<&str> = PROVIDERS
+                    .iter()
+                    .copied()
+                    .filter(|p| sc.applies_to(p))
+                    .collect();
+                println!("{name:24} {}  — {}", provs.join(","), sc.description);
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        Cmd::Serve => {
+            let server = MockServer::start(scenarios, args.port, args.log_requests.clone())?;
+            println!("mock model listening on {}", server.base_url());
+            server.wait();
+            return Ok(ExitCode::SUCCESS);
+        }
+        _ => {}
+    }
+    let server = MockServer::start(scenarios.clone(), args.port, args.log_requests.clone())?;
+    let scratch = std::path::absolute(&args.scratch).map_err(|e| Error::io("scratch path", e))?;
+    let npm_dir = args.npm_dir.clone().unwrap_or_else(|| scratch.join("npm"));
+    let npm_dir = std::path::absolute(&npm_dir).map_err(|e| Error::io("npm path", e))?;
+    let exe = std::env::current_exe().map_err(|e| Error::io("locating executable", e))?;
+    let mcp_bin = exe.with_file_name("toolnorm-mock-mcp");
+    let root = std::path::absolute(&args.root).map_err(|e| Error::io("root path", e))?;
+    let rec = Recorder {
+        root: root.clone(),
+        scenarios: scenarios.clone(),
+        scratch,
+        npm_dir,
+        mcp_bin,
+        port: server.port(),
+        timeout: Duration::from_secs(args.timeout),
+    };
+    let jobs: Vec<(String, String)> = match &args.cmd {
+        Cmd::Record {
+            provider,
+            scenarios: names,
+        } => {
+            if !PROVIDERS.contains(&provider.as_str()) {
+                return Err(Error::NotFound(format!("unknown provider {provider}")));
+            }
+            let names: Vec<String> = if names.is_empty() {
+                scenarios
+                    .values()
+                    .filter(|s| s.applies_to(provider))
+                    .map(|s| s.name.clone())
+                    .collect()
+            } else {
+                names.clone()
+            };
+            names.into_iter().map(|n| (provider.clone(), n)).collect()
+        }
+        Cmd::All { provider } => PROVIDERS
+            .iter()
+            .filter(|p| provider.is_empty() || provider.iter().any(|x| x == *p))
+            .flat_map(|p| {
+                scenarios
+                    .values()
+                    .filter(|s| s.applies_to(p))
+                    .map(|s| ((*p).to_owned(), s.name.clone()))
+            })
+            .collect(),
+        Cmd::Serve | Cmd::List => Vec::new(),
+    };
+    let prov_path = root.join("fixtures/PROVENANCE.toml");
+    let mut prov = Provenance::load(&prov_path)?;
+    prov.cli = rec.clis()?;
+    let started = Instant::now();
+    let mut failures = 0;
+    for (provider, name) in jobs {
+        let Some(sc) = scenarios.get(&name) else {
+            return Err(Error::NotFound(format!("unknown scenario {name}")));
+        };
+        let t = Instant::now();
+        match rec.record(&provider, sc) {
+            Ok(entries) => {
+                for e in entries {
+                    eprintln!(
+                        "recorded {:48} {:4} lines  {:5.1}s",
+                        e.path,
+                        e.lines,
+                        t.elapsed().as_secs_f32()
+                    );
+                    prov.upsert(e);
+                }
+                prov.save(&prov_path)?;
+            }
+            Err(e) => {
+                failures += 1;
+                eprintln!("FAILED {provider}/{name}: {e}");
+            }
+        }
+    }
+    eprintln!(
+        "done in {:.0}s, {failures} failed",
+        started.elapsed().as_secs_f32()
+    );
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

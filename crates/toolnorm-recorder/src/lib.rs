@@ -1,0 +1,18 @@
+//! Records the raw tool-call event streams of the real Claude Code, Codex and
+//! OpenCode CLIs against a scripted mock model on loopback, and writes them as
+//! normalized fixtures with provenance.
+#![deny(missing_docs)]
+
+pub mod acp;
+pub mod appserver;
+pub mod drivers;
+pub mod error;
+pub mod mcp;
+pub mod mock;
+pub mod normalize;
+pub mod provenance;
+pub mod run;
+pub mod scenario;
+pub mod serve;
+
+pub use error::{Error, Result};

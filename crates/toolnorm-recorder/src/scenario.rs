@@ -1,0 +1,234 @@
+//! Scenario files: the scripted model turns for each wire API.
+//!
+//! A scenario is a TOML file in `scenarios/`. Its name is the file stem. The
+//! prompt sent to the CLI carries the marker `[[scenario:NAME]]`; the mock
+//! model finds the marker in the request and answers with the turn whose index
+//! is the number of assistant turns already present after the marker.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// One scripted scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Scenario name (file stem); filled in by the loader.
+    #[serde(skip)]
+    pub name: String,
+    /// Scenario file path; filled in by the loader.
+    #[serde(skip)]
+    pub path: PathBuf,
+    /// What the scenario shows.
+    pub description: String,
+    /// The user prompt (the marker is appended by the driver).
+    pub prompt: String,
+    /// Per-driver options.
+    #[serde(default)]
+    pub options: Options,
+    /// Turns for the Anthropic Messages API (Claude Code).
+    #[serde(default)]
+    pub anthropic: Vec<Turn>,
+    /// Turns for the OpenAI Responses API (Codex).
+    #[serde(default)]
+    pub responses: Vec<Turn>,
+    /// Turns for the OpenAI Chat Completions API (OpenCode).
+    #[serde(default)]
+    pub chat: Vec<Turn>,
+    /// Named sub-scripts, selected by a marker `[[scenario:NAME#PART]]`
+    /// (used for subagents, whose prompt the parent turn writes).
+    #[serde(default)]
+    pub parts: BTreeMap<String, Script>,
+}
+
+/// A script for one part of a scenario (e.g. a subagent).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    /// Turns for the Anthropic Messages API.
+    #[serde(default)]
+    pub anthropic: Vec<Turn>,
+    /// Turns for the OpenAI Responses API.
+    #[serde(default)]
+    pub responses: Vec<Turn>,
+    /// Turns for the OpenAI Chat Completions API.
+    #[serde(default)]
+    pub chat: Vec<Turn>,
+}
+
+/// Per-driver options of a scenario.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Drivers that must not record this scenario even though the dialect has turns.
+    #[serde(default)]
+    pub skip: Vec<String>,
+    /// Claude Code: pass `--include-partial-messages`.
+    #[serde(default)]
+    pub partial_messages: bool,
+    /// Claude Code: `--permission-mode` instead of `--dangerously-skip-permissions`.
+    pub claude_permission_mode: Option<String>,
+    /// Claude Code: extra environment variables.
+    #[serde(default)]
+    pub claude_env: BTreeMap<String, String>,
+    /// Codex: `approval_policy` (default `never`).
+    pub codex_approval_policy: Option<String>,
+    /// Codex: `sandbox_mode` (default `danger-full-access`).
+    pub codex_sandbox: Option<String>,
+    /// Codex app-server: decline approval requests whose text contains one of these.
+    #[serde(default)]
+    pub codex_decline: Vec<String>,
+    /// OpenCode: permission map merged into the config (default: allow
+    /// everything); values are an action or a pattern → action table.
+    #[serde(default)]
+    pub opencode_permission: BTreeMap<String, toml::Value>,
+    /// Interrupt the turn this many milliseconds after the first tool call starts
+    /// (drivers that support cancellation).
+    pub interrupt_after_ms: Option<u64>,
+    /// Milliseconds the mock model waits before answering a scripted turn.
+    pub delay_ms: Option<u64>,
+}
+
+/// One model turn: optional text, then tool calls.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    /// Assistant text emitted before the calls.
+    pub text: Option<String>,
+    /// Tool calls emitted in this turn (in parallel when more than one).
+    #[serde(default)]
+    pub calls: Vec<Call>,
+    /// Size of the streamed argument chunks (default 24 characters).
+    pub chunk: Option<usize>,
+}
+
+/// One tool call in a model turn.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Call {
+    /// Tool name as the CLI declares it.
+    pub name: String,
+    /// Call type: `function` (default), `custom` (Responses free-form input,
+    /// e.g. `apply_patch`), `web_search` (Responses hosted web search).
+    #[serde(default = "default_call_type")]
+    pub r#type: String,
+    /// Responses API: the tool namespace (e.g. `mcp__toolbox`).
+    pub namespace: Option<String>,
+    /// Arguments (for `custom` calls: a string; for `web_search`: the action).
+    #[serde(default = "empty_object")]
+    pub input: toml::Value,
+}
+
+fn default_call_type() -> String {
+    "function".to_owned()
+}
+
+fn empty_object() -> toml::Value {
+    toml::Value::Table(toml::map::Map::new())
+}
+
+/// The three wire APIs the mock model speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Anthropic Messages.
+    Anthropic,
+    /// OpenAI Responses.
+    Responses,
+    /// OpenAI Chat Completions.
+    Chat,
+}
+
+impl Scenario {
+    /// The marker appended to the prompt.
+    pub fn marker(&self) -> String {
+        format!("[[scenario:{}]]", self.name)
+    }
+
+    /// The full prompt sent to the CLI.
+    pub fn full_prompt(&self) -> String {
+        format!("{} {}", self.prompt.trim(), self.marker())
+    }
+
+    /// The turns for a dialect and optional part.
+    pub fn turns(&self, dialect: Dialect, part: Option<&str>) -> Option<&[Turn]> {
+        match part {
+            None => Some(match dialect {
+                Dialect::Anthropic => &self.anthropic,
+                Dialect::Responses => &self.responses,
+                Dialect::Chat => &self.chat,
+            }),
+            Some(p) => self.parts.get(p).map(|s| match dialect {
+                Dialect::Anthropic => s.anthropic.as_slice(),
+                Dialect::Responses => s.responses.as_slice(),
+                Dialect::Chat => s.chat.as_slice(),
+            }),
+        }
+    }
+
+    /// Whether a driver (by provider directory name) records this scenario.
+    pub fn applies_to(&self, provider: &str) -> bool {
+        if self.options.skip.iter().any(|s| s == provider) {
+            return false;
+        }
+        let dialect = match provider {
+            "claude-code" => Dialect::Anthropic,
+            p if p.starts_with("codex") => Dialect::Responses,
+            p if p.starts_with("opencode") => Dialect::Chat,
+            _ => return false,
+        };
+        self.turns(dialect, None).is_some_and(|t| !t.is_empty())
+    }
+}
+
+/// Loads one scenario file.
+pub fn load(path: &Path) -> Result<Scenario> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let mut s: Scenario = toml::from_str(&text).map_err(|source| Error::Scenario {
+        path: path.to_owned(),
+        source,
+    })?;
+    s.name = path
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    s.path = path.to_owned();
+    Ok(s)
+}
+
+/// Loads every `*.toml` scenario in a directory, sorted by name.
+pub fn load_dir(dir: &Path) -> Result<BTreeMap<String, Scenario>> {
+    let mut out = BTreeMap::new();
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let s = load(&path)?;
+            out.insert(s.name.clone(), s);
+        }
+    }
+    Ok(out)
+}
+
+/// Converts a TOML value into JSON.
+pub fn toml_to_json(v: &toml::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        toml::Value::String(s) => J::String(s.clone()),
+        toml::Value::Integer(i) => J::from(*i),
+        toml::Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+        toml::Value::Boolean(b) => J::Bool(*b),
+        toml::Value::Datetime(d) => J::String(d.to_string()),
+        toml::Value::Array(a) => J::Array(a.iter().map(toml_to_json).collect()),
+        toml::Value::Table(t) => J::Object(
+            t.iter()
+                .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                .collect(),
+        ),
+    }
+}

@@ -1,0 +1,115 @@
+//! Every recorded fixture parses as JSONL and matches its provenance entry,
+//! and every provenance entry has its fixture. Runs without npm or network.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use toolnorm_recorder::drivers::package_of;
+use toolnorm_recorder::provenance::Provenance;
+use toolnorm_recorder::scenario;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn jsonl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            jsonl_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "jsonl") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn scenarios_parse() -> Result<(), Box<dyn std::error::Error>> {
+    let scenarios = scenario::load_dir(&repo_root().join("crates/toolnorm-recorder/scenarios"))?;
+    assert!(scenarios.len() >= 8, "too few scenarios");
+    for sc in scenarios.values() {
+        assert!(!sc.description.is_empty(), "{}: empty description", sc.name);
+        assert!(
+            ["claude-code", "codex-exec", "opencode-run"]
+                .iter()
+                .any(|p| sc.applies_to(p)),
+            "{}: no provider records it",
+            sc.name
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn fixtures_match_provenance() -> Result<(), Box<dyn std::error::Error>> {
+    let root = repo_root();
+    let fixtures = root.join("fixtures");
+    let prov = Provenance::load(&fixtures.join("PROVENANCE.toml"))?;
+    assert!(!prov.fixture.is_empty(), "PROVENANCE.toml lists no fixture");
+    let mut listed = BTreeSet::new();
+    for e in &prov.fixture {
+        assert!(listed.insert(e.path.clone()), "{} listed twice", e.path);
+        let path = fixtures.join(&e.path);
+        let text =
+            std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        let mut n = 0;
+        for (i, line) in text.lines().enumerate() {
+            serde_json::from_str::<serde_json::Value>(line)
+                .map_err(|err| format!("{} line {}: {err}", e.path, i + 1))?;
+            n += 1;
+        }
+        assert!(n > 0, "{} is empty", e.path);
+        assert_eq!(n, e.lines, "{}: line count differs from provenance", e.path);
+        assert_eq!(
+            e.path,
+            format!("{}/{}.jsonl", e.provider, e.scenario),
+            "{}: path does not follow <provider>/<scenario>.jsonl",
+            e.path
+        );
+        let (package, _) = package_of(&e.provider)
+            .ok_or_else(|| format!("{}: unknown provider {}", e.path, e.provider))?;
+        assert_eq!(e.cli, package, "{}: wrong CLI package", e.path);
+        let pinned = prov
+            .cli
+            .values()
+            .find(|c| c.package == e.cli)
+            .ok_or_else(|| format!("{}: CLI {} missing from [cli]", e.path, e.cli))?;
+        assert_eq!(
+            e.version, pinned.version,
+            "{}: version differs from [cli]",
+            e.path
+        );
+        let sc = scenario::load(&root.join(&e.scenario_file))?;
+        assert_eq!(sc.name, e.scenario, "{}: scenario file mismatch", e.path);
+        assert_eq!(
+            sc.description, e.description,
+            "{}: stale description",
+            e.path
+        );
+        assert!(!e.command.is_empty(), "{}: no command", e.path);
+        for needle in ["/work/scratch", "/tmp/toolnorm-record", "/runs/"] {
+            assert!(
+                !text.contains(needle),
+                "{}: un-normalized scratch path {needle}",
+                e.path
+            );
+        }
+    }
+    let mut files = Vec::new();
+    jsonl_files(&fixtures, &mut files);
+    for f in files {
+        let rel = f
+            .strip_prefix(&fixtures)?
+            .to_string_lossy()
+            .replace('\\', "/");
+        // `events/` holds canonical toolnorm event logs, not recordings of a CLI.
+        if rel.starts_with("events/") {
+            continue;
+        }
+        assert!(listed.contains(&rel), "{rel} has no provenance entry");
+    }
+    Ok(())
+}

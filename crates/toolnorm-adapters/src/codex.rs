@@ -596,8 +596,8 @@ const IGNORED_METHODS: &[&str] = &[
 /// Reads `codex app-server` output (every server line of the JSON-RPC stream).
 pub struct CodexAppServerAdapter {
     items: Items,
-    /// Approval request id → the item it is about.
-    approvals: HashMap<String, String>,
+    /// Approval request id → the item it is about, and its `metadata.approval`.
+    approvals: HashMap<String, (String, JsonObject)>,
 }
 
 impl CodexAppServerAdapter {
@@ -735,10 +735,14 @@ impl CodexAppServerAdapter {
         {
             let kind = kind.to_string();
             if kind == "completed" || kind == "interrupted" {
-                let failed = (kind == "interrupted").then(|| "interrupted".to_owned());
-                let at = completed_at_ms.map(Timestamp::from);
-                self.items
-                    .agent_finished(line, agent_thread_id, at, failed, out);
+                // The activity is announced (`item/started`), then done (`item/completed`,
+                // with its time): the agent's call ends with the latter.
+                if let Some(at) = completed_at_ms {
+                    let failed = (kind == "interrupted").then(|| "interrupted".to_owned());
+                    let at = Some(Timestamp::from(*at));
+                    self.items
+                        .agent_finished(line, agent_thread_id, at, failed, out);
+                }
                 return;
             }
         }
@@ -777,15 +781,16 @@ impl CodexAppServerAdapter {
             return;
         };
         let Some(item) = request.item_id else { return };
-        if let Some(id) = id {
-            self.approvals.insert(id.get().to_owned(), item.to_string());
-        }
         let mut approval = object([
             ("status", Value::from("requested")),
             ("method", Value::from(method)),
         ]);
         if let Some(reason) = request.reason {
             approval.insert("reason".into(), reason.as_ref().into());
+        }
+        if let Some(id) = id {
+            self.approvals
+                .insert(id.get().to_owned(), (item.to_string(), approval.clone()));
         }
         self.items.calls.merge_metadata(
             line,
@@ -803,11 +808,11 @@ impl CodexAppServerAdapter {
         else {
             return;
         };
-        let Some(item) = self.approvals.remove(request.get()) else {
+        let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
             return;
         };
         if self.items.calls.is_open(&item) {
-            let approval = object([("status", Value::from("resolved"))]);
+            approval.insert("status".into(), "resolved".into());
             self.items.calls.merge_metadata(
                 line,
                 &item,

@@ -1,0 +1,48 @@
+//! Helpers shared by the adapter tests.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use toolnorm::NormalizedToolPart;
+use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Options, Step};
+
+/// The workspace's `fixtures/` directory.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// Normalizes `bytes` (dialect detected unless given): the final parts and the diagnostics.
+pub fn normalize(
+    bytes: &[u8],
+    dialect: Option<Dialect>,
+) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
+    let mut normalizer = Normalizer::new(Options {
+        dialect,
+        ..Options::default()
+    });
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Diagnostic(diagnostic) = step {
+            diagnostics.push(diagnostic.clone());
+        }
+    };
+    normalizer.push(bytes, &mut on_step);
+    normalizer.finish(&mut on_step);
+    (normalizer.fold().parts(), diagnostics)
+}
+
+/// Normalizes a fixture file, by path relative to `fixtures/`.
+pub fn fixture(relative: &str) -> Vec<NormalizedToolPart> {
+    let bytes = std::fs::read(fixtures().join(relative)).expect("reading the fixture");
+    let (parts, diagnostics) = normalize(&bytes, None);
+    assert!(diagnostics.is_empty(), "{relative}: {diagnostics:?}");
+    parts
+}
+
+/// Normalizes lines given as JSON text, one per element.
+pub fn lines(dialect: Dialect, lines: &[serde_json::Value]) -> Vec<NormalizedToolPart> {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let (parts, diagnostics) = normalize(text.as_bytes(), Some(dialect));
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    parts
+}

@@ -1,0 +1,101 @@
+//! Every recorded fixture: normalized with no diagnostic, every call id of the raw stream
+//! exactly once in the parts, and the parts as reviewed (one golden per fixture).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+/// Item types that are tool calls, in Codex's two dialects.
+const CODEX_TOOL_ITEMS: &[&str] = &[
+    "commandExecution",
+    "fileChange",
+    "mcpToolCall",
+    "dynamicToolCall",
+    "collabAgentToolCall",
+    "webSearch",
+    "imageView",
+    "command_execution",
+    "file_change",
+    "mcp_tool_call",
+    "web_search",
+    "collab_tool_call",
+    "todo_list",
+];
+
+/// The call ids a raw line names, whatever its dialect.
+fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(object) => {
+            let kind = object
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let id = object.get("id").and_then(Value::as_str);
+            let tool_block = matches!(
+                kind,
+                "tool_use" | "server_tool_use" | "mcp_tool_use" | "toolCallStarted"
+            );
+            let started_agent = kind == "subAgentActivity"
+                && object.get("kind").and_then(Value::as_str) == Some("started");
+            if let Some(id) =
+                id.filter(|_| tool_block || started_agent || CODEX_TOOL_ITEMS.contains(&kind))
+            {
+                ids.insert(id.to_owned());
+            }
+            if kind == "tool"
+                && let Some(call) = object.get("callID").and_then(Value::as_str)
+            {
+                ids.insert(call.to_owned());
+            }
+            if kind == "tool_result"
+                && let Some(call) = object.get("tool_use_id").and_then(Value::as_str)
+            {
+                ids.insert(call.to_owned());
+            }
+            object.values().for_each(|value| raw_call_ids(value, ids));
+        }
+        Value::Array(items) => items.iter().for_each(|value| raw_call_ids(value, ids)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_fixture_normalizes_to_its_reviewed_parts() {
+    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+        let bytes = std::fs::read(path).unwrap();
+        let (parts, diagnostics) = common::normalize(&bytes, None);
+        assert!(
+            diagnostics.is_empty(),
+            "{}: {:#?}",
+            path.display(),
+            diagnostics
+        );
+
+        let mut raw_ids = BTreeSet::new();
+        for line in bytes
+            .split(|byte| *byte == b'\n')
+            .filter(|line| !line.is_empty())
+        {
+            raw_call_ids(&serde_json::from_slice(line).unwrap(), &mut raw_ids);
+        }
+        let part_ids: Vec<&str> = parts.iter().map(|part| part.id.as_str()).collect();
+        let unique: BTreeSet<&str> = part_ids.iter().copied().collect();
+        assert_eq!(
+            unique.len(),
+            part_ids.len(),
+            "{}: a call id appears twice",
+            path.display()
+        );
+        let raw: BTreeSet<&str> = raw_ids.iter().map(String::as_str).collect();
+        assert_eq!(
+            unique,
+            raw,
+            "{}: call ids of the stream and of the parts differ",
+            path.display()
+        );
+        insta::assert_json_snapshot!(parts);
+    });
+}

@@ -99,3 +99,8 @@ pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Sen
         Dialect::Events => Box::new(EventLogAdapter),
     }
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;

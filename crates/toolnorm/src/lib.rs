@@ -51,8 +51,3 @@ pub use lifecycle::{
 };
 pub use log::{EventLogDecoder, LineSplitter, decode_line, replay_log, write_log};
 pub use part::{JsonObject, NormalizedToolPart, Timestamp, Timing, ToolError, ToolKind, ToolState};
-
-/// The README's Rust examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeExamples;

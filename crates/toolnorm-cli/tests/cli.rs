@@ -1,0 +1,163 @@
+//! The `toolnorm` command as a user runs it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+fn fixture(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(relative)
+}
+
+fn toolnorm() -> Command {
+    Command::cargo_bin("toolnorm").unwrap()
+}
+
+fn stdout_lines(output: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn normalizes_a_recorded_stream_into_parts() {
+    let output = toolnorm()
+        .args(["normalize"])
+        .arg(fixture("claude-code/edit-file.jsonl"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parts = stdout_lines(&output);
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0]["title"], "Reading src/greet.py");
+    assert_eq!(parts[1]["kind"], "file_edit");
+}
+
+#[test]
+fn reads_stdin_and_every_format() {
+    let input = std::fs::read(fixture("codex-app-server/shell-stream.jsonl")).unwrap();
+    for (format, expect) in [
+        ("parts", "\"state\":\"complete\""),
+        ("updates", "\"state\":\"running\""),
+        ("events", "\"type\":\"outputAppended\""),
+        ("pretty", "complete  bash"),
+    ] {
+        let output = toolnorm()
+            .args(["normalize", "--format", format, "-"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{format}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(text.contains(expect), "{format}: {text}");
+    }
+}
+
+#[test]
+fn the_event_log_replays_to_the_same_parts() {
+    let events = toolnorm()
+        .args(["normalize", "--format", "events"])
+        .arg(fixture("opencode-serve/subagent.jsonl"))
+        .output()
+        .unwrap();
+    let replayed = toolnorm()
+        .args(["normalize", "--provider", "events", "-"])
+        .write_stdin(events.stdout)
+        .output()
+        .unwrap();
+    let direct = toolnorm()
+        .arg("normalize")
+        .arg(fixture("opencode-serve/subagent.jsonl"))
+        .output()
+        .unwrap();
+    assert!(replayed.status.success());
+    assert_eq!(stdout_lines(&replayed), stdout_lines(&direct));
+}
+
+#[test]
+fn bad_lines_are_reported_and_strict_fails() {
+    let mut input = std::fs::read(fixture("claude-code/shell-ok.jsonl")).unwrap();
+    input.splice(0..0, b"not json\n".iter().copied());
+    let lenient = toolnorm()
+        .args(["normalize", "-"])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert!(lenient.status.success());
+    let stderr = String::from_utf8(lenient.stderr.clone()).unwrap();
+    assert!(stderr.starts_with("line 1: not valid JSON"), "{stderr}");
+    assert!(stderr.contains("1 diagnostic(s)"), "{stderr}");
+    assert_eq!(stdout_lines(&lenient).len(), 1, "the rest is still read");
+
+    let strict = toolnorm()
+        .args(["normalize", "--strict", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn unreadable_input_and_bad_usage_exit_with_2() {
+    let missing = toolnorm()
+        .args(["normalize", "/nonexistent/stream.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8(missing.stderr)
+            .unwrap()
+            .contains("/nonexistent/stream.jsonl")
+    );
+    let usage = toolnorm()
+        .args(["normalize", "--format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(usage.status.code(), Some(2));
+    let rules = toolnorm()
+        .args(["normalize", "--rules", "/nonexistent/rules.toml", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(rules.status.code(), Some(2));
+}
+
+#[test]
+fn user_rules_retitle_mcp_tools_without_recompiling() {
+    let rules = std::env::temp_dir().join(format!("toolnorm-rules-{}.toml", std::process::id()));
+    std::fs::write(&rules, "[[rule]]\ntool = \"echo\"\nserver = \"toolbox\"\ntitle = \"Echoing {text|quote}\"\nkind = \"question\"\n").unwrap();
+    let output = toolnorm()
+        .args(["normalize", "--rules"])
+        .arg(&rules)
+        .arg(fixture("codex-exec/mcp-ok.jsonl"))
+        .output()
+        .unwrap();
+    std::fs::remove_file(&rules).ok();
+    let parts = stdout_lines(&output);
+    assert_eq!(parts[0]["title"], "Echoing \"ping\"");
+    assert_eq!(parts[0]["kind"], "question");
+}
+
+#[test]
+fn help_is_stable() {
+    let output = toolnorm().args(["normalize", "--help"]).output().unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    for flag in [
+        "--provider",
+        "--format",
+        "--strict",
+        "--rules",
+        "--output-cap",
+        "--mcp-server",
+    ] {
+        assert!(help.contains(flag), "{help}");
+    }
+}

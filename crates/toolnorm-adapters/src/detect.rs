@@ -21,6 +21,8 @@ struct Probe<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     method: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    jsonrpc: Option<Cow<'a, str>>,
     #[serde(default)]
     properties: Option<IgnoredAny>,
     #[serde(default)]
@@ -59,9 +61,12 @@ const CLAUDE_TYPES: &[&str] = &[
 pub fn detect_line(bytes: &[u8]) -> Option<Dialect> {
     let probe: Probe<'_> = serde_json::from_slice(bytes).ok()?;
     if let Some(method) = probe.method.as_deref() {
-        // JSON-RPC: the Codex app-server's methods are `noun/verb` paths.
-        return (method.contains('/') && !method.starts_with("session/"))
-            .then_some(Dialect::CodexAppServer);
+        // JSON-RPC: ACP's agent-to-client methods are `session/…` and ACP says
+        // `"jsonrpc": "2.0"`; the Codex app-server's methods are other `noun/verb` paths.
+        if method.starts_with("session/") {
+            return (probe.jsonrpc.as_deref() == Some("2.0")).then_some(Dialect::Acp);
+        }
+        return method.contains('/').then_some(Dialect::CodexAppServer);
     }
     if probe.payload.is_some() {
         return Some(Dialect::OpenCode);
@@ -132,8 +137,13 @@ mod tests {
             ),
             (
                 r#"{"jsonrpc":"2.0","method":"session/update","params":{}}"#,
-                None,
+                Some(Dialect::Acp),
             ),
+            (
+                r#"{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{}}"#,
+                Some(Dialect::Acp),
+            ),
+            (r#"{"method":"session/update","params":{}}"#, None),
             (r#"{"type":"mystery"}"#, None),
             ("not json", None),
         ];

@@ -6,6 +6,7 @@
 //! each change and each diagnostic; [`output`] writes the changes in the CLI's formats.
 #![deny(missing_docs)]
 
+pub mod acp;
 mod adapter;
 mod calls;
 mod claude_code;
@@ -50,6 +51,8 @@ pub enum Dialect {
     OpenCode,
     /// toolnorm's own canonical event log.
     Events,
+    /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
+    Acp,
 }
 
 impl Dialect {
@@ -60,6 +63,7 @@ impl Dialect {
         Dialect::CodexExec,
         Dialect::OpenCode,
         Dialect::Events,
+        Dialect::Acp,
     ];
 
     /// The name used on the command line, e.g. `claude-code`.
@@ -70,6 +74,7 @@ impl Dialect {
             Dialect::CodexExec => "codex-exec",
             Dialect::OpenCode => "opencode",
             Dialect::Events => "events",
+            Dialect::Acp => "acp",
         }
     }
 
@@ -97,6 +102,7 @@ pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Sen
         Dialect::CodexExec => Box::new(CodexExecAdapter::new(rules)),
         Dialect::OpenCode => Box::new(OpenCodeAdapter::new(rules, options.mcp_servers.clone())),
         Dialect::Events => Box::new(EventLogAdapter),
+        Dialect::Acp => Box::new(acp::AcpAdapter::new()),
     }
 }
 

@@ -5,11 +5,13 @@
 //! - `updates`: one part snapshot per change, as it happens (flushed per line).
 //! - `events`: the canonical event log (replayable with `--provider events`).
 //! - `pretty`: one line per call for people: state, kind, title, elapsed time.
+//! - `acp`: ACP `session/update` notifications (see [`crate::acp`]).
 
 use std::io::{self, Write};
 
 use toolnorm::{AnyToolCall, Fold, NormalizedToolPart, ToolState};
 
+use crate::acp::{AcpEmitter, AcpOptions};
 use crate::pipeline::Step;
 
 /// An output format.
@@ -23,6 +25,8 @@ pub enum Format {
     Events,
     /// A human view, one line per call.
     Pretty,
+    /// ACP `session/update` tool frames.
+    Acp,
 }
 
 impl Format {
@@ -33,7 +37,10 @@ impl Format {
 
     /// Whether finished calls can be dropped from memory once written.
     pub fn evicts_terminal(self) -> bool {
-        matches!(self, Format::Parts | Format::Pretty | Format::Events)
+        matches!(
+            self,
+            Format::Parts | Format::Pretty | Format::Events | Format::Acp
+        )
     }
 }
 
@@ -41,12 +48,19 @@ impl Format {
 pub struct Writer<W: Write> {
     format: Format,
     out: W,
+    acp: Option<AcpEmitter>,
 }
 
 impl<W: Write> Writer<W> {
     /// A writer of `format` into `out`.
     pub fn new(format: Format, out: W) -> Self {
-        Writer { format, out }
+        Writer::with_acp(format, AcpOptions::default(), out)
+    }
+
+    /// A writer of `format` into `out`, with these options for the `acp` format.
+    pub fn with_acp(format: Format, acp: AcpOptions, out: W) -> Self {
+        let acp = (format == Format::Acp).then(|| AcpEmitter::new(acp));
+        Writer { format, out, acp }
     }
 
     /// Writes what `step` means in this format.
@@ -65,6 +79,16 @@ impl<W: Write> Writer<W> {
                 Some(event) => self.json_line(event),
                 None => Ok(()),
             },
+            Format::Acp => {
+                let frame = self.acp.as_mut().and_then(|acp| acp.part(&update.part()));
+                match frame {
+                    Some(frame) => {
+                        self.json_line(&frame)?;
+                        self.out.flush()
+                    }
+                    None => Ok(()),
+                }
+            }
             Format::Parts | Format::Pretty => Ok(()),
         }
     }
@@ -83,7 +107,7 @@ impl<W: Write> Writer<W> {
                     self.pretty_line(call)?;
                 }
             }
-            Format::Updates | Format::Events => {}
+            Format::Updates | Format::Events | Format::Acp => {}
         }
         self.out.flush()
     }

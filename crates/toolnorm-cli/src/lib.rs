@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use toolnorm_adapters::acp::AcpOptions;
 use toolnorm_adapters::output::{Format, Writer};
 use toolnorm_adapters::titles::TitleRules;
 use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
@@ -45,6 +46,10 @@ pub struct NormalizeArgs {
     /// The cap on partial output kept per running call, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = toolnorm::DEFAULT_OUTPUT_CAP)]
     pub output_cap: usize,
+    /// The `sessionId` of `--format acp` frames (`rawOutput` and text content are capped
+    /// at `--output-cap`).
+    #[arg(long, value_name = "ID", default_value = "toolnorm")]
+    pub session_id: String,
     /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
     #[arg(long = "mcp-server", value_name = "NAME")]
     pub mcp_servers: Vec<String>,
@@ -68,6 +73,8 @@ pub enum ProviderArg {
     Opencode,
     /// toolnorm's own event log (`--format events`).
     Events,
+    /// Agent Client Protocol JSON-RPC, as a client sees it.
+    Acp,
 }
 
 impl ProviderArg {
@@ -79,6 +86,7 @@ impl ProviderArg {
             ProviderArg::CodexExec => Some(Dialect::CodexExec),
             ProviderArg::Opencode => Some(Dialect::OpenCode),
             ProviderArg::Events => Some(Dialect::Events),
+            ProviderArg::Acp => Some(Dialect::Acp),
         }
     }
 }
@@ -94,6 +102,8 @@ pub enum FormatArg {
     Events,
     /// One human-readable line per call.
     Pretty,
+    /// ACP `session/update` tool frames (`tool_call`, then `tool_call_update`s).
+    Acp,
 }
 
 impl From<FormatArg> for Format {
@@ -103,6 +113,7 @@ impl From<FormatArg> for Format {
             FormatArg::Updates => Format::Updates,
             FormatArg::Events => Format::Events,
             FormatArg::Pretty => Format::Pretty,
+            FormatArg::Acp => Format::Acp,
         }
     }
 }
@@ -167,7 +178,11 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         rules,
         mcp_servers: args.mcp_servers.clone(),
     });
-    let mut writer = Writer::new(format, io::BufWriter::new(stdout));
+    let acp = AcpOptions {
+        session_id: args.session_id.clone(),
+        output_cap: args.output_cap,
+    };
+    let mut writer = Writer::with_acp(format, acp, io::BufWriter::new(stdout));
     let mut write_error: Option<io::Error> = None;
     let mut on_step = |step: Step<'_>| {
         if let Step::Diagnostic(diagnostic) = &step {

@@ -1,0 +1,582 @@
+//! ACP to canonical events: the stream an ACP client sees, folded into tool calls.
+//!
+//! Read: `session/update` notifications with `tool_call` / `tool_call_update`,
+//! `session/request_permission` requests and the responses to them. Everything else
+//! (other session updates, `initialize` and `session/*` responses, file-system and
+//! terminal requests) carries no tool-call data and is skipped on purpose, without a
+//! diagnostic.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use toolnorm::{
+    InputUpdated, JsonObject, MetadataMerged, OutputAppended, Timestamp, TitleUpdated,
+    ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolKind,
+    ToolState,
+};
+use toolnorm_wire::acp;
+
+use super::emit::META_KEY;
+use super::kinds::{Clues, kind_of, state_of};
+use crate::adapter::{Adapter, Emitted};
+use crate::calls::text_error;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::{Dialect, json};
+
+/// `session/request_permission` params (the pinned schema holds only `session/update`;
+/// the tool call in it is the schema's `ToolCallUpdate`).
+#[derive(Deserialize)]
+struct PermissionRequest {
+    #[serde(rename = "toolCall")]
+    tool_call: acp::ToolCallUpdate,
+    #[serde(default)]
+    options: Vec<Value>,
+}
+
+/// One sight of a call, from `tool_call`, `tool_call_update` or a permission request.
+struct Seen {
+    id: String,
+    session: Option<Value>,
+    title: Option<String>,
+    kind: Option<acp::ToolKind>,
+    status: Option<acp::ToolCallStatus>,
+    name: Option<String>,
+    raw_input: Option<Value>,
+    raw_output: Option<Value>,
+    content: Option<Vec<acp::ToolCallContent>>,
+    meta: Option<Map<String, Value>>,
+}
+
+impl Seen {
+    /// `raw` is the object the call was read from: `rawInput`/`rawOutput` are taken from
+    /// it so that a present `null` stays a value.
+    fn from_call(call: acp::ToolCall, raw: &Value, session: Option<Value>) -> Self {
+        Seen {
+            id: call.tool_call_id.0,
+            session,
+            title: Some(call.title),
+            kind: call.kind,
+            status: call.status,
+            name: call.name,
+            raw_input: raw.get("rawInput").cloned(),
+            raw_output: raw.get("rawOutput").cloned(),
+            content: Some(call.content),
+            meta: call.meta,
+        }
+    }
+
+    fn from_update(update: acp::ToolCallUpdate, raw: &Value, session: Option<Value>) -> Self {
+        Seen {
+            id: update.tool_call_id.0,
+            session,
+            title: update.title,
+            kind: update.kind,
+            status: update.status,
+            name: update.name,
+            raw_input: raw.get("rawInput").cloned(),
+            raw_output: raw.get("rawOutput").cloned(),
+            content: update.content,
+            meta: update.meta,
+        }
+    }
+
+    /// `_meta.toolnorm`, when a toolnorm emitter wrote the frame.
+    fn toolnorm(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()?.get(META_KEY)?.as_object()
+    }
+
+    /// The text blocks of the content, joined by newlines.
+    fn text(&self) -> Option<String> {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .flatten()
+            .filter_map(|content| match content {
+                acp::ToolCallContent::Variant0 {
+                    content: acp::ContentBlock::Variant0 { text, .. },
+                    ..
+                } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        (!texts.is_empty()).then(|| texts.join("\n"))
+    }
+
+    /// Whether the content has diffs, all of new files.
+    fn only_new_files(&self) -> bool {
+        let mut diffs = self
+            .content
+            .iter()
+            .flatten()
+            .filter_map(|content| match content {
+                acp::ToolCallContent::Variant1 { old_text, .. } => Some(old_text.is_none()),
+                _ => None,
+            });
+        diffs.next().is_some_and(|new| new && diffs.all(|new| new))
+    }
+
+    /// The tool name of a foreign call: `name`, else a `toolName` some agent put in
+    /// its own `_meta` namespace (Claude Code's ACP adapter: `_meta.claudeCode.toolName`).
+    fn foreign_name(&self) -> Option<String> {
+        self.name.clone().or_else(|| {
+            self.meta
+                .as_ref()?
+                .values()
+                .find_map(|namespace| Some(namespace.get("toolName")?.as_str()?.to_owned()))
+        })
+    }
+}
+
+/// A call this adapter has started and not yet finished.
+#[derive(Debug)]
+struct Call {
+    /// Its frames carry `_meta.toolnorm`.
+    own: bool,
+    title: String,
+    input: Value,
+    state: ToolState,
+    /// Text content streamed so far (foreign calls).
+    streamed: String,
+    /// The permission asked for it, as put in `metadata.permission`.
+    permission: Option<Map<String, Value>>,
+}
+
+/// Reads ACP JSON-RPC lines (`--provider acp`).
+#[derive(Debug, Default)]
+pub struct AcpAdapter {
+    open: HashMap<String, Call>,
+    closed: HashSet<String>,
+    /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id.
+    permissions: HashMap<String, String>,
+}
+
+impl AcpAdapter {
+    /// A fresh adapter.
+    pub fn new() -> Self {
+        AcpAdapter::default()
+    }
+
+    fn seen(&mut self, line: u64, seen: Seen, out: &mut Emitted) {
+        if self.closed.contains(&seen.id) {
+            if let Some(status) = seen
+                .status
+                .filter(|status| !state_of(*status).is_terminal())
+            {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::Rejected,
+                    format!(
+                        "tool call `{}` already finished: status `{status}` ignored",
+                        seen.id
+                    ),
+                ));
+            }
+            return;
+        }
+        let first = !self.open.contains_key(&seen.id);
+        if first {
+            self.start(line, &seen, out);
+        }
+        let Some(call) = self.open.get_mut(&seen.id) else {
+            return;
+        };
+        let toolnorm = seen.toolnorm();
+        if !first {
+            if let Some(title) = seen.title.as_ref().filter(|title| **title != call.title) {
+                call.title = title.clone();
+                out.event(
+                    line,
+                    TitleUpdated {
+                        id: seen.id.clone(),
+                        title: title.clone(),
+                        at: None,
+                    },
+                );
+            }
+            if let Some(input) = seen
+                .raw_input
+                .as_ref()
+                .filter(|input| **input != call.input)
+            {
+                call.input = input.clone();
+                out.event(
+                    line,
+                    InputUpdated {
+                        id: seen.id.clone(),
+                        input: input.clone(),
+                        at: None,
+                    },
+                );
+            }
+            if let Some(metadata) = toolnorm
+                .and_then(|meta| meta.get("metadata"))
+                .and_then(Value::as_object)
+                .filter(|metadata| !metadata.is_empty())
+            {
+                out.event(
+                    line,
+                    MetadataMerged {
+                        id: seen.id.clone(),
+                        metadata: metadata.clone(),
+                        at: None,
+                    },
+                );
+            }
+        }
+        let timing = |key: &str| -> Option<&Value> { toolnorm?.get("timing")?.get(key) };
+        let started_at = timing("startedAt").and_then(timestamp);
+        let state = seen.status.map(state_of).unwrap_or(call.state);
+        if state != ToolState::Started && call.state == ToolState::Started {
+            call.state = ToolState::Running;
+            out.event(
+                line,
+                ToolCallRunning {
+                    id: seen.id.clone(),
+                    at: started_at,
+                },
+            );
+        }
+        if call.state == ToolState::Running {
+            stream(line, &seen, call, out);
+        }
+        let at = timing("completedAt").and_then(timestamp);
+        let elapsed_ms = timing("elapsedMs").and_then(Value::as_u64);
+        match state {
+            ToolState::Started | ToolState::Running => {}
+            ToolState::Complete => {
+                let output = if call.own {
+                    seen.raw_output.clone()
+                } else {
+                    seen.raw_output
+                        .clone()
+                        .or_else(|| seen.text().map(Value::from))
+                };
+                if let Some(flags) = truncation_flags(toolnorm) {
+                    out.event(
+                        line,
+                        MetadataMerged {
+                            id: seen.id.clone(),
+                            metadata: flags,
+                            at: None,
+                        },
+                    );
+                }
+                out.event(
+                    line,
+                    ToolCallCompleted {
+                        id: seen.id.clone(),
+                        output,
+                        input: None,
+                        title: None,
+                        elapsed_ms,
+                        at,
+                    },
+                );
+                self.close(&seen.id);
+            }
+            ToolState::Error => {
+                let own_error = toolnorm
+                    .and_then(|meta| meta.get("error"))
+                    .and_then(|error| ToolError::deserialize(error).ok());
+                let error = own_error.unwrap_or_else(|| foreign_error(&seen));
+                out.event(
+                    line,
+                    ToolCallFailed {
+                        id: seen.id.clone(),
+                        error,
+                        input: None,
+                        title: None,
+                        elapsed_ms,
+                        at,
+                    },
+                );
+                self.close(&seen.id);
+            }
+        }
+    }
+
+    /// The first sight of a call: `toolCallStarted`.
+    fn start(&mut self, line: u64, seen: &Seen, out: &mut Emitted) {
+        let toolnorm = seen.toolnorm();
+        let own_name = toolnorm
+            .and_then(|meta| meta.get("toolName"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let name = own_name
+            .or_else(|| seen.foreign_name())
+            .or_else(|| seen.title.clone())
+            .unwrap_or_else(|| seen.id.clone());
+        let title = seen.title.clone().unwrap_or_else(|| name.clone());
+        let own_kind = toolnorm
+            .and_then(|meta| meta.get("kind"))
+            .and_then(|kind| ToolKind::deserialize(kind).ok());
+        let kind = own_kind.unwrap_or_else(|| {
+            let clues = Clues {
+                name: Some(name.as_str()),
+                title: &title,
+                only_new_files: seen.only_new_files(),
+            };
+            kind_of(seen.kind, clues)
+        });
+        let metadata = match toolnorm {
+            Some(meta) => meta
+                .get("metadata")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default(),
+            None => foreign_metadata(seen),
+        };
+        let at = toolnorm
+            .and_then(|meta| meta.get("timing")?.get("startedAt"))
+            .and_then(timestamp);
+        let input = seen.raw_input.clone().unwrap_or(Value::Null);
+        out.event(
+            line,
+            ToolCallStarted {
+                id: seen.id.clone(),
+                name,
+                kind,
+                title: title.clone(),
+                input: input.clone(),
+                metadata: (!metadata.is_empty()).then_some(metadata),
+                at,
+            },
+        );
+        self.open.insert(
+            seen.id.clone(),
+            Call {
+                own: toolnorm.is_some(),
+                title,
+                input,
+                state: ToolState::Started,
+                streamed: String::new(),
+                permission: None,
+            },
+        );
+    }
+
+    fn close(&mut self, id: &str) {
+        self.open.remove(id);
+        self.closed.insert(id.to_owned());
+    }
+
+    fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {
+        let Some(params) = message.get("params") else {
+            out.diagnostic(malformed(
+                line,
+                "`session/request_permission` without params",
+            ));
+            return;
+        };
+        let request = match PermissionRequest::deserialize(params) {
+            Ok(request) => request,
+            Err(error) => {
+                out.diagnostic(malformed(
+                    line,
+                    format!("`session/request_permission`: {error}"),
+                ));
+                return;
+            }
+        };
+        let raw = params.get("toolCall").unwrap_or(&Value::Null);
+        let seen = Seen::from_update(request.tool_call, raw, params.get("sessionId").cloned());
+        let id = seen.id.clone();
+        self.seen(line, seen, out);
+        let Some(call) = self.open.get_mut(&id) else {
+            return;
+        };
+        let mut permission = Map::new();
+        permission.insert("options".into(), Value::Array(request.options));
+        call.permission = Some(permission.clone());
+        merge_permission(line, &id, permission, out);
+        if let Some(request_id) = message.get("id") {
+            self.permissions.insert(request_id.to_string(), id);
+        }
+    }
+
+    fn response(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {
+        let Some(request_id) = message.get("id") else {
+            return;
+        };
+        let Some(id) = self.permissions.remove(&request_id.to_string()) else {
+            return;
+        };
+        let Some(call) = self.open.get_mut(&id) else {
+            return;
+        };
+        let outcome = match (message.get("result"), message.get("error")) {
+            (Some(result), _) => result.get("outcome").cloned().unwrap_or(Value::Null),
+            (None, Some(error)) => serde_json::json!({ "outcome": "error", "error": error }),
+            (None, None) => return,
+        };
+        let mut permission = call.permission.clone().unwrap_or_default();
+        permission.insert("outcome".into(), outcome);
+        call.permission = Some(permission.clone());
+        merge_permission(line, &id, permission, out);
+    }
+}
+
+impl Adapter for AcpAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::Acp
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+        let message = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(message)) => message,
+            Ok(_) => {
+                out.diagnostic(malformed(line, "not a JSON-RPC message (not an object)"));
+                return;
+            }
+            Err(error) => {
+                out.diagnostic(match json::classify(bytes, &error) {
+                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+                    None => malformed(line, error.to_string()),
+                });
+                return;
+            }
+        };
+        match message.get("method").and_then(Value::as_str) {
+            Some("session/update") => self.update(line, &message, out),
+            Some("session/request_permission") => self.permission_request(line, &message, out),
+            // Other requests and notifications carry no tool-call data.
+            Some(_) => {}
+            None if message.contains_key("id") => self.response(line, &message, out),
+            None => out.diagnostic(malformed(
+                line,
+                "not a JSON-RPC message (no method and no id)",
+            )),
+        }
+    }
+}
+
+impl AcpAdapter {
+    fn update(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {
+        let params = message.get("params");
+        let Some(update) = params.and_then(|params| params.get("update")) else {
+            out.diagnostic(malformed(line, "`session/update` without params.update"));
+            return;
+        };
+        let session = params.and_then(|params| params.get("sessionId")).cloned();
+        let seen = match update.get("sessionUpdate").and_then(Value::as_str) {
+            Some("tool_call") => acp::ToolCall::deserialize(update)
+                .map(|call| Seen::from_call(call, update, session))
+                .map_err(|error| format!("`tool_call`: {error}")),
+            Some("tool_call_update") => acp::ToolCallUpdate::deserialize(update)
+                .map(|call| Seen::from_update(call, update, session))
+                .map_err(|error| format!("`tool_call_update`: {error}")),
+            // Message chunks, plans, commands, modes, usage: not tool calls.
+            Some(_) => return,
+            None => Err("`session/update` without `sessionUpdate`".to_owned()),
+        };
+        match seen {
+            Ok(seen) => self.seen(line, seen, out),
+            Err(message) => out.diagnostic(malformed(line, message)),
+        }
+    }
+}
+
+fn malformed(line: u64, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::at(line, DiagnosticKind::MalformedEvent, message)
+}
+
+fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &mut Emitted) {
+    let mut metadata = JsonObject::new();
+    metadata.insert("permission".into(), Value::Object(permission));
+    out.event(
+        line,
+        MetadataMerged {
+            id: id.to_owned(),
+            metadata,
+            at: None,
+        },
+    );
+}
+
+fn timestamp(value: &Value) -> Option<Timestamp> {
+    Timestamp::deserialize(value).ok()
+}
+
+/// New text content of a running call, as output chunks: frames from toolnorm carry
+/// `_meta.toolnorm.outputAppended`; other agents resend their text content, of which
+/// what extends the text seen so far is appended.
+fn stream(line: u64, seen: &Seen, call: &mut Call, out: &mut Emitted) {
+    let chunk = if call.own {
+        seen.toolnorm()
+            .and_then(|meta| meta.get("outputAppended"))
+            .and_then(|appended| {
+                let offset = appended.get("offset")?.as_u64()?;
+                let chunk = appended.get("chunk")?.as_str()?;
+                (offset == call.streamed.len() as u64).then(|| chunk.to_owned())
+            })
+    } else {
+        seen.text().and_then(|text| {
+            text.strip_prefix(call.streamed.as_str())
+                .map(str::to_owned)
+                .filter(|fresh| !fresh.is_empty())
+        })
+    };
+    if let Some(chunk) = chunk.filter(|chunk| !chunk.is_empty()) {
+        out.event(
+            line,
+            OutputAppended {
+                id: seen.id.clone(),
+                offset: call.streamed.len() as u64,
+                chunk: chunk.clone(),
+                at: None,
+            },
+        );
+        call.streamed.push_str(&chunk);
+    }
+}
+
+/// The core's truncation flags, when the emitter cut `rawOutput`.
+fn truncation_flags(toolnorm: Option<&Map<String, Value>>) -> Option<JsonObject> {
+    let cut = toolnorm?.get("truncated")?.get("rawOutput")?;
+    let mut flags = JsonObject::new();
+    flags.insert(toolnorm::OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
+    for (key, field) in [
+        (toolnorm::OUTPUT_TOTAL_BYTES_KEY, "totalBytes"),
+        (toolnorm::OUTPUT_CAP_BYTES_KEY, "capBytes"),
+    ] {
+        if let Some(value) = cut.get(field) {
+            flags.insert(key.into(), value.clone());
+        }
+    }
+    Some(flags)
+}
+
+/// Metadata of a call from an agent that did not send `_meta.toolnorm`.
+fn foreign_metadata(seen: &Seen) -> JsonObject {
+    let mut metadata = JsonObject::new();
+    metadata.insert("provider".into(), "acp".into());
+    if let Some(session) = &seen.session {
+        metadata.insert("sessionId".into(), session.clone());
+    }
+    if let Some(kind) = seen.kind {
+        metadata.insert("acpKind".into(), kind.to_string().into());
+    }
+    if let Some(meta) = seen.meta.as_ref().filter(|meta| !meta.is_empty()) {
+        metadata.insert("acpMeta".into(), Value::Object(meta.clone()));
+    }
+    metadata
+}
+
+/// The error of a foreign failed call: the text content (or a text `rawOutput`, or its
+/// `error`/`message`) as message, `rawOutput` as details.
+fn foreign_error(seen: &Seen) -> ToolError {
+    let raw = seen.raw_output.as_ref();
+    let raw_text = raw.and_then(|raw| match raw {
+        Value::String(text) => Some(text.clone()),
+        other => ["error", "message"]
+            .iter()
+            .find_map(|key| Some(other.get(key)?.as_str()?.to_owned())),
+    });
+    let text = seen.text().or(raw_text).unwrap_or_default();
+    let mut error = text_error(&text);
+    if let Some(raw) = raw.filter(|raw| !raw.is_null()) {
+        error.details = Some(raw.clone());
+    }
+    error
+}

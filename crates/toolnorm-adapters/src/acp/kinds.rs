@@ -1,0 +1,169 @@
+//! The kind and status mappings between toolnorm and ACP.
+//!
+//! | toolnorm kind | ACP kind | back (no `_meta.toolnorm`) |
+//! | --- | --- | --- |
+//! | `file_read` | `read` | `read` → `file_read` |
+//! | `file_write` | `edit` | `edit` → `file_write` when the name is a write/create tool or every diff is a new file, else `file_edit` |
+//! | `file_edit` | `edit` | (as above); `delete`, `move` → `file_edit` |
+//! | `bash` | `execute` | `execute` → `bash` |
+//! | `web_search` | `search` | `search` → `web_search` when name or title says web, else `file_read` |
+//! | `browser` | `fetch` | `fetch` → `web_search` when name or title says search, else `browser` |
+//! | `subagent` | `think` | `think` → `subagent` for task/agent tools, `todo` for todo/plan tools, else `unknown` |
+//! | `todo` | `think` | (as above) |
+//! | `mcp` | `other` | `other` → `mcp` for `mcp__…` names, `question` for question tools, `subagent` for task tools, else `unknown` |
+//! | `question` | `other` | (as above) |
+//! | `unknown` | `other` | `switch_mode` → `unknown` |
+//!
+//! States map one to one: `started` ↔ `pending`, `running` ↔ `in_progress`,
+//! `complete` ↔ `completed`, `error` ↔ `failed`.
+
+use toolnorm::{ToolKind, ToolState};
+use toolnorm_wire::acp;
+
+/// The ACP kind of a toolnorm kind.
+pub fn acp_kind(kind: ToolKind) -> acp::ToolKind {
+    match kind {
+        ToolKind::FileRead => acp::ToolKind::Read,
+        ToolKind::FileWrite | ToolKind::FileEdit => acp::ToolKind::Edit,
+        ToolKind::Bash => acp::ToolKind::Execute,
+        ToolKind::WebSearch => acp::ToolKind::Search,
+        ToolKind::Browser => acp::ToolKind::Fetch,
+        ToolKind::Subagent | ToolKind::Todo => acp::ToolKind::Think,
+        ToolKind::Mcp | ToolKind::Question | ToolKind::Unknown => acp::ToolKind::Other,
+    }
+}
+
+/// The ACP status of a toolnorm state.
+pub fn acp_status(state: ToolState) -> acp::ToolCallStatus {
+    match state {
+        ToolState::Started => acp::ToolCallStatus::Pending,
+        ToolState::Running => acp::ToolCallStatus::InProgress,
+        ToolState::Complete => acp::ToolCallStatus::Completed,
+        ToolState::Error => acp::ToolCallStatus::Failed,
+    }
+}
+
+/// The toolnorm state of an ACP status.
+pub fn state_of(status: acp::ToolCallStatus) -> ToolState {
+    match status {
+        acp::ToolCallStatus::Pending => ToolState::Started,
+        acp::ToolCallStatus::InProgress => ToolState::Running,
+        acp::ToolCallStatus::Completed => ToolState::Complete,
+        acp::ToolCallStatus::Failed => ToolState::Error,
+    }
+}
+
+/// What is known of a foreign call when its kind is decided.
+#[derive(Debug, Clone, Copy)]
+pub struct Clues<'a> {
+    /// The tool name, when the agent gave one.
+    pub name: Option<&'a str>,
+    /// The title.
+    pub title: &'a str,
+    /// Whether the call's content has diffs and every one is a new file (no `oldText`).
+    pub only_new_files: bool,
+}
+
+impl Clues<'_> {
+    fn says(&self, words: &[&str]) -> bool {
+        let name = self.name.unwrap_or_default().to_ascii_lowercase();
+        let title = self.title.to_ascii_lowercase();
+        words
+            .iter()
+            .any(|word| name.contains(word) || title.contains(word))
+    }
+
+    fn name_is(&self, names: &[&str]) -> bool {
+        self.name.is_some_and(|name| {
+            names
+                .iter()
+                .any(|candidate| name.eq_ignore_ascii_case(candidate))
+        })
+    }
+}
+
+/// The toolnorm kind of a call from an agent that did not send `_meta.toolnorm`.
+pub fn kind_of(kind: Option<acp::ToolKind>, clues: Clues<'_>) -> ToolKind {
+    const TASK_TOOLS: &[&str] = &["task", "agent", "subagent"];
+    match kind.unwrap_or(acp::ToolKind::Other) {
+        acp::ToolKind::Read => ToolKind::FileRead,
+        acp::ToolKind::Edit
+            if clues.only_new_files || clues.name_is(&["write", "create", "write_file"]) =>
+        {
+            ToolKind::FileWrite
+        }
+        acp::ToolKind::Edit | acp::ToolKind::Delete | acp::ToolKind::Move => ToolKind::FileEdit,
+        acp::ToolKind::Execute => ToolKind::Bash,
+        acp::ToolKind::Search if clues.says(&["web"]) => ToolKind::WebSearch,
+        acp::ToolKind::Search => ToolKind::FileRead,
+        acp::ToolKind::Fetch if clues.says(&["search"]) => ToolKind::WebSearch,
+        acp::ToolKind::Fetch => ToolKind::Browser,
+        acp::ToolKind::Think | acp::ToolKind::Other if clues.name_is(TASK_TOOLS) => {
+            ToolKind::Subagent
+        }
+        acp::ToolKind::Think if clues.says(&["todo", "plan"]) => ToolKind::Todo,
+        acp::ToolKind::Other if clues.name.is_some_and(|name| name.starts_with("mcp__")) => {
+            ToolKind::Mcp
+        }
+        acp::ToolKind::Other if clues.says(&["question"]) => ToolKind::Question,
+        acp::ToolKind::Think | acp::ToolKind::SwitchMode | acp::ToolKind::Other => {
+            ToolKind::Unknown
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_map_one_to_one() {
+        for state in ToolState::ALL {
+            assert_eq!(state_of(acp_status(state)), state);
+        }
+    }
+
+    #[test]
+    fn every_kind_maps_and_the_usual_tools_map_back() {
+        let clues = |name: &'static str, title: &'static str| Clues {
+            name: Some(name),
+            title,
+            only_new_files: false,
+        };
+        let cases: &[(ToolKind, Clues<'_>)] = &[
+            (ToolKind::FileRead, clues("Read", "Read src/main.rs")),
+            (ToolKind::FileWrite, clues("Write", "Write a.txt")),
+            (ToolKind::FileEdit, clues("Edit", "Edit a.txt")),
+            (ToolKind::Bash, clues("Bash", "ls")),
+            (ToolKind::WebSearch, clues("WebSearch", "news")),
+            (ToolKind::Browser, clues("WebFetch", "Fetch apnews.com")),
+            (ToolKind::Subagent, clues("Task", "Research")),
+            (ToolKind::Todo, clues("TodoWrite", "Update todos")),
+            (ToolKind::Mcp, clues("mcp__toolbox__echo", "echo")),
+            (ToolKind::Question, clues("AskUserQuestion", "Ask")),
+            (ToolKind::Unknown, clues("Mystery", "Something")),
+        ];
+        for (kind, clues) in cases {
+            assert_eq!(kind_of(Some(acp_kind(*kind)), *clues), *kind, "{kind}");
+        }
+        let new_file = Clues {
+            name: Some("edit"),
+            title: "a.txt",
+            only_new_files: true,
+        };
+        assert_eq!(
+            kind_of(Some(acp::ToolKind::Edit), new_file),
+            ToolKind::FileWrite
+        );
+        let nothing = Clues {
+            name: None,
+            title: "t",
+            only_new_files: false,
+        };
+        assert_eq!(kind_of(None, nothing), ToolKind::Unknown);
+        assert_eq!(
+            kind_of(Some(acp::ToolKind::Search), nothing),
+            ToolKind::FileRead
+        );
+    }
+}

@@ -120,8 +120,9 @@ fn first_frame(part: &NormalizedToolPart, view: &View) -> Map<String, Value> {
     update.insert("sessionUpdate".into(), "tool_call".into());
     update.insert("toolCallId".into(), part.id.clone().into());
     for (key, value) in &view.fields {
-        let empty = value.as_array().is_some_and(Vec::is_empty);
-        if !empty {
+        let empty_list = ["content", "locations"].contains(&key.as_str())
+            && value.as_array().is_some_and(Vec::is_empty);
+        if !empty_list {
             update.insert(key.clone(), value.clone());
         }
     }

@@ -102,7 +102,7 @@ pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Sen
         Dialect::CodexExec => Box::new(CodexExecAdapter::new(rules)),
         Dialect::OpenCode => Box::new(OpenCodeAdapter::new(rules, options.mcp_servers.clone())),
         Dialect::Events => Box::new(EventLogAdapter),
-        Dialect::Acp => Box::new(acp::AcpAdapter::new()),
+        Dialect::Acp => Box::new(acp::AcpAdapter::new(options.mcp_servers.clone())),
     }
 }
 

@@ -430,7 +430,7 @@ fn action_descriptor_text(descriptor: &Value) -> Option<String> {
 }
 
 /// Whether an error says a permission rule or the user refused the call.
-fn is_refusal(error: &str) -> bool {
+pub(crate) fn is_refusal(error: &str) -> bool {
     error.starts_with(
         "The user has specified a rule which prevents you from using this specific tool call",
     ) || error.starts_with("The user rejected permission to use this specific tool call")

@@ -373,6 +373,69 @@ fn a_foreign_agent_stream_folds_into_parts() {
     );
 }
 
+/// OpenCode-style lines (`opencode acp`): MCP tools named `<server>_<tool>` with kind
+/// `other`, a shell command reported completed with a non-zero exit, a refused call.
+#[test]
+fn foreign_errors_have_the_shared_codes() {
+    let update = |update: Value| json!({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":update}});
+    let lines = [
+        update(
+            json!({"sessionUpdate":"tool_call","toolCallId":"m","title":"toolbox_divide","kind":"other",
+                      "status":"pending","rawInput":{}}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call_update","toolCallId":"m","status":"failed",
+                      "content":[{"type":"content","content":{"type":"text","text":"division by zero"}}],
+                      "rawOutput":{"error":"division by zero"}}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call","toolCallId":"b","title":"bash","kind":"execute",
+                      "status":"pending","rawInput":{"command":"exit 3"}}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call_update","toolCallId":"b","status":"completed",
+                      "rawOutput":{"output":"nope\n","metadata":{"exit":3}}}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call","toolCallId":"r","title":"rm x","kind":"execute",
+                      "status":"pending"}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call_update","toolCallId":"r","status":"failed",
+                      "content":[{"type":"content","content":{"type":"text",
+                      "text":"The user rejected permission to use this specific tool call."}}]}),
+        ),
+    ];
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let (parts, diagnostics) = common::normalize(text.as_bytes(), None);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let codes: Vec<(ToolKind, Option<&str>)> = parts
+        .iter()
+        .map(|part| {
+            (
+                part.kind,
+                part.error.as_ref().and_then(|error| error.code.as_deref()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (ToolKind::Mcp, Some("mcp_error")),
+            (ToolKind::Bash, Some("exit_code")),
+            (ToolKind::Bash, Some("permission_denied"))
+        ]
+    );
+    assert_eq!(
+        parts[0].metadata.as_ref().unwrap()["mcp"],
+        json!({"server": "toolbox", "tool": "divide"})
+    );
+    assert_eq!(
+        parts[1].error.as_ref().unwrap().details,
+        Some(json!({"exitCode": 3, "output": "nope\n"}))
+    );
+}
+
 #[test]
 fn bad_acp_lines_are_reported() {
     let lines = [

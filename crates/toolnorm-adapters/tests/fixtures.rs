@@ -55,6 +55,10 @@ fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
             {
                 ids.insert(call.to_owned());
             }
+            // ACP: `tool_call` / `tool_call_update` and permission requests.
+            if let Some(call) = object.get("toolCallId").and_then(Value::as_str) {
+                ids.insert(call.to_owned());
+            }
             object.values().for_each(|value| raw_call_ids(value, ids));
         }
         Value::Array(items) => items.iter().for_each(|value| raw_call_ids(value, ids)),

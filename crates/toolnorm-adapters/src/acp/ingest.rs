@@ -133,6 +133,7 @@ impl Seen {
 struct Call {
     /// Its frames carry `_meta.toolnorm`.
     own: bool,
+    kind: ToolKind,
     title: String,
     input: Value,
     state: ToolState,
@@ -145,6 +146,8 @@ struct Call {
 /// Reads ACP JSON-RPC lines (`--provider acp`).
 #[derive(Debug, Default)]
 pub struct AcpAdapter {
+    /// MCP server names, to split `<server>_<tool>` names.
+    mcp_servers: Vec<String>,
     open: HashMap<String, Call>,
     closed: HashSet<String>,
     /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id.
@@ -152,9 +155,12 @@ pub struct AcpAdapter {
 }
 
 impl AcpAdapter {
-    /// A fresh adapter.
-    pub fn new() -> Self {
-        AcpAdapter::default()
+    /// A fresh adapter; `mcp_servers` name the MCP servers of `<server>_<tool>` names.
+    pub fn new(mcp_servers: Vec<String>) -> Self {
+        AcpAdapter {
+            mcp_servers,
+            ..AcpAdapter::default()
+        }
     }
 
     fn seen(&mut self, line: u64, seen: Seen, out: &mut Emitted) {
@@ -252,6 +258,24 @@ impl AcpAdapter {
                         .clone()
                         .or_else(|| seen.text().map(Value::from))
                 };
+                if let Some(error) = (!call.own && call.kind == ToolKind::Bash)
+                    .then(|| exit_error(output.as_ref(), &seen))
+                    .flatten()
+                {
+                    out.event(
+                        line,
+                        ToolCallFailed {
+                            id: seen.id.clone(),
+                            error,
+                            input: None,
+                            title: None,
+                            elapsed_ms,
+                            at,
+                        },
+                    );
+                    self.close(&seen.id);
+                    return;
+                }
                 if let Some(flags) = truncation_flags(toolnorm) {
                     out.event(
                         line,
@@ -279,7 +303,7 @@ impl AcpAdapter {
                 let own_error = toolnorm
                     .and_then(|meta| meta.get("error"))
                     .and_then(|error| ToolError::deserialize(error).ok());
-                let error = own_error.unwrap_or_else(|| foreign_error(&seen));
+                let error = own_error.unwrap_or_else(|| foreign_error(&seen, call.kind));
                 out.event(
                     line,
                     ToolCallFailed {
@@ -311,11 +335,15 @@ impl AcpAdapter {
         let own_kind = toolnorm
             .and_then(|meta| meta.get("kind"))
             .and_then(|kind| ToolKind::deserialize(kind).ok());
+        let mcp = matches!(seen.kind, None | Some(acp::ToolKind::Other))
+            .then(|| mcp_name(&name, &self.mcp_servers))
+            .flatten();
         let kind = own_kind.unwrap_or_else(|| {
             let clues = Clues {
                 name: Some(name.as_str()),
                 title: &title,
                 only_new_files: seen.only_new_files(),
+                mcp: mcp.is_some(),
             };
             kind_of(seen.kind, clues)
         });
@@ -325,7 +353,16 @@ impl AcpAdapter {
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default(),
-            None => foreign_metadata(seen),
+            None => {
+                let mut metadata = foreign_metadata(seen);
+                if let Some((server, tool)) = mcp.filter(|_| kind == ToolKind::Mcp) {
+                    metadata.insert(
+                        "mcp".into(),
+                        serde_json::json!({ "server": server, "tool": tool }),
+                    );
+                }
+                metadata
+            }
         };
         let at = toolnorm
             .and_then(|meta| meta.get("timing")?.get("startedAt"))
@@ -347,6 +384,7 @@ impl AcpAdapter {
             seen.id.clone(),
             Call {
                 own: toolnorm.is_some(),
+                kind,
                 title,
                 input,
                 state: ToolState::Started,
@@ -563,9 +601,51 @@ fn foreign_metadata(seen: &Seen) -> JsonObject {
     metadata
 }
 
+/// The server and tool of an MCP tool name: `mcp__server__tool`, `<server>_<tool>` with a
+/// configured server, else split at the first `_`.
+fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String)> {
+    if let Some(split) = crate::mcp::split_double_underscore(name)
+        .or_else(|| crate::mcp::split_server_prefix(name, servers))
+    {
+        return Some((split.server.to_owned(), split.tool.to_owned()));
+    }
+    let (server, tool) = name.split_once('_')?;
+    (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
+}
+
+/// A shell command reported completed with a non-zero exit status (OpenCode's
+/// `rawOutput.metadata.exit`, or an `exitCode` / `exit_code` field): `exit_code`, as
+/// every adapter reports it.
+fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
+    let output = output?;
+    let code = [
+        output
+            .get("metadata")
+            .and_then(|metadata| metadata.get("exit")),
+        output.get("exitCode"),
+        output.get("exit_code"),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(Value::as_i64)
+    .filter(|code| *code != 0)?;
+    let text = output
+        .get("output")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| seen.text())
+        .unwrap_or_default();
+    Some(
+        ToolError::new(format!("Exit code {code}"))
+            .with_code("exit_code")
+            .with_details(serde_json::json!({ "exitCode": code, "output": text })),
+    )
+}
+
 /// The error of a foreign failed call: the text content (or a text `rawOutput`, or its
-/// `error`/`message`) as message, `rawOutput` as details.
-fn foreign_error(seen: &Seen) -> ToolError {
+/// `error`/`message`) as message, `rawOutput` as details; a refused permission is
+/// `permission_denied`, a failed MCP tool `mcp_error`.
+fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     let raw = seen.raw_output.as_ref();
     let raw_text = raw.and_then(|raw| match raw {
         Value::String(text) => Some(text.clone()),
@@ -575,6 +655,11 @@ fn foreign_error(seen: &Seen) -> ToolError {
     });
     let text = seen.text().or(raw_text).unwrap_or_default();
     let mut error = text_error(&text);
+    if crate::opencode::is_refusal(text.trim()) {
+        error.code = Some("permission_denied".to_owned());
+    } else if kind == ToolKind::Mcp {
+        error.code = Some("mcp_error".to_owned());
+    }
     if let Some(raw) = raw.filter(|raw| !raw.is_null()) {
         error.details = Some(raw.clone());
     }

@@ -10,7 +10,7 @@
 //! | `browser` | `fetch` | `fetch` → `web_search` when name or title says search, else `browser` |
 //! | `subagent` | `think` | `think` → `subagent` for task/agent tools, `todo` for todo/plan tools, else `unknown` |
 //! | `todo` | `think` | (as above) |
-//! | `mcp` | `other` | `other` → `mcp` for `mcp__…` names, `question` for question tools, `subagent` for task tools, else `unknown` |
+//! | `mcp` | `other` | `other` → `subagent` for task tools, `mcp` for MCP names (`mcp__server__tool`, `<server>_<tool>`), `todo` for todo/plan tools, `question` for question tools, else `unknown` |
 //! | `question` | `other` | (as above) |
 //! | `unknown` | `other` | `switch_mode` → `unknown` |
 //!
@@ -62,6 +62,8 @@ pub struct Clues<'a> {
     pub title: &'a str,
     /// Whether the call's content has diffs and every one is a new file (no `oldText`).
     pub only_new_files: bool,
+    /// Whether the name is an MCP tool's (`mcp__server__tool`, `<server>_<tool>`).
+    pub mcp: bool,
 }
 
 impl Clues<'_> {
@@ -101,9 +103,9 @@ pub fn kind_of(kind: Option<acp::ToolKind>, clues: Clues<'_>) -> ToolKind {
         acp::ToolKind::Think | acp::ToolKind::Other if clues.name_is(TASK_TOOLS) => {
             ToolKind::Subagent
         }
-        acp::ToolKind::Think if clues.says(&["todo", "plan"]) => ToolKind::Todo,
-        acp::ToolKind::Other if clues.name.is_some_and(|name| name.starts_with("mcp__")) => {
-            ToolKind::Mcp
+        acp::ToolKind::Other if clues.mcp => ToolKind::Mcp,
+        acp::ToolKind::Think | acp::ToolKind::Other if clues.says(&["todo", "plan"]) => {
+            ToolKind::Todo
         }
         acp::ToolKind::Other if clues.says(&["question"]) => ToolKind::Question,
         acp::ToolKind::Think | acp::ToolKind::SwitchMode | acp::ToolKind::Other => {
@@ -129,6 +131,7 @@ mod tests {
             name: Some(name),
             title,
             only_new_files: false,
+            mcp: name.contains('_'),
         };
         let cases: &[(ToolKind, Clues<'_>)] = &[
             (ToolKind::FileRead, clues("Read", "Read src/main.rs")),
@@ -139,6 +142,7 @@ mod tests {
             (ToolKind::Browser, clues("WebFetch", "Fetch apnews.com")),
             (ToolKind::Subagent, clues("Task", "Research")),
             (ToolKind::Todo, clues("TodoWrite", "Update todos")),
+            (ToolKind::Todo, clues("todowrite", "2 todos")),
             (ToolKind::Mcp, clues("mcp__toolbox__echo", "echo")),
             (ToolKind::Question, clues("AskUserQuestion", "Ask")),
             (ToolKind::Unknown, clues("Mystery", "Something")),
@@ -150,6 +154,7 @@ mod tests {
             name: Some("edit"),
             title: "a.txt",
             only_new_files: true,
+            mcp: false,
         };
         assert_eq!(
             kind_of(Some(acp::ToolKind::Edit), new_file),
@@ -159,8 +164,19 @@ mod tests {
             name: None,
             title: "t",
             only_new_files: false,
+            mcp: false,
         };
         assert_eq!(kind_of(None, nothing), ToolKind::Unknown);
+        let opencode_todo = Clues {
+            name: Some("todowrite"),
+            title: "2 todos",
+            only_new_files: false,
+            mcp: false,
+        };
+        assert_eq!(
+            kind_of(Some(acp::ToolKind::Other), opencode_todo),
+            ToolKind::Todo
+        );
         assert_eq!(
             kind_of(Some(acp::ToolKind::Search), nothing),
             ToolKind::FileRead

@@ -805,7 +805,7 @@ fn content_text(content: &Value) -> Option<String> {
 }
 
 /// `Exit code 3\n<output>` → code `exit_code`, `details.exitCode` 3 and the output.
-fn exit_code_error(text: &str) -> Option<ToolError> {
+pub(crate) fn exit_code_error(text: &str) -> Option<ToolError> {
     let rest = text.trim_start().strip_prefix("Exit code ")?;
     let (number, output) = rest.split_once('\n').unwrap_or((rest, ""));
     let exit_code: i64 = number.trim().parse().ok()?;

@@ -405,6 +405,23 @@ fn foreign_errors_have_the_shared_codes() {
                       "content":[{"type":"content","content":{"type":"text",
                       "text":"The user rejected permission to use this specific tool call."}}]}),
         ),
+        // Claude Code's ACP adapter: fenced text content, the tool name and the parent
+        // call in `_meta.claudeCode`.
+        update(
+            json!({"sessionUpdate":"tool_call","toolCallId":"c","title":"Terminal","kind":"execute",
+                      "status":"pending","rawInput":{},
+                      "_meta":{"claudeCode":{"toolName":"Bash","parentToolUseId":"task_1"}}}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call_update","toolCallId":"c","status":"failed",
+                      "rawOutput":"Exit code 2\nboom",
+                      "content":[{"type":"content","content":{"type":"text","text":"```\nExit code 2\nboom\n```"}}]}),
+        ),
+        update(
+            json!({"sessionUpdate":"tool_call","toolCallId":"d","title":"Read x","kind":"read",
+                      "status":"failed",
+                      "content":[{"type":"content","content":{"type":"text","text":"```\nFile does not exist.\n```"}}]}),
+        ),
     ];
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
     let (parts, diagnostics) = common::normalize(text.as_bytes(), None);
@@ -423,7 +440,9 @@ fn foreign_errors_have_the_shared_codes() {
         [
             (ToolKind::Mcp, Some("mcp_error")),
             (ToolKind::Bash, Some("exit_code")),
-            (ToolKind::Bash, Some("permission_denied"))
+            (ToolKind::Bash, Some("permission_denied")),
+            (ToolKind::Bash, Some("exit_code")),
+            (ToolKind::FileRead, None)
         ]
     );
     assert_eq!(
@@ -433,6 +452,19 @@ fn foreign_errors_have_the_shared_codes() {
     assert_eq!(
         parts[1].error.as_ref().unwrap().details,
         Some(json!({"exitCode": 3, "output": "nope\n"}))
+    );
+    assert_eq!(parts[3].name, "Bash");
+    assert_eq!(
+        parts[3].metadata.as_ref().unwrap()["parentToolCallId"],
+        "task_1"
+    );
+    assert_eq!(
+        parts[3].error.as_ref().unwrap().details,
+        Some(json!({"exitCode": 2, "output": "boom"}))
+    );
+    assert_eq!(
+        parts[4].error.as_ref().unwrap().message,
+        "File does not exist."
     );
 }
 

@@ -597,6 +597,15 @@ fn foreign_metadata(seen: &Seen) -> JsonObject {
     }
     if let Some(meta) = seen.meta.as_ref().filter(|meta| !meta.is_empty()) {
         metadata.insert("acpMeta".into(), Value::Object(meta.clone()));
+        // A call made inside a subagent (Claude Code's adapter: `parentToolUseId`).
+        let parent = meta.values().find_map(|namespace| {
+            ["parentToolUseId", "parentToolCallId"]
+                .iter()
+                .find_map(|key| namespace.get(key)?.as_str())
+        });
+        if let Some(parent) = parent {
+            metadata.insert("parentToolCallId".into(), parent.into());
+        }
     }
     metadata
 }
@@ -642,9 +651,21 @@ fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
     )
 }
 
-/// The error of a foreign failed call: the text content (or a text `rawOutput`, or its
-/// `error`/`message`) as message, `rawOutput` as details; a refused permission is
-/// `permission_denied`, a failed MCP tool `mcp_error`.
+/// Text without the Markdown code fence an agent wrapped it in (Claude Code's adapter
+/// shows results as ```` ``` ```` blocks).
+fn unfenced(text: &str) -> &str {
+    let trimmed = text.trim();
+    let Some(rest) = trimmed.strip_prefix("```") else {
+        return text;
+    };
+    let body = rest.split_once('\n').map_or("", |(_, body)| body);
+    body.strip_suffix("```").unwrap_or(body)
+}
+
+/// The error of a foreign failed call: a text `rawOutput` (or its `error`/`message`, or
+/// the text content) as message, `rawOutput` as details; a shell command's `Exit code N`
+/// is `exit_code`, a refused permission `permission_denied`, a failed MCP tool
+/// `mcp_error`.
 fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     let raw = seen.raw_output.as_ref();
     let raw_text = raw.and_then(|raw| match raw {
@@ -653,14 +674,22 @@ fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
             .iter()
             .find_map(|key| Some(other.get(key)?.as_str()?.to_owned())),
     });
-    let text = seen.text().or(raw_text).unwrap_or_default();
+    let text = raw_text
+        .or_else(|| seen.text().map(|text| unfenced(&text).to_owned()))
+        .unwrap_or_default();
+    if kind == ToolKind::Bash
+        && let Some(error) = crate::claude_code::exit_code_error(&text)
+    {
+        return error;
+    }
     let mut error = text_error(&text);
     if crate::opencode::is_refusal(text.trim()) {
         error.code = Some("permission_denied".to_owned());
     } else if kind == ToolKind::Mcp {
         error.code = Some("mcp_error".to_owned());
     }
-    if let Some(raw) = raw.filter(|raw| !raw.is_null()) {
+    // A text `rawOutput` is the message (and `details.output` when longer) already.
+    if let Some(raw) = raw.filter(|raw| !raw.is_null() && !raw.is_string()) {
         error.details = Some(raw.clone());
     }
     error

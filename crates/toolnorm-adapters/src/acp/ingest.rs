@@ -44,7 +44,8 @@ struct Seen {
     name: Option<String>,
     raw_input: Option<Value>,
     raw_output: Option<Value>,
-    content: Option<Vec<acp::ToolCallContent>>,
+    /// The content blocks, as sent (already checked against the schema's types).
+    content: Option<Vec<Value>>,
     meta: Option<Map<String, Value>>,
 }
 
@@ -61,7 +62,7 @@ impl Seen {
             name: call.name,
             raw_input: raw.get("rawInput").cloned(),
             raw_output: raw.get("rawOutput").cloned(),
-            content: Some(call.content),
+            content: raw.get("content").and_then(Value::as_array).cloned(),
             meta: call.meta,
         }
     }
@@ -76,7 +77,7 @@ impl Seen {
             name: update.name,
             raw_input: raw.get("rawInput").cloned(),
             raw_output: raw.get("rawOutput").cloned(),
-            content: update.content,
+            content: raw.get("content").and_then(Value::as_array).cloned(),
             meta: update.meta,
         }
     }
@@ -92,12 +93,10 @@ impl Seen {
             .content
             .iter()
             .flatten()
-            .filter_map(|content| match content {
-                acp::ToolCallContent::Variant0 {
-                    content: acp::ContentBlock::Variant0 { text, .. },
-                    ..
-                } => Some(text.as_str()),
-                _ => None,
+            .filter(|content| content.get("type").and_then(Value::as_str) == Some("content"))
+            .filter_map(|content| {
+                let block = content.get("content")?;
+                (block.get("type")?.as_str()? == "text").then_some(block.get("text")?.as_str()?)
             })
             .collect();
         (!texts.is_empty()).then(|| texts.join("\n"))
@@ -109,10 +108,8 @@ impl Seen {
             .content
             .iter()
             .flatten()
-            .filter_map(|content| match content {
-                acp::ToolCallContent::Variant1 { old_text, .. } => Some(old_text.is_none()),
-                _ => None,
-            });
+            .filter(|content| content.get("type").and_then(Value::as_str) == Some("diff"))
+            .map(|diff| diff.get("oldText").is_none_or(Value::is_null));
         diffs.next().is_some_and(|new| new && diffs.all(|new| new))
     }
 

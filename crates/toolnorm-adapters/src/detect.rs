@@ -61,12 +61,14 @@ const CLAUDE_TYPES: &[&str] = &[
 pub fn detect_line(bytes: &[u8]) -> Option<Dialect> {
     let probe: Probe<'_> = serde_json::from_slice(bytes).ok()?;
     if let Some(method) = probe.method.as_deref() {
-        // JSON-RPC: ACP's agent-to-client methods are `session/…` and ACP says
-        // `"jsonrpc": "2.0"`; the Codex app-server's methods are other `noun/verb` paths.
-        if method.starts_with("session/") {
-            return (probe.jsonrpc.as_deref() == Some("2.0")).then_some(Dialect::Acp);
+        // JSON-RPC: ACP says `"jsonrpc": "2.0"` (methods `session/…`, `fs/…`,
+        // `terminal/…`, `_…` extensions); the Codex app-server leaves it out, and its
+        // methods are other `noun/verb` paths.
+        if probe.jsonrpc.as_deref() == Some("2.0") {
+            return Some(Dialect::Acp);
         }
-        return method.contains('/').then_some(Dialect::CodexAppServer);
+        return (method.contains('/') && !method.starts_with("session/"))
+            .then_some(Dialect::CodexAppServer);
     }
     if probe.payload.is_some() {
         return Some(Dialect::OpenCode);
@@ -144,6 +146,10 @@ mod tests {
                 Some(Dialect::Acp),
             ),
             (r#"{"method":"session/update","params":{}}"#, None),
+            (
+                r#"{"jsonrpc":"2.0","method":"_auth/status_update","params":{}}"#,
+                Some(Dialect::Acp),
+            ),
             (r#"{"type":"mystery"}"#, None),
             ("not json", None),
         ];

@@ -262,11 +262,11 @@ fn capped_text(text: &str, cap: usize) -> (String, Option<usize>) {
     if text.len() <= cap {
         return (text.to_owned(), None);
     }
-    let mut end = cap;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    (text[..end].to_owned(), Some(text.len()))
+    let cut = (0..=cap)
+        .rev()
+        .find_map(|end| text.get(..end))
+        .unwrap_or_default();
+    (cut.to_owned(), Some(text.len()))
 }
 
 /// A value within the cap: itself, or (cut) its text or its JSON text.

@@ -680,7 +680,8 @@ fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
         return error;
     }
     let mut error = text_error(&text);
-    if crate::opencode::is_refusal(text.trim()) {
+    // OpenCode's refusal texts, and Claude Code's ACP adapter's.
+    if crate::opencode::is_refusal(text.trim()) || text.starts_with("User refused permission") {
         error.code = Some("permission_denied".to_owned());
     } else if kind == ToolKind::Mcp {
         error.code = Some("mcp_error".to_owned());

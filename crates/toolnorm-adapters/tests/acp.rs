@@ -418,6 +418,10 @@ fn foreign_errors_have_the_shared_codes() {
                       "content":[{"type":"content","content":{"type":"text","text":"```\nExit code 2\nboom\n```"}}]}),
         ),
         update(
+            json!({"sessionUpdate":"tool_call","toolCallId":"u","title":"rm y","kind":"execute",
+                      "status":"failed","rawOutput":"User refused permission to run tool"}),
+        ),
+        update(
             json!({"sessionUpdate":"tool_call","toolCallId":"d","title":"Read x","kind":"read",
                       "status":"failed",
                       "content":[{"type":"content","content":{"type":"text","text":"```\nFile does not exist.\n```"}}]}),
@@ -442,6 +446,7 @@ fn foreign_errors_have_the_shared_codes() {
             (ToolKind::Bash, Some("exit_code")),
             (ToolKind::Bash, Some("permission_denied")),
             (ToolKind::Bash, Some("exit_code")),
+            (ToolKind::Bash, Some("permission_denied")),
             (ToolKind::FileRead, None)
         ]
     );
@@ -463,7 +468,7 @@ fn foreign_errors_have_the_shared_codes() {
         Some(json!({"exitCode": 2, "output": "boom"}))
     );
     assert_eq!(
-        parts[4].error.as_ref().unwrap().message,
+        parts[5].error.as_ref().unwrap().message,
         "File does not exist."
     );
 }

@@ -15,6 +15,7 @@ mod detect;
 mod diagnostic;
 mod error;
 mod events;
+mod finished;
 mod json;
 pub mod mcp;
 mod opencode;

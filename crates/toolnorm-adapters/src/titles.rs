@@ -125,12 +125,18 @@ enum OneOrMany {
 impl TitleRules {
     /// The built-in rules.
     pub fn builtin() -> Self {
-        // The built-in files are tested to parse; a file that did not would add no rule
-        // (and fail the test suite) rather than panic here.
-        BUILTIN_RULES
-            .iter()
-            .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
-            .fold(TitleRules::default(), TitleRules::then)
+        // Parsed once per process, then copied.
+        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // The built-in files are tested to parse; a file that did not would add no
+                // rule (and fail the test suite) rather than panic here.
+                BUILTIN_RULES
+                    .iter()
+                    .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
+                    .fold(TitleRules::default(), TitleRules::then)
+            })
+            .clone()
     }
 
     /// Parses rules from TOML; `origin` names the source in errors.

@@ -60,7 +60,8 @@ pub struct ToolRef<'a> {
 /// A set of compiled rules, matched in order.
 #[derive(Debug, Clone, Default)]
 pub struct TitleRules {
-    rules: Vec<Rule>,
+    /// Shared: copying a rule set (one per adapter) is cheap.
+    rules: std::sync::Arc<[Rule]>,
 }
 
 #[derive(Debug, Clone)]
@@ -153,15 +154,24 @@ impl TitleRules {
                 spec.source = spec.source.or(file.defaults.source);
                 Rule::compile(spec, origin)
             })
-            .collect::<Result<_, _>>()?;
-        Ok(TitleRules { rules })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(TitleRules {
+            rules: rules.into(),
+        })
     }
 
     /// These rules, then `fallback`'s.
     #[must_use]
-    pub fn then(mut self, fallback: TitleRules) -> Self {
-        self.rules.extend(fallback.rules);
-        self
+    pub fn then(self, fallback: TitleRules) -> Self {
+        let rules: Vec<Rule> = self
+            .rules
+            .iter()
+            .chain(fallback.rules.iter())
+            .cloned()
+            .collect();
+        TitleRules {
+            rules: rules.into(),
+        }
     }
 
     /// The title of the first matching rule whose template resolves.

@@ -12,7 +12,7 @@ pub fn normalize(dialect: Option<Dialect>, data: &[u8]) {
     let (head, tail) = rest.split_at(cut);
     let mut normalizer = Normalizer::new(Options {
         dialect,
-        evict_terminal: cut % 2 == 0,
+        evict_terminal: cut.is_multiple_of(2),
         output_cap: 64,
         ..Options::default()
     });

@@ -31,9 +31,13 @@ impl Format {
         self == Format::Events
     }
 
-    /// Whether finished calls can be dropped from memory once written.
+    /// Whether finished calls can be dropped from memory once written (every format
+    /// writes a call's last change as it happens, so all of them can).
     pub fn evicts_terminal(self) -> bool {
-        matches!(self, Format::Parts | Format::Pretty | Format::Events)
+        matches!(
+            self,
+            Format::Parts | Format::Updates | Format::Pretty | Format::Events
+        )
     }
 }
 

@@ -59,10 +59,10 @@ impl<W: Write> Writer<W> {
             return Ok(());
         };
         match self.format {
-            Format::Parts if update.call.is_terminal() => self.json_line(&update.part()),
+            Format::Parts if update.call.is_terminal() => self.json_line(&update.call.part_view()),
             Format::Pretty if update.call.is_terminal() => self.pretty_line(update.call),
             Format::Updates => {
-                self.json_line(&update.part())?;
+                self.json_line(&update.call.part_view())?;
                 self.out.flush()
             }
             Format::Events => match event {
@@ -79,7 +79,7 @@ impl<W: Write> Writer<W> {
         match self.format {
             Format::Parts => {
                 for call in open {
-                    self.json_line(&call.to_part())?;
+                    self.json_line(&call.part_view())?;
                 }
             }
             Format::Pretty => {

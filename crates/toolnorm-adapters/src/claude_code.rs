@@ -454,10 +454,11 @@ impl ClaudeCodeAdapter {
         out: &mut Emitted,
     ) {
         let id = result.tool_use_id;
-        let content = result
-            .content
-            .as_ref()
-            .map(|content| serde_json::to_value(content).unwrap_or(Value::Null));
+        // A text result is moved, not copied: it can be the biggest thing in the stream.
+        let content = result.content.map(|content| match content {
+            wire::ToolResultBlockParamContent::String(text) => Value::String(text),
+            blocks => serde_json::to_value(&blocks).unwrap_or(Value::Null),
+        });
         let ending = Ending {
             at: at.clone(),
             ..Ending::default()

@@ -98,6 +98,9 @@ struct Envelope<'a> {
     tool_use_id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     cwd: Option<Cow<'a, str>>,
+    /// Transcripts: how the permission check decided (`{"decision": "reject", …}`).
+    #[serde(borrow, default, rename = "permissionDecision")]
+    permission_decision: Option<&'a RawValue>,
 }
 
 /// A content block's `type`, to pick the generated type to read it with.
@@ -178,6 +181,12 @@ impl Adapter for ClaudeCodeAdapter {
                 return;
             }
         };
+        // Transcript lines carry the session's directory on every line.
+        if let Some(cwd) = envelope.cwd.as_deref()
+            && self.calls.cwd().is_none()
+        {
+            self.calls.set_cwd(cwd);
+        }
         let Some(kind) = envelope.kind.as_deref() else {
             out.diagnostic(Diagnostic::at(
                 line,
@@ -426,6 +435,16 @@ impl ClaudeCodeAdapter {
                     continue;
                 }
             };
+            let refused_by_rule = envelope
+                .permission_decision
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+                .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
+                .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"));
+            if refused_by_rule {
+                self.denied
+                    .entry(result.tool_use_id.clone())
+                    .or_insert_with(|| "permission denied".to_owned());
+            }
             let rejected = meta.iter().any(|entry| {
                 entry.get("id").and_then(Value::as_str) == Some(result.tool_use_id.as_str())
                     && entry.get("non_execution_kind").and_then(Value::as_str)
@@ -455,7 +474,16 @@ impl ClaudeCodeAdapter {
         };
         if result.is_error == Some(true) {
             let text = content.as_ref().and_then(content_text).unwrap_or_default();
+            let is_mcp = self
+                .calls
+                .name(&id)
+                .is_some_and(|name| mcp::split_double_underscore(name).is_some());
             let error = if let Some(reason) = self.denied.remove(&id) {
+                let reason = if reason == "permission denied" {
+                    first_line(&text)
+                } else {
+                    reason
+                };
                 ToolError::new(reason).with_code("permission_denied")
             } else if rejected
                 || text.starts_with("The user doesn't want to proceed with this tool use")
@@ -465,6 +493,10 @@ impl ClaudeCodeAdapter {
                 && let Some(error) = exit_code_error(&text)
             {
                 error
+            } else if let Some(inner) = tool_use_error(&text) {
+                text_error(inner).with_code("invalid_tool_use")
+            } else if is_mcp {
+                text_error(&text).with_code("mcp_error")
             } else {
                 text_error(&text)
             };
@@ -778,6 +810,14 @@ fn single(key: &str, value: Value) -> JsonObject {
     let mut object = JsonObject::new();
     object.insert(key.into(), value);
     object
+}
+
+/// The message inside `<tool_use_error>…</tool_use_error>` (a call the CLI refused to run:
+/// unknown tool, invalid input).
+fn tool_use_error(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_prefix("<tool_use_error>")?;
+    let inner = inner.strip_suffix("</tool_use_error>").unwrap_or(inner);
+    Some(inner.strip_prefix("Error: ").unwrap_or(inner))
 }
 
 fn first_line(text: &str) -> String {

@@ -348,6 +348,7 @@ impl OpenCodeAdapter {
             .and_then(action_descriptor_text);
         let mut sighting = Sighting::new(id.clone(), part.tool.clone(), Value::Object(input));
         sighting.mcp = self.split_mcp(&part.tool);
+        let mcp_tool = sighting.mcp.is_some();
         sighting.metadata = call_metadata;
         sighting.at = started.map(epoch);
         sighting.title = descriptor;
@@ -403,6 +404,8 @@ impl OpenCodeAdapter {
                     ToolError::new(first_line(&state.error))
                         .with_code("permission_denied")
                         .with_details(json!({ "output": state.error }))
+                } else if mcp_tool {
+                    text_error(&state.error).with_code("mcp_error")
                 } else {
                     text_error(&state.error)
                 };

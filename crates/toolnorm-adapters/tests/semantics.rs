@@ -384,6 +384,7 @@ fn a_non_zero_exit_is_an_error_with_its_code_everywhere() {
 fn a_refused_permission_is_an_error_with_its_own_code() {
     for provider in [
         "claude-code",
+        "claude-code-transcript",
         "codex-app-server",
         "opencode-serve",
         "opencode-run",
@@ -433,4 +434,21 @@ fn streamed_input_refines_the_call_as_it_arrives() {
         contents.windows(2).all(|pair| pair[0] <= pair[1]),
         "{contents:?}"
     );
+}
+
+#[test]
+fn an_mcp_tool_error_has_the_same_code_everywhere() {
+    for provider in PROVIDERS
+        .iter()
+        .chain(&["claude-code-transcript", "opencode-serve-global"])
+    {
+        let part = only(common::fixture(&format!("{provider}/mcp-error.jsonl")));
+        let error = part.error.unwrap();
+        assert_eq!(error.code.as_deref(), Some("mcp_error"), "{provider}");
+        assert!(
+            error.message.contains("division by zero"),
+            "{provider}: {}",
+            error.message
+        );
+    }
 }

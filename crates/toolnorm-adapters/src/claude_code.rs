@@ -153,14 +153,6 @@ impl ClaudeCodeAdapter {
     }
 }
 
-fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
-    Diagnostic::at(
-        line,
-        DiagnosticKind::MalformedEvent,
-        format!("{what}: {}", json::without_position(error)),
-    )
-}
-
 fn timestamp(text: Option<&Cow<'_, str>>) -> Option<Timestamp> {
     text.map(|text| Timestamp::Text(text.to_string()))
 }
@@ -171,16 +163,11 @@ impl Adapter for ClaudeCodeAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        let envelope: Envelope<'_> = match serde_json::from_slice(bytes) {
-            Ok(envelope) => envelope,
-            Err(error) => {
-                out.diagnostic(match json::classify(bytes, &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, "not a Claude Code message", &error),
-                });
-                return;
-            }
-        };
+        let envelope: Envelope<'_> =
+            match json::parse_line(line, bytes, "not a Claude Code message") {
+                Ok(envelope) => envelope,
+                Err(diagnostic) => return out.diagnostic(diagnostic),
+            };
         // Transcript lines carry the session's directory on every line.
         if let Some(cwd) = envelope.cwd.as_deref()
             && self.calls.cwd().is_none()
@@ -224,7 +211,7 @@ impl ClaudeCodeAdapter {
         let content = match serde_json::from_str::<Content<'_>>(message.get()) {
             Ok(Content { content }) => content,
             Err(error) => {
-                out.diagnostic(malformed(line, "message content", &error));
+                out.diagnostic(json::malformed(line, "message content", &error));
                 return Vec::new();
             }
         };
@@ -233,7 +220,7 @@ impl ClaudeCodeAdapter {
             return Vec::new();
         }
         serde_json::from_str(content.get()).unwrap_or_else(|error| {
-            out.diagnostic(malformed(line, "message content", &error));
+            out.diagnostic(json::malformed(line, "message content", &error));
             Vec::new()
         })
     }
@@ -339,7 +326,7 @@ impl ClaudeCodeAdapter {
                 _ => Ok(()),
             };
             if let Err(error) = result {
-                out.diagnostic(malformed(line, &format!("`{kind}` block"), &error));
+                out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
             }
         }
     }
@@ -431,7 +418,7 @@ impl ClaudeCodeAdapter {
             let result = match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {
                 Ok(result) => result,
                 Err(error) => {
-                    out.diagnostic(malformed(line, "`tool_result` block", &error));
+                    out.diagnostic(json::malformed(line, "`tool_result` block", &error));
                     continue;
                 }
             };
@@ -621,7 +608,11 @@ impl ClaudeCodeAdapter {
             }
         };
         if let Err(error) = result {
-            out.diagnostic(malformed(line, &format!("stream event `{kind}`"), &error));
+            out.diagnostic(json::malformed(
+                line,
+                &format!("stream event `{kind}`"),
+                &error,
+            ));
         }
     }
 
@@ -723,7 +714,7 @@ impl ClaudeCodeAdapter {
             }
         };
         if let Err(error) = result {
-            out.diagnostic(malformed(
+            out.diagnostic(json::malformed(
                 line,
                 &format!("system `{subtype}` message"),
                 &error,

@@ -161,14 +161,6 @@ impl OpenCodeAdapter {
     }
 }
 
-fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
-    Diagnostic::at(
-        line,
-        DiagnosticKind::MalformedEvent,
-        format!("{what}: {}", json::without_position(error)),
-    )
-}
-
 impl Adapter for OpenCodeAdapter {
     fn dialect(&self) -> Dialect {
         Dialect::OpenCode
@@ -192,16 +184,11 @@ impl Adapter for OpenCodeAdapter {
 
 impl OpenCodeAdapter {
     fn event(&mut self, line: u64, text: &str, out: &mut Emitted) {
-        let envelope: Envelope<'_> = match serde_json::from_str(text) {
-            Ok(envelope) => envelope,
-            Err(error) => {
-                out.diagnostic(match json::classify(text.as_bytes(), &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, "not an OpenCode event", &error),
-                });
-                return;
-            }
-        };
+        let envelope: Envelope<'_> =
+            match json::parse_line(line, text.as_bytes(), "not an OpenCode event") {
+                Ok(envelope) => envelope,
+                Err(diagnostic) => return out.diagnostic(diagnostic),
+            };
         if let Some(directory) = &envelope.directory {
             self.calls.set_cwd(directory.as_ref());
         }
@@ -240,7 +227,9 @@ impl OpenCodeAdapter {
                         properties.get(),
                     ) {
                         Ok(_) => {}
-                        Err(error) => out.diagnostic(malformed(line, "message.part.delta", &error)),
+                        Err(error) => {
+                            out.diagnostic(json::malformed(line, "message.part.delta", &error))
+                        }
                     }
                 }
             }
@@ -279,11 +268,11 @@ impl OpenCodeAdapter {
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
             Ok(_) => return,
-            Err(error) => return out.diagnostic(malformed(line, "part", &error)),
+            Err(error) => return out.diagnostic(json::malformed(line, "part", &error)),
         }
         match serde_json::from_str::<wire::ToolPart>(part) {
             Ok(part) => self.tool_part(line, part, out),
-            Err(error) => out.diagnostic(malformed(line, "tool part", &error)),
+            Err(error) => out.diagnostic(json::malformed(line, "tool part", &error)),
         }
     }
 

@@ -46,6 +46,8 @@ pub enum Step {
     Patches(&'static [Patch]),
     /// [`make_opaque`] on the named definitions.
     Opaque(&'static [&'static str]),
+    /// [`title_union_members_by_tag`].
+    TitleMembersByTag,
 }
 
 /// An addition to an official schema, for a field, value or variant that the
@@ -101,6 +103,7 @@ impl Step {
             Step::TitleInlineCollisions => "title_colliding_inline_types",
             Step::Patches(_) => "apply_patches",
             Step::Opaque(_) => "make_opaque",
+            Step::TitleMembersByTag => "title_union_members_by_tag",
         }
     }
 
@@ -126,6 +129,7 @@ impl Step {
             Step::TitleInlineCollisions => title_colliding_inline_types(defs),
             Step::Patches(patches) => apply_patches(defs, patches),
             Step::Opaque(names) => make_opaque(defs, names),
+            Step::TitleMembersByTag => title_union_members_by_tag(defs),
         }
     }
 }
@@ -252,6 +256,39 @@ pub fn rename_colliding_definitions(defs: &mut Defs) {
             let renamed = ref_target(reference).and_then(|target| renames.get(target));
             if let Some(new) = renamed {
                 *reference = format!("#/definitions/{new}");
+            }
+        }
+    });
+}
+
+/// Titles the inline members of a `oneOf` after their tag value, so that
+/// typify names the variants `ToolCall`, `ToolCallUpdate`, … instead of
+/// `Variant0`, `Variant1`, …. Only when every member has a distinct,
+/// required, single-value tag (ACP's `sessionUpdate`).
+pub fn title_union_members_by_tag(defs: &mut Defs) {
+    walk_defs(defs, |map| {
+        let Some(Value::Array(members)) = map.get_mut("oneOf") else {
+            return;
+        };
+        let titles: Option<Vec<String>> = members
+            .iter()
+            .map(|m| {
+                let m = m.as_object()?;
+                if m.contains_key("title") || m.contains_key("$ref") {
+                    return None;
+                }
+                let (_, value) = tag_of(m)?;
+                Some(pascal_name(value.as_str()?))
+            })
+            .collect();
+        let Some(titles) = titles else { return };
+        let distinct: std::collections::BTreeSet<&String> = titles.iter().collect();
+        if distinct.len() != titles.len() {
+            return;
+        }
+        for (member, title) in members.iter_mut().zip(titles) {
+            if let Value::Object(member) = member {
+                member.insert("title".into(), Value::String(title));
             }
         }
     });
@@ -825,6 +862,20 @@ mod tests {
                    "Items": {"anyOf": [{"$ref": "#/definitions/Item"}, {"$ref": "#/definitions/NewItem"}]},
                    "NewItem": {"type": "object"}})
         );
+    }
+
+    #[test]
+    fn titles_union_members_after_their_tag() {
+        let out = run(
+            Step::TitleMembersByTag,
+            json!({"U": {"oneOf": [
+                {"properties": {"sessionUpdate": {"enum": ["tool_call"]}}, "required": ["sessionUpdate"]},
+                {"properties": {"sessionUpdate": {"enum": ["tool_call_update"]}}, "required": ["sessionUpdate"]}]},
+                   "Untagged": {"oneOf": [{"type": "string"}, {"type": "number"}]}}),
+        );
+        assert_eq!(out["U"]["oneOf"][0]["title"], json!("ToolCall"));
+        assert_eq!(out["U"]["oneOf"][1]["title"], json!("ToolCallUpdate"));
+        assert!(out["Untagged"]["oneOf"][0].get("title").is_none());
     }
 
     #[test]

@@ -341,7 +341,13 @@ pub const SOURCES: &[Source] = &[
         },
         roots: Roots::Named(&["SessionNotification"]),
         generate: None,
-        steps: &[Step::RewriteRefs],
+        // `sessionUpdate` is a `const`: without ConstToEnum every update
+        // parses as the first variant (`user_message_chunk`).
+        steps: &[
+            Step::RewriteRefs,
+            Step::ConstToEnum,
+            Step::TitleMembersByTag,
+        ],
     },
 ];
 

@@ -522,3 +522,88 @@ fn a_wrong_event_is_rejected() {
     );
     assert_eq!(errors, vec!["/b: dropped 2".to_string()]);
 }
+
+fn first_line<T: DeserializeOwned>(
+    dialect: &str,
+    scenario: &str,
+    pick: impl Fn(&Value) -> Option<Value>,
+) -> T {
+    let path = samples_root()
+        .join(dialect)
+        .join(format!("{scenario}.jsonl"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| pick(&v));
+    let Some(value) = value else {
+        panic!("{}: no matching line", path.display());
+    };
+    match serde_json::from_value(value) {
+        Ok(typed) => typed,
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
+/// Untagged enums parse anything that fits some variant; these check that
+/// tool events land in the variant their tag names.
+#[test]
+fn tool_events_land_in_their_variant() {
+    let acp: acp::SessionNotification = first_line("acp", "tool-calls", |v| {
+        (v.pointer("/params/update/sessionUpdate")? == "tool_call_update")
+            .then(|| v["params"].clone())
+    });
+    assert!(matches!(
+        acp.update,
+        acp::SessionUpdate::ToolCallUpdate { .. }
+    ));
+    let chunk: acp::SessionNotification = first_line("acp", "tool-calls", |v| {
+        (v.pointer("/params/update/sessionUpdate")? == "agent_message_chunk")
+            .then(|| v["params"].clone())
+    });
+    assert!(matches!(
+        chunk.update,
+        acp::SessionUpdate::AgentMessageChunk { .. }
+    ));
+
+    let mcp: cas::ItemStartedNotification = first_line("codex-app-server", "mcp-ok", |v| {
+        (v.pointer("/params/item/type")? == "mcpToolCall").then(|| v["params"].clone())
+    });
+    assert!(matches!(mcp.item, cas::ThreadItem::McpToolCall { .. }));
+
+    let exec: cx::ThreadEvent = first_line("codex-exec", "shell-ok", |v| {
+        (v.pointer("/item/type")? == "command_execution").then(|| v.clone())
+    });
+    assert!(matches!(
+        exec,
+        cx::ThreadEvent::ItemStartedEvent(cx::ItemStartedEvent {
+            item: cx::ThreadItem::CommandExecutionItem(_),
+            ..
+        })
+    ));
+
+    let part: oc::EventMessagePartUpdated = first_line("opencode", "shell-ok", |v| {
+        let completed = v.pointer("/properties/part/state/status")? == "completed";
+        (v["type"] == "message.part.updated" && completed).then(|| v.clone())
+    });
+    let oc::Part::ToolPart(tool) = part.properties.part else {
+        panic!("not a tool part");
+    };
+    assert!(matches!(tool.state, oc::ToolState::Completed(_)));
+
+    let assistant: cm::SdkAssistantMessage = first_line("claude-code", "shell-ok", |v| {
+        let has_tool = v
+            .pointer("/message/content")?
+            .as_array()?
+            .iter()
+            .any(|b| b["type"] == "tool_use");
+        (v["type"] == "assistant" && has_tool).then(|| v.clone())
+    });
+    assert!(
+        assistant
+            .message
+            .content
+            .iter()
+            .any(|b| matches!(b, cm::BetaContentBlock::ToolUseBlock(_)))
+    );
+}

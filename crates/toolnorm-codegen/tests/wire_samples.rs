@@ -126,6 +126,57 @@ fn claude_tool_input(name: &str, input: &Value) -> Result<Option<Value>, String>
     Ok(Some(back))
 }
 
+/// Claude tool outputs (`tool_use_result`), dispatched by the name of the
+/// `tool_use` they answer.
+fn claude_tool_output(name: &str, output: &Value) -> Result<Option<Value>, String> {
+    let what = format!("{name} output");
+    let back = match name {
+        "Bash" => round_trip::<ct::BashOutput>(&what, output)?,
+        "Read" => round_trip::<ct::FileReadOutput>(&what, output)?,
+        "Write" => round_trip::<ct::FileWriteOutput>(&what, output)?,
+        "Edit" => round_trip::<ct::FileEditOutput>(&what, output)?,
+        "Glob" => round_trip::<ct::GlobOutput>(&what, output)?,
+        "Grep" => round_trip::<ct::GrepOutput>(&what, output)?,
+        "Task" | "Agent" => round_trip::<ct::AgentOutput>(&what, output)?,
+        "TodoWrite" => round_trip::<ct::TodoWriteOutput>(&what, output)?,
+        "WebSearch" => round_trip::<ct::WebSearchOutput>(&what, output)?,
+        "WebFetch" => round_trip::<ct::WebFetchOutput>(&what, output)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(back))
+}
+
+thread_local! {
+    /// `tool_use` id → tool name, filled from assistant lines so that the
+    /// user line carrying the result can be dispatched by name.
+    static CLAUDE_TOOL_NAMES: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::default();
+}
+
+fn check_claude_tool_use_result(line: &Value) -> Result<(), String> {
+    let Some(output) = line.get("tool_use_result").filter(|o| o.is_object()) else {
+        return Ok(());
+    };
+    let Some(blocks) = line.pointer("/message/content").and_then(Value::as_array) else {
+        return Ok(());
+    };
+    for block in blocks.iter().filter(|b| b["type"] == "tool_result") {
+        let id = block["tool_use_id"].as_str().unwrap_or_default();
+        let name = CLAUDE_TOOL_NAMES.with(|names| names.borrow().get(id).cloned());
+        let is_error = block["is_error"].as_bool().unwrap_or(false);
+        if let (Some(name), false) = (name, is_error)
+            && let Some(back) = claude_tool_output(&name, output)?
+        {
+            let mut errors = Vec::new();
+            lossless(output, &back, "/tool_use_result", &mut errors);
+            if !errors.is_empty() {
+                return Err(format!("{name} output: {}", errors.join("; ")));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_claude_content(what: &str, orig: &Value, back: &Value) -> Result<bool, String> {
     let mut saw_tool = false;
     let Some(blocks) = orig.pointer("/message/content").and_then(Value::as_array) else {
@@ -146,6 +197,10 @@ fn check_claude_content(what: &str, orig: &Value, back: &Value) -> Result<bool, 
                 .get("name")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
+            if let Some(id) = block.get("id").and_then(Value::as_str) {
+                CLAUDE_TOOL_NAMES
+                    .with(|names| names.borrow_mut().insert(id.to_string(), name.to_string()));
+            }
             if let Some(input) = block.get("input")
                 && let Some(input_back) = claude_tool_input(name, input)?
             {
@@ -177,6 +232,7 @@ fn check_claude(line: &Value) -> Check {
             let back = round_trip::<cm::SdkUserMessage>("user", line)?;
             let saw = check_claude_content("user", line, &back)?;
             require_lossless("user", line, &back, "/tool_use_result")?;
+            check_claude_tool_use_result(line)?;
             Ok(tool(saw || line.get("tool_use_result").is_some()))
         }
         ("stream_event", _) => {

@@ -17,10 +17,10 @@ fn golden(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/outputs")
         .join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        if let Err(e) = std::fs::write(&path, actual) {
-            panic!("{}: {e}", path.display());
-        }
+    if std::env::var_os("UPDATE_GOLDEN").is_some()
+        && let Err(e) = std::fs::write(&path, actual)
+    {
+        panic!("{}: {e}", path.display());
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
     assert_eq!(

@@ -418,7 +418,10 @@ fn check_acp(line: &Value) -> Check {
 
 /// Picks the checker for a fixture or sample directory name.
 fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
-    if dir.starts_with("claude-code-transcript") {
+    // ACP frames of any agent (`acp`, `claude-code-acp`, `opencode-acp`).
+    if dir == "acp" || dir.ends_with("-acp") {
+        Some(check_acp)
+    } else if dir.starts_with("claude-code-transcript") {
         Some(check_claude_transcript)
     } else if dir.starts_with("claude") {
         Some(check_claude)
@@ -430,8 +433,6 @@ fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
         Some(check_codex)
     } else if dir.starts_with("opencode") {
         Some(check_opencode)
-    } else if dir.starts_with("acp") {
-        Some(check_acp)
     } else {
         None
     }

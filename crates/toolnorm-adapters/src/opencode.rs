@@ -369,6 +369,12 @@ impl OpenCodeAdapter {
                         self.calls.fail(line, &id, error, ending, out);
                     }
                     _ => {
+                        if !state.attachments.is_empty() {
+                            let attachments = state.attachments.iter().map(attachment).collect();
+                            let mut listed = JsonObject::new();
+                            listed.insert("attachments".into(), Value::Array(attachments));
+                            self.calls.merge_metadata(line, &id, listed, out);
+                        }
                         if let Some(truncated) = state
                             .metadata
                             .get("truncated")
@@ -402,6 +408,21 @@ impl OpenCodeAdapter {
             }
         }
     }
+}
+
+/// An attachment as metadata: its name, type and where it is, never its inline data
+/// (`data:` URLs are left out: they are the file itself).
+fn attachment(file: &wire::FilePart) -> Value {
+    let mut entry = JsonObject::new();
+    entry.insert("id".into(), file.id.as_str().into());
+    entry.insert("mime".into(), file.mime.as_str().into());
+    if let Some(name) = &file.filename {
+        entry.insert("filename".into(), name.as_str().into());
+    }
+    if !file.url.starts_with("data:") {
+        entry.insert("url".into(), file.url.as_str().into());
+    }
+    Value::Object(entry)
 }
 
 fn epoch(ms: u64) -> Timestamp {

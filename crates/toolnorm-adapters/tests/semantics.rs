@@ -452,3 +452,23 @@ fn an_mcp_tool_error_has_the_same_code_everywhere() {
         );
     }
 }
+
+#[test]
+fn opencode_attachments_are_listed_without_their_data() {
+    let attachments = json!([
+        {"id": "prt_a", "sessionID": "s", "messageID": "m", "type": "file", "mime": "image/png", "filename": "shot.png", "url": "data:image/png;base64,AAAA"},
+        {"id": "prt_b", "sessionID": "s", "messageID": "m", "type": "file", "mime": "text/plain", "url": "file:///w/notes.txt"}
+    ]);
+    let part = json!({"type": "tool", "tool": "read", "callID": "call_1", "id": "prt_1", "messageID": "m", "sessionID": "s",
+        "state": {"status": "completed", "input": {"filePath": "/w/shot.png"}, "output": "ok", "metadata": {}, "title": "shot.png",
+        "time": {"start": 1, "end": 2}, "attachments": attachments}});
+    let event = json!({"id": "e", "type": "message.part.updated", "properties": {"sessionID": "s", "part": part, "time": 2}});
+    let part = only(common::lines(Dialect::OpenCode, &[event]));
+    assert_eq!(
+        part.metadata.unwrap()["attachments"],
+        json!([
+            {"id": "prt_a", "mime": "image/png", "filename": "shot.png"},
+            {"id": "prt_b", "mime": "text/plain", "url": "file:///w/notes.txt"}
+        ])
+    );
+}

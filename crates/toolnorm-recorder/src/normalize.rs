@@ -153,7 +153,7 @@ impl Normalizer {
             sortable_id: re(r"\b([a-z]{2,5})_([0-9a-f]{12}[0-9A-Za-z]{14})\b")?,
             iso: re(r"\b(20\d\d)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")?,
             duration_key: re(
-                r"(?i)^(duration|durationms|duration_ms|duration_api_ms|elapsed|elapsedms|elapsed_ms|latency_ms|ttft_ms|wall_time|wall_time_seconds|wallclock|time_to_first_token_ms|secs|nanos|startup_ms)$",
+                r"(?i)(duration|elapsed|latency|ttft|time_to_|first_content|streamms|wall_?time|wallclock|^secs$|^nanos$|startup_?ms)",
             )?,
             pid_key: re(r"(?i)^(pid|process_id|processid)$")?,
             uuids: HashMap::new(),

@@ -139,6 +139,7 @@ pub struct Normalizer {
     ms_map: HashMap<String, i64>,
     s_map: HashMap<String, String>,
     counted: HashMap<String, String>,
+    slugs: HashMap<String, String>,
 }
 
 impl Normalizer {
@@ -162,6 +163,7 @@ impl Normalizer {
             ms_map: HashMap::new(),
             s_map: HashMap::new(),
             counted: HashMap::new(),
+            slugs: HashMap::new(),
         })
     }
 
@@ -263,6 +265,14 @@ impl Normalizer {
                                         && s.chars().all(|c| c.is_ascii_digit()) =>
                                 {
                                     "4242".to_owned()
+                                }
+                                // OpenCode's random session slugs ("jolly-circuit").
+                                Some(k) if k == "slug" => {
+                                    let n = self.slugs.len() + 1;
+                                    self.slugs
+                                        .entry(s.clone())
+                                        .or_insert_with(|| format!("slug-{n}"))
+                                        .clone()
                                 }
                                 _ => self.string(&s),
                             };

@@ -236,8 +236,12 @@ impl ClaudeCodeAdapter {
     fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
         let at = timestamp(envelope.timestamp.as_ref());
         for block in Self::blocks(line, envelope, out) {
-            let Ok(BlockType { kind }) = serde_json::from_str::<BlockType<'_>>(block.get()) else {
-                continue;
+            let kind = match serde_json::from_str::<BlockType<'_>>(block.get()) {
+                Ok(BlockType { kind }) => kind,
+                Err(error) => {
+                    out.diagnostic(malformed(line, "content block", &error));
+                    continue;
+                }
             };
             let text = block.get();
             let result = match kind.as_ref() {
@@ -398,10 +402,15 @@ impl ClaudeCodeAdapter {
         let blocks = Self::blocks(line, envelope, out);
         let results: Vec<_> = blocks
             .into_iter()
-            .filter(|block| {
-                serde_json::from_str::<BlockType<'_>>(block.get())
-                    .is_ok_and(|block| block.kind == "tool_result")
-            })
+            .filter(
+                |block| match serde_json::from_str::<BlockType<'_>>(block.get()) {
+                    Ok(block) => block.kind == "tool_result",
+                    Err(error) => {
+                        out.diagnostic(malformed(line, "content block", &error));
+                        false
+                    }
+                },
+            )
             .collect();
         // The structured result (`tool_use_result`) belongs to the one result of its message.
         let structured = match results.as_slice() {

@@ -5,6 +5,13 @@
 //! the dialect from the first lines unless told), folds the events into parts and reports
 //! each change and each diagnostic; [`output`] writes the changes in the CLI's formats.
 #![deny(missing_docs)]
+// Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod adapter;
 mod calls;
@@ -15,6 +22,7 @@ mod detect;
 mod diagnostic;
 mod error;
 mod events;
+mod finished;
 mod json;
 pub mod mcp;
 mod opencode;

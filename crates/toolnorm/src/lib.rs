@@ -25,6 +25,13 @@
 //! assert_eq!(part.output, Some(json!("total 0\n")));
 //! ```
 #![deny(missing_docs)]
+// Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod dynamic;
 mod error;

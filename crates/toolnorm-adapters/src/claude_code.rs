@@ -239,7 +239,7 @@ impl ClaudeCodeAdapter {
             let kind = match serde_json::from_str::<BlockType<'_>>(block.get()) {
                 Ok(BlockType { kind }) => kind,
                 Err(error) => {
-                    out.diagnostic(malformed(line, "content block", &error));
+                    out.diagnostic(json::malformed(line, "content block", &error));
                     continue;
                 }
             };
@@ -406,7 +406,7 @@ impl ClaudeCodeAdapter {
                 |block| match serde_json::from_str::<BlockType<'_>>(block.get()) {
                     Ok(block) => block.kind == "tool_result",
                     Err(error) => {
-                        out.diagnostic(malformed(line, "content block", &error));
+                        out.diagnostic(json::malformed(line, "content block", &error));
                         false
                     }
                 },

@@ -98,6 +98,9 @@ struct Envelope<'a> {
     tool_use_id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     cwd: Option<Cow<'a, str>>,
+    /// Transcripts: how the permission check decided (`{"decision": "reject", …}`).
+    #[serde(borrow, default, rename = "permissionDecision")]
+    permission_decision: Option<&'a RawValue>,
 }
 
 /// A content block's `type`, to pick the generated type to read it with.
@@ -150,14 +153,6 @@ impl ClaudeCodeAdapter {
     }
 }
 
-fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
-    Diagnostic::at(
-        line,
-        DiagnosticKind::MalformedEvent,
-        format!("{what}: {}", json::without_position(error)),
-    )
-}
-
 fn timestamp(text: Option<&Cow<'_, str>>) -> Option<Timestamp> {
     text.map(|text| Timestamp::Text(text.to_string()))
 }
@@ -168,16 +163,17 @@ impl Adapter for ClaudeCodeAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        let envelope: Envelope<'_> = match serde_json::from_slice(bytes) {
-            Ok(envelope) => envelope,
-            Err(error) => {
-                out.diagnostic(match json::classify(bytes, &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, "not a Claude Code message", &error),
-                });
-                return;
-            }
-        };
+        let envelope: Envelope<'_> =
+            match json::parse_line(line, bytes, "not a Claude Code message") {
+                Ok(envelope) => envelope,
+                Err(diagnostic) => return out.diagnostic(diagnostic),
+            };
+        // Transcript lines carry the session's directory on every line.
+        if let Some(cwd) = envelope.cwd.as_deref()
+            && self.calls.cwd().is_none()
+        {
+            self.calls.set_cwd(cwd);
+        }
         let Some(kind) = envelope.kind.as_deref() else {
             out.diagnostic(Diagnostic::at(
                 line,
@@ -215,7 +211,7 @@ impl ClaudeCodeAdapter {
         let content = match serde_json::from_str::<Content<'_>>(message.get()) {
             Ok(Content { content }) => content,
             Err(error) => {
-                out.diagnostic(malformed(line, "message content", &error));
+                out.diagnostic(json::malformed(line, "message content", &error));
                 return Vec::new();
             }
         };
@@ -224,7 +220,7 @@ impl ClaudeCodeAdapter {
             return Vec::new();
         }
         serde_json::from_str(content.get()).unwrap_or_else(|error| {
-            out.diagnostic(malformed(line, "message content", &error));
+            out.diagnostic(json::malformed(line, "message content", &error));
             Vec::new()
         })
     }
@@ -240,8 +236,12 @@ impl ClaudeCodeAdapter {
     fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
         let at = timestamp(envelope.timestamp.as_ref());
         for block in Self::blocks(line, envelope, out) {
-            let Ok(BlockType { kind }) = serde_json::from_str::<BlockType<'_>>(block.get()) else {
-                continue;
+            let kind = match serde_json::from_str::<BlockType<'_>>(block.get()) {
+                Ok(BlockType { kind }) => kind,
+                Err(error) => {
+                    out.diagnostic(json::malformed(line, "content block", &error));
+                    continue;
+                }
             };
             let text = block.get();
             let result = match kind.as_ref() {
@@ -330,7 +330,7 @@ impl ClaudeCodeAdapter {
                 _ => Ok(()),
             };
             if let Err(error) = result {
-                out.diagnostic(malformed(line, &format!("`{kind}` block"), &error));
+                out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
             }
         }
     }
@@ -402,10 +402,15 @@ impl ClaudeCodeAdapter {
         let blocks = Self::blocks(line, envelope, out);
         let results: Vec<_> = blocks
             .into_iter()
-            .filter(|block| {
-                serde_json::from_str::<BlockType<'_>>(block.get())
-                    .is_ok_and(|block| block.kind == "tool_result")
-            })
+            .filter(
+                |block| match serde_json::from_str::<BlockType<'_>>(block.get()) {
+                    Ok(block) => block.kind == "tool_result",
+                    Err(error) => {
+                        out.diagnostic(json::malformed(line, "content block", &error));
+                        false
+                    }
+                },
+            )
             .collect();
         // The structured result (`tool_use_result`) belongs to the one result of its message.
         let structured = match results.as_slice() {
@@ -422,10 +427,20 @@ impl ClaudeCodeAdapter {
             let result = match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {
                 Ok(result) => result,
                 Err(error) => {
-                    out.diagnostic(malformed(line, "`tool_result` block", &error));
+                    out.diagnostic(json::malformed(line, "`tool_result` block", &error));
                     continue;
                 }
             };
+            let refused_by_rule = envelope
+                .permission_decision
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+                .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
+                .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"));
+            if refused_by_rule {
+                self.denied
+                    .entry(result.tool_use_id.clone())
+                    .or_insert_with(|| "permission denied".to_owned());
+            }
             let rejected = meta.iter().any(|entry| {
                 entry.get("id").and_then(Value::as_str) == Some(result.tool_use_id.as_str())
                     && entry.get("non_execution_kind").and_then(Value::as_str)
@@ -445,17 +460,27 @@ impl ClaudeCodeAdapter {
         out: &mut Emitted,
     ) {
         let id = result.tool_use_id;
-        let content = result
-            .content
-            .as_ref()
-            .map(|content| serde_json::to_value(content).unwrap_or(Value::Null));
+        // A text result is moved, not copied: it can be the biggest thing in the stream.
+        let content = result.content.map(|content| match content {
+            wire::ToolResultBlockParamContent::String(text) => Value::String(text),
+            blocks => serde_json::to_value(&blocks).unwrap_or(Value::Null),
+        });
         let ending = Ending {
             at: at.clone(),
             ..Ending::default()
         };
         if result.is_error == Some(true) {
             let text = content.as_ref().and_then(content_text).unwrap_or_default();
+            let is_mcp = self
+                .calls
+                .name(&id)
+                .is_some_and(|name| mcp::split_double_underscore(name).is_some());
             let error = if let Some(reason) = self.denied.remove(&id) {
+                let reason = if reason == "permission denied" {
+                    first_line(&text)
+                } else {
+                    reason
+                };
                 ToolError::new(reason).with_code("permission_denied")
             } else if rejected
                 || text.starts_with("The user doesn't want to proceed with this tool use")
@@ -465,6 +490,10 @@ impl ClaudeCodeAdapter {
                 && let Some(error) = exit_code_error(&text)
             {
                 error
+            } else if let Some(inner) = tool_use_error(&text) {
+                text_error(inner).with_code("invalid_tool_use")
+            } else if is_mcp {
+                text_error(&text).with_code("mcp_error")
             } else {
                 text_error(&text)
             };
@@ -589,7 +618,11 @@ impl ClaudeCodeAdapter {
             }
         };
         if let Err(error) = result {
-            out.diagnostic(malformed(line, &format!("stream event `{kind}`"), &error));
+            out.diagnostic(json::malformed(
+                line,
+                &format!("stream event `{kind}`"),
+                &error,
+            ));
         }
     }
 
@@ -691,7 +724,7 @@ impl ClaudeCodeAdapter {
             }
         };
         if let Err(error) = result {
-            out.diagnostic(malformed(
+            out.diagnostic(json::malformed(
                 line,
                 &format!("system `{subtype}` message"),
                 &error,
@@ -778,6 +811,14 @@ fn single(key: &str, value: Value) -> JsonObject {
     let mut object = JsonObject::new();
     object.insert(key.into(), value);
     object
+}
+
+/// The message inside `<tool_use_error>…</tool_use_error>` (a call the CLI refused to run:
+/// unknown tool, invalid input).
+fn tool_use_error(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_prefix("<tool_use_error>")?;
+    let inner = inner.strip_suffix("</tool_use_error>").unwrap_or(inner);
+    Some(inner.strip_prefix("Error: ").unwrap_or(inner))
 }
 
 fn first_line(text: &str) -> String {

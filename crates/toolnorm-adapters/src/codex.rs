@@ -610,29 +610,15 @@ impl CodexAppServerAdapter {
     }
 }
 
-fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
-    Diagnostic::at(
-        line,
-        DiagnosticKind::MalformedEvent,
-        format!("{what}: {}", json::without_position(error)),
-    )
-}
-
 impl Adapter for CodexAppServerAdapter {
     fn dialect(&self) -> Dialect {
         Dialect::CodexAppServer
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        let rpc: Rpc<'_> = match serde_json::from_slice(bytes) {
+        let rpc: Rpc<'_> = match json::parse_line(line, bytes, "not a JSON-RPC message") {
             Ok(rpc) => rpc,
-            Err(error) => {
-                out.diagnostic(match json::classify(bytes, &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, "not a JSON-RPC message", &error),
-                });
-                return;
-            }
+            Err(diagnostic) => return out.diagnostic(diagnostic),
         };
         let Some(method) = rpc.method.as_deref() else {
             // A response to a client request (initialize, thread/start, …): no tool in it.
@@ -650,12 +636,12 @@ impl Adapter for CodexAppServerAdapter {
             "thread/started" => self.thread_started(line, params, out),
             "item/started" => match serde_json::from_str::<app::ItemStartedNotification>(params) {
                 Ok(started) => self.item(line, started.item, &started.thread_id, out),
-                Err(error) => out.diagnostic(malformed(line, "item/started", &error)),
+                Err(error) => out.diagnostic(json::malformed(line, "item/started", &error)),
             },
             "item/completed" => {
                 match serde_json::from_str::<app::ItemCompletedNotification>(params) {
                     Ok(completed) => self.item(line, completed.item, &completed.thread_id, out),
-                    Err(error) => out.diagnostic(malformed(line, "item/completed", &error)),
+                    Err(error) => out.diagnostic(json::malformed(line, "item/completed", &error)),
                 }
             }
             "item/commandExecution/outputDelta" => {
@@ -664,7 +650,7 @@ impl Adapter for CodexAppServerAdapter {
                         .items
                         .calls
                         .output(line, &delta.item_id, &delta.delta, out),
-                    Err(error) => out.diagnostic(malformed(line, method, &error)),
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
             "item/fileChange/outputDelta" => {
@@ -673,7 +659,7 @@ impl Adapter for CodexAppServerAdapter {
                         .items
                         .calls
                         .output(line, &delta.item_id, &delta.delta, out),
-                    Err(error) => out.diagnostic(malformed(line, method, &error)),
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
             "item/mcpToolCall/progress" => {
@@ -684,7 +670,7 @@ impl Adapter for CodexAppServerAdapter {
                             .calls
                             .merge_metadata(line, &progress.item_id, metadata, out);
                     }
-                    Err(error) => out.diagnostic(malformed(line, method, &error)),
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
             "serverRequest/resolved" => self.resolved(line, params, out),
@@ -873,15 +859,9 @@ impl Adapter for CodexExecAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        let probe: ExecProbe<'_> = match serde_json::from_slice(bytes) {
+        let probe: ExecProbe<'_> = match json::parse_line(line, bytes, "not a codex exec event") {
             Ok(probe) => probe,
-            Err(error) => {
-                out.diagnostic(match json::classify(bytes, &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, "not a codex exec event", &error),
-                });
-                return;
-            }
+            Err(diagnostic) => return out.diagnostic(diagnostic),
         };
         let Some(kind) = probe.kind.as_deref() else {
             out.diagnostic(Diagnostic::at(
@@ -903,7 +883,7 @@ impl Adapter for CodexExecAdapter {
                 };
                 let raw = match serde_json::from_slice::<ExecEvent<'_>>(bytes) {
                     Ok(event) => event.item.get(),
-                    Err(error) => return out.diagnostic(malformed(line, kind, &error)),
+                    Err(error) => return out.diagnostic(json::malformed(line, kind, &error)),
                 };
                 match exec_item_facts(
                     &item.kind,
@@ -913,9 +893,11 @@ impl Adapter for CodexExecAdapter {
                 ) {
                     Ok(Some(facts)) => self.items.seen(line, facts, None, out),
                     Ok(None) => {}
-                    Err(error) => {
-                        out.diagnostic(malformed(line, &format!("`{}` item", item.kind), &error))
-                    }
+                    Err(error) => out.diagnostic(json::malformed(
+                        line,
+                        &format!("`{}` item", item.kind),
+                        &error,
+                    )),
                 }
             }
             "thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "error" => {}

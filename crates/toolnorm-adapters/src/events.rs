@@ -3,7 +3,6 @@
 use toolnorm::ToolEvent;
 
 use crate::adapter::{Adapter, Emitted};
-use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::{Dialect, json};
 
 /// Reads toolnorm's own event log (what `--format events` writes).
@@ -16,16 +15,9 @@ impl Adapter for EventLogAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        match serde_json::from_slice::<ToolEvent>(bytes) {
+        match json::parse_line::<ToolEvent>(line, bytes, "not a toolnorm event") {
             Ok(event) => out.event(line, event),
-            Err(error) => out.diagnostic(match json::classify(bytes, &error) {
-                Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                None => Diagnostic::at(
-                    line,
-                    DiagnosticKind::MalformedEvent,
-                    format!("not a toolnorm event: {error}"),
-                ),
-            }),
+            Err(diagnostic) => out.diagnostic(diagnostic),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Reading JSON lines, with diagnostics that say what is wrong with a bad line.
 
-use crate::diagnostic::DiagnosticKind;
+use serde::Deserialize;
+
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
 
 /// Why a line is not JSON at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,4 +45,25 @@ pub fn without_position(error: &serde_json::Error) -> String {
         Some(message) => message.to_owned(),
         None => text,
     }
+}
+
+/// A diagnostic for JSON of the wrong shape: `what` names what was expected.
+pub fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
+    Diagnostic::at(
+        line,
+        DiagnosticKind::MalformedEvent,
+        format!("{what}: {}", without_position(error)),
+    )
+}
+
+/// Reads one line as `T`; a line that is not JSON, or not a `what`, becomes its diagnostic.
+pub fn parse_line<'a, T: Deserialize<'a>>(
+    line: u64,
+    bytes: &'a [u8],
+    what: &str,
+) -> Result<T, Diagnostic> {
+    serde_json::from_slice(bytes).map_err(|error| match classify(bytes, &error) {
+        Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+        None => malformed(line, what, &error),
+    })
 }

@@ -5,6 +5,13 @@
 //! the dialect from the first lines unless told), folds the events into parts and reports
 //! each change and each diagnostic; [`output`] writes the changes in the CLI's formats.
 #![deny(missing_docs)]
+// Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 pub mod acp;
 mod adapter;
@@ -16,6 +23,7 @@ mod detect;
 mod diagnostic;
 mod error;
 mod events;
+mod finished;
 mod json;
 pub mod mcp;
 mod opencode;

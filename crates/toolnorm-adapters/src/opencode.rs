@@ -161,14 +161,6 @@ impl OpenCodeAdapter {
     }
 }
 
-fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic {
-    Diagnostic::at(
-        line,
-        DiagnosticKind::MalformedEvent,
-        format!("{what}: {}", json::without_position(error)),
-    )
-}
-
 impl Adapter for OpenCodeAdapter {
     fn dialect(&self) -> Dialect {
         Dialect::OpenCode
@@ -192,16 +184,11 @@ impl Adapter for OpenCodeAdapter {
 
 impl OpenCodeAdapter {
     fn event(&mut self, line: u64, text: &str, out: &mut Emitted) {
-        let envelope: Envelope<'_> = match serde_json::from_str(text) {
-            Ok(envelope) => envelope,
-            Err(error) => {
-                out.diagnostic(match json::classify(text.as_bytes(), &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, "not an OpenCode event", &error),
-                });
-                return;
-            }
-        };
+        let envelope: Envelope<'_> =
+            match json::parse_line(line, text.as_bytes(), "not an OpenCode event") {
+                Ok(envelope) => envelope,
+                Err(diagnostic) => return out.diagnostic(diagnostic),
+            };
         if let Some(directory) = &envelope.directory {
             self.calls.set_cwd(directory.as_ref());
         }
@@ -240,7 +227,9 @@ impl OpenCodeAdapter {
                         properties.get(),
                     ) {
                         Ok(_) => {}
-                        Err(error) => out.diagnostic(malformed(line, "message.part.delta", &error)),
+                        Err(error) => {
+                            out.diagnostic(json::malformed(line, "message.part.delta", &error))
+                        }
                     }
                 }
             }
@@ -279,11 +268,11 @@ impl OpenCodeAdapter {
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
             Ok(_) => return,
-            Err(error) => return out.diagnostic(malformed(line, "part", &error)),
+            Err(error) => return out.diagnostic(json::malformed(line, "part", &error)),
         }
         match serde_json::from_str::<wire::ToolPart>(part) {
             Ok(part) => self.tool_part(line, part, out),
-            Err(error) => out.diagnostic(malformed(line, "tool part", &error)),
+            Err(error) => out.diagnostic(json::malformed(line, "tool part", &error)),
         }
     }
 
@@ -348,6 +337,7 @@ impl OpenCodeAdapter {
             .and_then(action_descriptor_text);
         let mut sighting = Sighting::new(id.clone(), part.tool.clone(), Value::Object(input));
         sighting.mcp = self.split_mcp(&part.tool);
+        let mcp_tool = sighting.mcp.is_some();
         sighting.metadata = call_metadata;
         sighting.at = started.map(epoch);
         sighting.title = descriptor;
@@ -379,6 +369,12 @@ impl OpenCodeAdapter {
                         self.calls.fail(line, &id, error, ending, out);
                     }
                     _ => {
+                        if !state.attachments.is_empty() {
+                            let attachments = state.attachments.iter().map(attachment).collect();
+                            let mut listed = JsonObject::new();
+                            listed.insert("attachments".into(), Value::Array(attachments));
+                            self.calls.merge_metadata(line, &id, listed, out);
+                        }
                         if let Some(truncated) = state
                             .metadata
                             .get("truncated")
@@ -403,6 +399,8 @@ impl OpenCodeAdapter {
                     ToolError::new(first_line(&state.error))
                         .with_code("permission_denied")
                         .with_details(json!({ "output": state.error }))
+                } else if mcp_tool {
+                    text_error(&state.error).with_code("mcp_error")
                 } else {
                     text_error(&state.error)
                 };
@@ -410,6 +408,21 @@ impl OpenCodeAdapter {
             }
         }
     }
+}
+
+/// An attachment as metadata: its name, type and where it is, never its inline data
+/// (`data:` URLs are left out: they are the file itself).
+fn attachment(file: &wire::FilePart) -> Value {
+    let mut entry = JsonObject::new();
+    entry.insert("id".into(), file.id.as_str().into());
+    entry.insert("mime".into(), file.mime.as_str().into());
+    if let Some(name) = &file.filename {
+        entry.insert("filename".into(), name.as_str().into());
+    }
+    if !file.url.starts_with("data:") {
+        entry.insert("url".into(), file.url.as_str().into());
+    }
+    Value::Object(entry)
 }
 
 fn epoch(ms: u64) -> Timestamp {

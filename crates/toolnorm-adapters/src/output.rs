@@ -35,11 +35,12 @@ impl Format {
         self == Format::Events
     }
 
-    /// Whether finished calls can be dropped from memory once written.
+    /// Whether finished calls can be dropped from memory once written (every format
+    /// writes a call's last change as it happens, so all of them can).
     pub fn evicts_terminal(self) -> bool {
         matches!(
             self,
-            Format::Parts | Format::Pretty | Format::Events | Format::Acp
+            Format::Parts | Format::Updates | Format::Pretty | Format::Events | Format::Acp
         )
     }
 }
@@ -69,10 +70,10 @@ impl<W: Write> Writer<W> {
             return Ok(());
         };
         match self.format {
-            Format::Parts if update.call.is_terminal() => self.json_line(&update.part()),
+            Format::Parts if update.call.is_terminal() => self.json_line(&update.call.part_view()),
             Format::Pretty if update.call.is_terminal() => self.pretty_line(update.call),
             Format::Updates => {
-                self.json_line(&update.part())?;
+                self.json_line(&update.call.part_view())?;
                 self.out.flush()
             }
             Format::Events => match event {
@@ -99,7 +100,7 @@ impl<W: Write> Writer<W> {
         match self.format {
             Format::Parts => {
                 for call in open {
-                    self.json_line(&call.to_part())?;
+                    self.json_line(&call.part_view())?;
                 }
             }
             Format::Pretty => {

@@ -6,13 +6,14 @@
 //! input order. It holds only open calls when asked to drop finished ones, so memory
 //! stays flat however long the stream.
 
-use std::collections::HashMap;
+use std::io::{self, Write};
 
-use toolnorm::{Error as FoldError, Fold, LineSplitter, ToolEvent, ToolState, Update};
+use toolnorm::{Error as FoldError, Fold, LineSplitter, ToolEvent, Update};
 
 use crate::adapter::{Adapter, Emitted};
 use crate::detect::{DETECTION_WINDOW, detect_line};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::finished::Finished;
 use crate::titles::TitleRules;
 use crate::{Dialect, adapter_for};
 
@@ -86,9 +87,34 @@ struct Core {
     stage: Stage,
     options: Options,
     fold: Fold,
-    finished: HashMap<String, ToolState>,
+    finished: Finished,
     emitted: Emitted,
     stats: Stats,
+    audit: Option<Audit>,
+}
+
+/// Where the lines that produced a diagnostic are copied.
+struct Audit {
+    out: Box<dyn Write + Send>,
+    /// The last line written (a line with several diagnostics is written once).
+    last: u64,
+    /// The first write error.
+    error: Option<io::Error>,
+}
+
+impl Audit {
+    fn write(&mut self, line: u64, bytes: &[u8]) {
+        if line <= self.last || self.error.is_some() {
+            return;
+        }
+        self.last = line;
+        let result = write!(self.out, "{line}\t")
+            .and_then(|()| self.out.write_all(bytes))
+            .and_then(|()| self.out.write_all(b"\n"));
+        if let Err(error) = result {
+            self.error = Some(error);
+        }
+    }
 }
 
 /// Normalizes one stream.
@@ -110,9 +136,31 @@ impl Normalizer {
                 stage,
                 fold: Fold::with_output_cap(options.output_cap),
                 options,
-                finished: HashMap::new(),
+                finished: Finished::default(),
                 emitted: Emitted::default(),
                 stats: Stats::default(),
+                audit: None,
+            },
+        }
+    }
+
+    /// Copies every input line that produces a diagnostic to `out`, verbatim, as
+    /// `N<TAB>line<LF>` (`N` the 1-based line number), each line once, in input order.
+    pub fn audit_to(&mut self, out: Box<dyn Write + Send>) {
+        self.core.audit = Some(Audit {
+            out,
+            last: 0,
+            error: None,
+        });
+    }
+
+    /// Flushes the audit output; the first error writing it, if any.
+    pub fn finish_audit(&mut self) -> io::Result<()> {
+        match self.core.audit.as_mut() {
+            None => Ok(()),
+            Some(audit) => match audit.error.take() {
+                Some(error) => Err(error),
+                None => audit.out.flush(),
             },
         }
     }
@@ -133,7 +181,7 @@ impl Normalizer {
         if let Stage::Ready(adapter) = &mut core.stage {
             adapter.finish(&mut core.emitted);
         }
-        core.drain(on_step);
+        core.drain(None, on_step);
     }
 
     /// The dialect, once known.
@@ -158,6 +206,7 @@ impl Normalizer {
 impl Core {
     fn line(&mut self, line: u64, bytes: &[u8], last: bool, on_step: &mut dyn FnMut(Step<'_>)) {
         self.stats.lines = line;
+        // A blank line carries nothing: it is skipped (and still counted).
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
@@ -165,38 +214,40 @@ impl Core {
             && serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
                 .is_err_and(|error| error.is_eof())
         {
-            self.report(
-                Diagnostic::at(
-                    line,
-                    DiagnosticKind::TruncatedLine,
-                    "the input ends in the middle of this line",
-                ),
-                on_step,
-            );
+            self.emitted.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::TruncatedLine,
+                "the input ends in the middle of this line",
+            ));
+            self.drain(Some((line, bytes)), on_step);
             return;
         }
         match &mut self.stage {
-            Stage::Ready(adapter) => adapter.line(line, bytes, &mut self.emitted),
+            Stage::Ready(adapter) => read_line(adapter.as_mut(), line, bytes, &mut self.emitted),
             Stage::Detecting(buffered) => {
                 let detected = detect_line(bytes);
                 buffered.push((line, bytes.to_vec()));
                 match detected {
-                    Some(dialect) => self.start(dialect),
+                    Some(dialect) => self.start(dialect, on_step),
                     None if buffered.len() >= DETECTION_WINDOW => self.flush_detection(on_step),
-                    None => return,
+                    None => {}
                 }
+                return;
             }
         }
-        self.drain(on_step);
+        self.drain(Some((line, bytes)), on_step);
     }
 
     /// Starts the adapter for `dialect` and replays the buffered lines through it.
-    fn start(&mut self, dialect: Dialect) {
+    fn start(&mut self, dialect: Dialect, on_step: &mut dyn FnMut(Step<'_>)) {
         let mut adapter = adapter_for(dialect, &self.options);
-        if let Stage::Detecting(buffered) = &mut self.stage {
-            for (line, bytes) in buffered.drain(..) {
-                adapter.line(line, &bytes, &mut self.emitted);
-            }
+        let buffered = match &mut self.stage {
+            Stage::Detecting(buffered) => std::mem::take(buffered),
+            Stage::Ready(_) => Vec::new(),
+        };
+        for (line, bytes) in buffered {
+            read_line(adapter.as_mut(), line, &bytes, &mut self.emitted);
+            self.drain(Some((line, &bytes)), on_step);
         }
         self.stage = Stage::Ready(adapter);
     }
@@ -206,9 +257,6 @@ impl Core {
         let Stage::Detecting(buffered) = &mut self.stage else {
             return;
         };
-        if buffered.is_empty() {
-            return;
-        }
         let lines = std::mem::take(buffered);
         for (line, bytes) in lines {
             let message = match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
@@ -221,26 +269,48 @@ impl Core {
                 DiagnosticKind::UndetectedDialect,
                 message,
             ));
-        }
-        self.drain(on_step);
-    }
-
-    fn drain(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
-        for diagnostic in std::mem::take(&mut self.emitted.diagnostics) {
-            self.report(diagnostic, on_step);
-        }
-        let events = std::mem::take(&mut self.emitted.events);
-        for (line, event) in events {
-            self.apply(line, event, on_step);
+            self.drain(Some((line, &bytes)), on_step);
         }
     }
 
-    fn report(&mut self, diagnostic: Diagnostic, on_step: &mut dyn FnMut(Step<'_>)) {
+    /// Reports what the adapter emitted for the line `source` (if any), then applies
+    /// its events.
+    fn drain(&mut self, source: Option<(u64, &[u8])>, on_step: &mut dyn FnMut(Step<'_>)) {
+        if !self.emitted.diagnostics.is_empty() {
+            for diagnostic in std::mem::take(&mut self.emitted.diagnostics) {
+                self.report(diagnostic, source, on_step);
+            }
+        }
+        if !self.emitted.events.is_empty() {
+            let events = std::mem::take(&mut self.emitted.events);
+            for (line, event) in events {
+                self.apply(line, event, source, on_step);
+            }
+        }
+    }
+
+    fn report(
+        &mut self,
+        diagnostic: Diagnostic,
+        source: Option<(u64, &[u8])>,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         self.stats.diagnostics += 1;
+        if let (Some(audit), Some((line, bytes))) = (self.audit.as_mut(), source)
+            && diagnostic.line == Some(line)
+        {
+            audit.write(line, bytes);
+        }
         on_step(Step::Diagnostic(&diagnostic));
     }
 
-    fn apply(&mut self, line: u64, event: ToolEvent, on_step: &mut dyn FnMut(Step<'_>)) {
+    fn apply(
+        &mut self,
+        line: u64,
+        event: ToolEvent,
+        source: Option<(u64, &[u8])>,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         self.stats.events += 1;
         if let Some(state) = self.finished.get(event.id()) {
             let message = format!(
@@ -248,10 +318,8 @@ impl Core {
                 event.id(),
                 event.type_name()
             );
-            self.report(
-                Diagnostic::at(line, DiagnosticKind::Rejected, message),
-                on_step,
-            );
+            let diagnostic = Diagnostic::at(line, DiagnosticKind::Rejected, message);
+            self.report(diagnostic, source, on_step);
             return;
         }
         let kept = self.options.keep_events.then(|| event.clone());
@@ -278,13 +346,42 @@ impl Core {
                     FoldError::UnknownCall { .. } => DiagnosticKind::UnknownCall,
                     _ => DiagnosticKind::Rejected,
                 };
-                self.report(Diagnostic::at(line, kind, error.to_string()), on_step);
+                let diagnostic = Diagnostic::at(line, kind, error.to_string());
+                self.report(diagnostic, source, on_step);
                 None
             }
         };
         if let Some((id, state)) = finished.filter(|_| self.options.evict_terminal) {
             self.fold.remove(&id);
-            self.finished.insert(id, state);
+            self.finished.insert(&id, state);
         }
+    }
+}
+
+/// Has `adapter` read one line; when the line is unusable in the adapter's dialect but is
+/// an event of another dialect, its diagnostics become one `foreign-dialect` diagnostic.
+fn read_line(adapter: &mut dyn Adapter, line: u64, bytes: &[u8], out: &mut Emitted) {
+    let diagnostics = out.diagnostics.len();
+    let events = out.events.len();
+    adapter.line(line, bytes, out);
+    let rejected = out.diagnostics.len() > diagnostics
+        && out.events.len() == events
+        && out.diagnostics.iter().skip(diagnostics).all(|diagnostic| {
+            matches!(
+                diagnostic.kind,
+                DiagnosticKind::UnknownEvent | DiagnosticKind::MalformedEvent
+            )
+        });
+    if !rejected {
+        return;
+    }
+    let ours = adapter.dialect();
+    if let Some(theirs) = detect_line(bytes).filter(|theirs| *theirs != ours) {
+        out.diagnostics.truncate(diagnostics);
+        out.diagnostic(Diagnostic::at(
+            line,
+            DiagnosticKind::ForeignDialect,
+            format!("a `{theirs}` event in a `{ours}` stream, ignored"),
+        ));
     }
 }

@@ -60,7 +60,8 @@ pub struct ToolRef<'a> {
 /// A set of compiled rules, matched in order.
 #[derive(Debug, Clone, Default)]
 pub struct TitleRules {
-    rules: Vec<Rule>,
+    /// Shared: copying a rule set (one per adapter) is cheap.
+    rules: std::sync::Arc<[Rule]>,
 }
 
 #[derive(Debug, Clone)]
@@ -125,12 +126,18 @@ enum OneOrMany {
 impl TitleRules {
     /// The built-in rules.
     pub fn builtin() -> Self {
-        // The built-in files are tested to parse; a file that did not would add no rule
-        // (and fail the test suite) rather than panic here.
-        BUILTIN_RULES
-            .iter()
-            .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
-            .fold(TitleRules::default(), TitleRules::then)
+        // Parsed once per process, then copied.
+        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // The built-in files are tested to parse; a file that did not would add no
+                // rule (and fail the test suite) rather than panic here.
+                BUILTIN_RULES
+                    .iter()
+                    .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
+                    .fold(TitleRules::default(), TitleRules::then)
+            })
+            .clone()
     }
 
     /// Parses rules from TOML; `origin` names the source in errors.
@@ -147,15 +154,24 @@ impl TitleRules {
                 spec.source = spec.source.or(file.defaults.source);
                 Rule::compile(spec, origin)
             })
-            .collect::<Result<_, _>>()?;
-        Ok(TitleRules { rules })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(TitleRules {
+            rules: rules.into(),
+        })
     }
 
     /// These rules, then `fallback`'s.
     #[must_use]
-    pub fn then(mut self, fallback: TitleRules) -> Self {
-        self.rules.extend(fallback.rules);
-        self
+    pub fn then(self, fallback: TitleRules) -> Self {
+        let rules: Vec<Rule> = self
+            .rules
+            .iter()
+            .chain(fallback.rules.iter())
+            .cloned()
+            .collect();
+        TitleRules {
+            rules: rules.into(),
+        }
     }
 
     /// The title of the first matching rule whose template resolves.

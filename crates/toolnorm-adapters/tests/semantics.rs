@@ -384,6 +384,7 @@ fn a_non_zero_exit_is_an_error_with_its_code_everywhere() {
 fn a_refused_permission_is_an_error_with_its_own_code() {
     for provider in [
         "claude-code",
+        "claude-code-transcript",
         "codex-app-server",
         "opencode-serve",
         "opencode-run",
@@ -432,5 +433,42 @@ fn streamed_input_refines_the_call_as_it_arrives() {
     assert!(
         contents.windows(2).all(|pair| pair[0] <= pair[1]),
         "{contents:?}"
+    );
+}
+
+#[test]
+fn an_mcp_tool_error_has_the_same_code_everywhere() {
+    for provider in PROVIDERS
+        .iter()
+        .chain(&["claude-code-transcript", "opencode-serve-global"])
+    {
+        let part = only(common::fixture(&format!("{provider}/mcp-error.jsonl")));
+        let error = part.error.unwrap();
+        assert_eq!(error.code.as_deref(), Some("mcp_error"), "{provider}");
+        assert!(
+            error.message.contains("division by zero"),
+            "{provider}: {}",
+            error.message
+        );
+    }
+}
+
+#[test]
+fn opencode_attachments_are_listed_without_their_data() {
+    let attachments = json!([
+        {"id": "prt_a", "sessionID": "s", "messageID": "m", "type": "file", "mime": "image/png", "filename": "shot.png", "url": "data:image/png;base64,AAAA"},
+        {"id": "prt_b", "sessionID": "s", "messageID": "m", "type": "file", "mime": "text/plain", "url": "file:///w/notes.txt"}
+    ]);
+    let part = json!({"type": "tool", "tool": "read", "callID": "call_1", "id": "prt_1", "messageID": "m", "sessionID": "s",
+        "state": {"status": "completed", "input": {"filePath": "/w/shot.png"}, "output": "ok", "metadata": {}, "title": "shot.png",
+        "time": {"start": 1, "end": 2}, "attachments": attachments}});
+    let event = json!({"id": "e", "type": "message.part.updated", "properties": {"sessionID": "s", "part": part, "time": 2}});
+    let part = only(common::lines(Dialect::OpenCode, &[event]));
+    assert_eq!(
+        part.metadata.unwrap()["attachments"],
+        json!([
+            {"id": "prt_a", "mime": "image/png", "filename": "shot.png"},
+            {"id": "prt_b", "mime": "text/plain", "url": "file:///w/notes.txt"}
+        ])
     );
 }

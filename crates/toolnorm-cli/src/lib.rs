@@ -53,6 +53,10 @@ pub struct NormalizeArgs {
     /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
     #[arg(long = "mcp-server", value_name = "NAME")]
     pub mcp_servers: Vec<String>,
+    /// Write every input line that produced a diagnostic to FILE, verbatim, as
+    /// `N<TAB>line` (N the line number).
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<PathBuf>,
     /// The input file; `-` or nothing reads stdin.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
@@ -178,6 +182,15 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         rules,
         mcp_servers: args.mcp_servers.clone(),
     });
+    if let Some(path) = &args.audit {
+        match File::create(path) {
+            Ok(file) => normalizer.audit_to(Box::new(io::BufWriter::new(file))),
+            Err(error) => {
+                let _ = writeln!(stderr, "toolnorm: {}: {error}", path.display());
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+    }
     let acp = AcpOptions {
         session_id: args.session_id.clone(),
         output_cap: args.output_cap,
@@ -207,6 +220,10 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             return ExitCode::SUCCESS;
         }
         let _ = writeln!(stderr, "toolnorm: writing output: {error}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Err(error) = normalizer.finish_audit() {
+        let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
         return ExitCode::from(EXIT_USAGE);
     }
     if let Some(error) = read_error {

@@ -161,3 +161,44 @@ fn help_is_stable() {
         assert!(help.contains(flag), "{help}");
     }
 }
+
+#[test]
+fn every_fixture_passes_strict_in_every_format() {
+    let root = fixture("");
+    for provider in std::fs::read_dir(&root).unwrap() {
+        let provider = provider.unwrap().path();
+        // ACP streams (`*-acp/`) need the ACP dialect, tested with it.
+        if !provider.is_dir() || provider.to_string_lossy().ends_with("-acp") {
+            continue;
+        }
+        for file in std::fs::read_dir(&provider).unwrap() {
+            let file = file.unwrap().path();
+            for format in ["parts", "updates", "events", "pretty"] {
+                let output = toolnorm()
+                    .args(["normalize", "--strict", "--format", format])
+                    .arg(&file)
+                    .output()
+                    .unwrap();
+                assert!(
+                    output.status.success(),
+                    "{} {format}: {}",
+                    file.display(),
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                if format == "parts" {
+                    let ids: Vec<String> = stdout_lines(&output)
+                        .iter()
+                        .map(|part| part["id"].as_str().unwrap().to_owned())
+                        .collect();
+                    let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+                    assert_eq!(
+                        unique.len(),
+                        ids.len(),
+                        "{}: one line per call",
+                        file.display()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -12,7 +12,10 @@ use toolnorm_codegen::{Error, default_repo_root, generate, sync};
 #[command(
     name = "toolnorm-codegen",
     version,
-    about = "Pin provider schemas and generate toolnorm-wire"
+    about = "Pin provider schemas and generate toolnorm-wire",
+    // Help is laid out as written, whatever the terminal (and whether or not another
+    // crate in the build turns on clap's `wrap_help`), so its goldens stay stable.
+    term_width = 0
 )]
 struct Cli {
     /// Repository root (defaults to the workspace this binary was built in).

@@ -46,6 +46,10 @@ pub enum Step {
     Patches(&'static [Patch]),
     /// [`make_opaque`] on the named definitions.
     Opaque(&'static [&'static str]),
+    /// [`title_union_members_by_tag`].
+    TitleMembersByTag,
+    /// [`title_member_inline_properties`].
+    TitleMemberProperties,
 }
 
 /// An addition to an official schema, for a field, value or variant that the
@@ -57,6 +61,20 @@ pub enum Patch {
     AddProperty {
         /// Definition name.
         def: &'static str,
+        /// Property name.
+        name: &'static str,
+        /// The property's schema, as JSON text.
+        schema: &'static str,
+    },
+    /// Adds an optional property to the member of a union definition whose
+    /// `tag` property has the single value `value`.
+    AddMemberProperty {
+        /// The union definition.
+        def: &'static str,
+        /// The member's tag property.
+        tag: &'static str,
+        /// The member's tag value.
+        value: &'static str,
         /// Property name.
         name: &'static str,
         /// The property's schema, as JSON text.
@@ -101,6 +119,8 @@ impl Step {
             Step::TitleInlineCollisions => "title_colliding_inline_types",
             Step::Patches(_) => "apply_patches",
             Step::Opaque(_) => "make_opaque",
+            Step::TitleMembersByTag => "title_union_members_by_tag",
+            Step::TitleMemberProperties => "title_member_inline_properties",
         }
     }
 
@@ -126,6 +146,8 @@ impl Step {
             Step::TitleInlineCollisions => title_colliding_inline_types(defs),
             Step::Patches(patches) => apply_patches(defs, patches),
             Step::Opaque(names) => make_opaque(defs, names),
+            Step::TitleMembersByTag => title_union_members_by_tag(defs),
+            Step::TitleMemberProperties => title_member_inline_properties(defs),
         }
     }
 }
@@ -257,6 +279,105 @@ pub fn rename_colliding_definitions(defs: &mut Defs) {
     });
 }
 
+/// Titles the inline members of a `oneOf` after their tag value, so that
+/// typify names the variants `ToolCall`, `ToolCallUpdate`, … instead of
+/// `Variant0`, `Variant1`, …. Only when every member has a distinct,
+/// required, single-value tag (ACP's `sessionUpdate`).
+pub fn title_union_members_by_tag(defs: &mut Defs) {
+    walk_defs(defs, |map| {
+        let Some(Value::Array(members)) = map.get_mut("oneOf") else {
+            return;
+        };
+        let titles: Option<Vec<String>> = members
+            .iter()
+            .map(|m| {
+                let m = m.as_object()?;
+                if m.contains_key("title") || m.contains_key("$ref") {
+                    return None;
+                }
+                let (_, value) = tag_of(m)?;
+                Some(pascal_name(value.as_str()?))
+            })
+            .collect();
+        let Some(titles) = titles else { return };
+        let distinct: std::collections::BTreeSet<&String> = titles.iter().collect();
+        if distinct.len() != titles.len() {
+            return;
+        }
+        for (member, title) in members.iter_mut().zip(titles) {
+            if let Value::Object(member) = member {
+                member.insert("title".into(), Value::String(title));
+            }
+        }
+    });
+}
+
+fn is_inline_type(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    !map.contains_key("$ref")
+        && !map.contains_key("title")
+        && ["properties", "oneOf", "anyOf", "allOf", "enum"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+}
+
+fn title_members_in(schema: &mut Value, context: &str) {
+    let Value::Object(map) = schema else { return };
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = map.get_mut(key) else {
+            continue;
+        };
+        for (index, member) in members.iter_mut().enumerate() {
+            let Value::Object(m) = member else { continue };
+            let member_name = match (m.get("title").and_then(Value::as_str), tag_of(m)) {
+                (Some(title), _) => pascal_name(title),
+                (None, Some((_, value))) => {
+                    format!(
+                        "{context}{}",
+                        pascal_name(value.as_str().unwrap_or_default())
+                    )
+                }
+                (None, None) => format!("{context}Variant{index}"),
+            };
+            if let Some(Value::Object(props)) = m.get_mut("properties") {
+                for (prop, inline) in props.iter_mut() {
+                    let name = format!("{member_name}{}", pascal_name(prop));
+                    if is_inline_type(inline)
+                        && let Value::Object(inline) = inline
+                    {
+                        inline.insert("title".into(), Value::String(name.clone()));
+                    }
+                    title_members_in(inline, &name);
+                }
+            }
+            title_members_in(member, &member_name);
+        }
+    }
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        for (prop, inline) in props.iter_mut() {
+            let name = format!("{context}{}", pascal_name(prop));
+            title_members_in(inline, &name);
+        }
+    }
+    if let Some(items) = map.get_mut("items") {
+        title_members_in(items, &format!("{context}Item"));
+    }
+}
+
+/// Titles the inline object types of union members' properties after the
+/// member (`FileReadOutputTextFile`, `FileReadOutputPartsFile`, …). typify
+/// 0.8 names each such type after the union and property alone
+/// (`FileReadOutputFile`) and, when several members have one, silently
+/// reuses the first for all of them, so a Claude `Read` text result failed
+/// to parse as the `parts` member's file.
+pub fn title_member_inline_properties(defs: &mut Defs) {
+    for (name, schema) in defs.iter_mut() {
+        title_members_in(schema, &pascal_name(name));
+    }
+}
+
 /// Turns the named definitions into opaque JSON (`serde_json::Value`),
 /// keeping only their description. Used for large subtrees the normalizer
 /// never inspects (tool *definitions* echoed in compaction blocks,
@@ -287,6 +408,39 @@ pub fn apply_patches(defs: &mut Defs, patches: &[Patch]) {
                     .map(|d| d.entry("properties").or_insert_with(|| json!({})));
                 if let (Ok(parsed), Some(Value::Object(props))) = (parsed, props) {
                     props.insert(name.to_string(), parsed);
+                }
+            }
+            Patch::AddMemberProperty {
+                def,
+                tag,
+                value,
+                name,
+                schema,
+            } => {
+                let Ok(parsed) = serde_json::from_str::<Value>(schema) else {
+                    continue;
+                };
+                let Some(def) = defs.get_mut(def).and_then(Value::as_object_mut) else {
+                    continue;
+                };
+                for key in ["oneOf", "anyOf"] {
+                    let Some(Value::Array(members)) = def.get_mut(key) else {
+                        continue;
+                    };
+                    for member in members.iter_mut() {
+                        let tagged =
+                            member
+                                .pointer(&format!("/properties/{tag}"))
+                                .is_some_and(|t| {
+                                    t.get("const").and_then(Value::as_str) == Some(value)
+                                        || t.get("enum") == Some(&json!([value]))
+                                });
+                        if let (true, Some(Value::Object(props))) =
+                            (tagged, member.get_mut("properties"))
+                        {
+                            props.insert(name.to_string(), parsed.clone());
+                        }
+                    }
                 }
             }
             Patch::AddEnumValue { def, value } => {
@@ -808,6 +962,13 @@ mod tests {
                     def: "Status",
                     value: "in_progress",
                 },
+                Patch::AddMemberProperty {
+                    def: "Out",
+                    tag: "status",
+                    value: "async_launched",
+                    name: "canContinueAgent",
+                    schema: r#"{"type": "boolean"}"#,
+                },
                 Patch::AddUnionMember {
                     union: "Items",
                     name: "NewItem",
@@ -815,15 +976,53 @@ mod tests {
                 },
             ]),
             json!({"Item": {"properties": {"id": {"type": "string"}}},
+                   "Out": {"anyOf": [{"properties": {"status": {"const": "async_launched"}}},
+                                     {"properties": {"status": {"const": "completed"}}}]},
                    "Status": {"enum": ["completed"]},
                    "Items": {"anyOf": [{"$ref": "#/definitions/Item"}]}}),
         );
         assert_eq!(
             out,
             json!({"Item": {"properties": {"id": {"type": "string"}, "action": {}}},
+                   "Out": {"anyOf": [{"properties": {"status": {"const": "async_launched"},
+                                                     "canContinueAgent": {"type": "boolean"}}},
+                                     {"properties": {"status": {"const": "completed"}}}]},
                    "Status": {"enum": ["completed", "in_progress"]},
                    "Items": {"anyOf": [{"$ref": "#/definitions/Item"}, {"$ref": "#/definitions/NewItem"}]},
                    "NewItem": {"type": "object"}})
+        );
+    }
+
+    #[test]
+    fn titles_union_members_after_their_tag() {
+        let out = run(
+            Step::TitleMembersByTag,
+            json!({"U": {"oneOf": [
+                {"properties": {"sessionUpdate": {"enum": ["tool_call"]}}, "required": ["sessionUpdate"]},
+                {"properties": {"sessionUpdate": {"enum": ["tool_call_update"]}}, "required": ["sessionUpdate"]}]},
+                   "Untagged": {"oneOf": [{"type": "string"}, {"type": "number"}]}}),
+        );
+        assert_eq!(out["U"]["oneOf"][0]["title"], json!("ToolCall"));
+        assert_eq!(out["U"]["oneOf"][1]["title"], json!("ToolCallUpdate"));
+        assert!(out["Untagged"]["oneOf"][0].get("title").is_none());
+    }
+
+    #[test]
+    fn titles_inline_properties_of_union_members() {
+        let file = |req: &str| json!({"type": "object", "properties": {req: {"type": "string"}}, "required": [req]});
+        let out = run(
+            Step::TitleMemberProperties,
+            json!({"FileReadOutput": {"oneOf": [
+                {"properties": {"type": {"enum": ["text"]}, "file": file("content")}, "required": ["type"]},
+                {"properties": {"type": {"enum": ["parts"]}, "file": file("count")}, "required": ["type"]}]}}),
+        );
+        assert_eq!(
+            out["FileReadOutput"]["oneOf"][0]["properties"]["file"]["title"],
+            json!("FileReadOutputTextFile")
+        );
+        assert_eq!(
+            out["FileReadOutput"]["oneOf"][1]["properties"]["file"]["title"],
+            json!("FileReadOutputPartsFile")
         );
     }
 

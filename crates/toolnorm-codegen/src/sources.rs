@@ -143,6 +143,19 @@ const CLAUDE_MESSAGE_PATCHES: &[Patch] = &[
     },
 ];
 
+/// What Claude Code 2.1.332 puts in `tool_use_result` beyond `sdk-tools.d.ts`,
+/// as recorded in `fixtures/claude-code/`.
+const CLAUDE_TOOL_PATCHES: &[Patch] = &[
+    // subagent.jsonl: the result of an async `Agent`/`Task` launch.
+    Patch::AddMemberProperty {
+        def: "AgentOutput",
+        tag: "status",
+        value: "async_launched",
+        name: "canContinueAgent",
+        schema: r#"{"type": "boolean", "description": "Whether the launched agent can be continued; not declared by sdk-tools.d.ts."}"#,
+    },
+];
+
 /// The Claude tools whose inputs and outputs are generated: the built-in
 /// tools whose calls the normalizer reads. The pinned file keeps them all.
 const CLAUDE_TOOLS: &[&str] = &[
@@ -269,6 +282,7 @@ pub const SOURCES: &[Source] = &[
         roots: Roots::All,
         generate: Some(CLAUDE_TOOLS),
         steps: &[
+            Step::Patches(CLAUDE_TOOL_PATCHES),
             Step::DropAdditionalPropertiesFalse,
             Step::CollapseTuples,
             Step::ConstToEnum,
@@ -276,6 +290,7 @@ pub const SOURCES: &[Source] = &[
             Step::NullableNotRequired,
             Step::OrderUntaggedVariants,
             Step::IntegerByPropertyName(CLAUDE_INTEGERS),
+            Step::TitleMemberProperties,
         ],
     },
     Source {
@@ -312,6 +327,7 @@ pub const SOURCES: &[Source] = &[
             Step::OrderUntaggedVariants,
             Step::IntegerByPropertyName(CLAUDE_INTEGERS),
             Step::TitleInlineCollisions,
+            Step::TitleMemberProperties,
             Step::Patches(CLAUDE_MESSAGE_PATCHES),
             Step::Opaque(&[
                 // Tool definitions echoed in compaction blocks (~90 types).
@@ -341,7 +357,13 @@ pub const SOURCES: &[Source] = &[
         },
         roots: Roots::Named(&["SessionNotification"]),
         generate: None,
-        steps: &[Step::RewriteRefs],
+        // `sessionUpdate` is a `const`: without ConstToEnum every update
+        // parses as the first variant (`user_message_chunk`).
+        steps: &[
+            Step::RewriteRefs,
+            Step::ConstToEnum,
+            Step::TitleMembersByTag,
+        ],
     },
 ];
 

@@ -137,8 +137,9 @@ fn extract_opencode(scratch: &Path) -> Result<Value> {
         })?;
     let _guard = ServerGuard(child);
     let url = format!("http://127.0.0.1:{port}/doc");
-    // Poll with node's fetch (no HTTP client crate needed); up to ~60 s.
-    let script = "const u=process.argv[1];(async()=>{for(let i=0;i<120;i++){try{const r=await fetch(u);if(r.ok){const t=await r.text();process.stdout.write(t,()=>process.exit(0));return;}}catch(e){}await new Promise(r=>setTimeout(r,500));}process.exit(1);})()";
+    // Poll with node's fetch (no HTTP client crate needed), each try capped
+    // at 10 s: a fresh server may accept a connection before it answers.
+    let script = "const u=process.argv[1];(async()=>{for(let i=0;i<120;i++){try{const r=await fetch(u,{signal:AbortSignal.timeout(10000)});if(r.ok){const t=await r.text();process.stdout.write(t,()=>process.exit(0));return;}}catch(e){}await new Promise(r=>setTimeout(r,500));}process.exit(1);})()";
     std::thread::sleep(Duration::from_millis(300));
     let body = run(Command::new("node").args(["-e", script, &url]))?;
     serde_json::from_slice(&body).map_err(|source| Error::Json {

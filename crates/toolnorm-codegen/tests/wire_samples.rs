@@ -126,6 +126,57 @@ fn claude_tool_input(name: &str, input: &Value) -> Result<Option<Value>, String>
     Ok(Some(back))
 }
 
+/// Claude tool outputs (`tool_use_result`), dispatched by the name of the
+/// `tool_use` they answer.
+fn claude_tool_output(name: &str, output: &Value) -> Result<Option<Value>, String> {
+    let what = format!("{name} output");
+    let back = match name {
+        "Bash" => round_trip::<ct::BashOutput>(&what, output)?,
+        "Read" => round_trip::<ct::FileReadOutput>(&what, output)?,
+        "Write" => round_trip::<ct::FileWriteOutput>(&what, output)?,
+        "Edit" => round_trip::<ct::FileEditOutput>(&what, output)?,
+        "Glob" => round_trip::<ct::GlobOutput>(&what, output)?,
+        "Grep" => round_trip::<ct::GrepOutput>(&what, output)?,
+        "Task" | "Agent" => round_trip::<ct::AgentOutput>(&what, output)?,
+        "TodoWrite" => round_trip::<ct::TodoWriteOutput>(&what, output)?,
+        "WebSearch" => round_trip::<ct::WebSearchOutput>(&what, output)?,
+        "WebFetch" => round_trip::<ct::WebFetchOutput>(&what, output)?,
+        _ => return Ok(None),
+    };
+    Ok(Some(back))
+}
+
+thread_local! {
+    /// `tool_use` id → tool name, filled from assistant lines so that the
+    /// user line carrying the result can be dispatched by name.
+    static CLAUDE_TOOL_NAMES: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::default();
+}
+
+fn check_claude_tool_use_result(line: &Value) -> Result<(), String> {
+    let Some(output) = line.get("tool_use_result").filter(|o| o.is_object()) else {
+        return Ok(());
+    };
+    let Some(blocks) = line.pointer("/message/content").and_then(Value::as_array) else {
+        return Ok(());
+    };
+    for block in blocks.iter().filter(|b| b["type"] == "tool_result") {
+        let id = block["tool_use_id"].as_str().unwrap_or_default();
+        let name = CLAUDE_TOOL_NAMES.with(|names| names.borrow().get(id).cloned());
+        let is_error = block["is_error"].as_bool().unwrap_or(false);
+        if let (Some(name), false) = (name, is_error)
+            && let Some(back) = claude_tool_output(&name, output)?
+        {
+            let mut errors = Vec::new();
+            lossless(output, &back, "/tool_use_result", &mut errors);
+            if !errors.is_empty() {
+                return Err(format!("{name} output: {}", errors.join("; ")));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_claude_content(what: &str, orig: &Value, back: &Value) -> Result<bool, String> {
     let mut saw_tool = false;
     let Some(blocks) = orig.pointer("/message/content").and_then(Value::as_array) else {
@@ -146,6 +197,10 @@ fn check_claude_content(what: &str, orig: &Value, back: &Value) -> Result<bool, 
                 .get("name")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
+            if let Some(id) = block.get("id").and_then(Value::as_str) {
+                CLAUDE_TOOL_NAMES
+                    .with(|names| names.borrow_mut().insert(id.to_string(), name.to_string()));
+            }
             if let Some(input) = block.get("input")
                 && let Some(input_back) = claude_tool_input(name, input)?
             {
@@ -177,6 +232,7 @@ fn check_claude(line: &Value) -> Check {
             let back = round_trip::<cm::SdkUserMessage>("user", line)?;
             let saw = check_claude_content("user", line, &back)?;
             require_lossless("user", line, &back, "/tool_use_result")?;
+            check_claude_tool_use_result(line)?;
             Ok(tool(saw || line.get("tool_use_result").is_some()))
         }
         ("stream_event", _) => {
@@ -362,7 +418,10 @@ fn check_acp(line: &Value) -> Check {
 
 /// Picks the checker for a fixture or sample directory name.
 fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
-    if dir.starts_with("claude-code-transcript") {
+    // ACP frames of any agent (`acp`, `claude-code-acp`, `opencode-acp`).
+    if dir == "acp" || dir.ends_with("-acp") {
+        Some(check_acp)
+    } else if dir.starts_with("claude-code-transcript") {
         Some(check_claude_transcript)
     } else if dir.starts_with("claude") {
         Some(check_claude)
@@ -374,8 +433,6 @@ fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
         Some(check_codex)
     } else if dir.starts_with("opencode") {
         Some(check_opencode)
-    } else if dir.starts_with("acp") {
-        Some(check_acp)
     } else {
         None
     }
@@ -521,4 +578,89 @@ fn a_wrong_event_is_rejected() {
         &mut errors,
     );
     assert_eq!(errors, vec!["/b: dropped 2".to_string()]);
+}
+
+fn first_line<T: DeserializeOwned>(
+    dialect: &str,
+    scenario: &str,
+    pick: impl Fn(&Value) -> Option<Value>,
+) -> T {
+    let path = samples_root()
+        .join(dialect)
+        .join(format!("{scenario}.jsonl"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| pick(&v));
+    let Some(value) = value else {
+        panic!("{}: no matching line", path.display());
+    };
+    match serde_json::from_value(value) {
+        Ok(typed) => typed,
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
+/// Untagged enums parse anything that fits some variant; these check that
+/// tool events land in the variant their tag names.
+#[test]
+fn tool_events_land_in_their_variant() {
+    let acp: acp::SessionNotification = first_line("acp", "tool-calls", |v| {
+        (v.pointer("/params/update/sessionUpdate")? == "tool_call_update")
+            .then(|| v["params"].clone())
+    });
+    assert!(matches!(
+        acp.update,
+        acp::SessionUpdate::ToolCallUpdate { .. }
+    ));
+    let chunk: acp::SessionNotification = first_line("acp", "tool-calls", |v| {
+        (v.pointer("/params/update/sessionUpdate")? == "agent_message_chunk")
+            .then(|| v["params"].clone())
+    });
+    assert!(matches!(
+        chunk.update,
+        acp::SessionUpdate::AgentMessageChunk { .. }
+    ));
+
+    let mcp: cas::ItemStartedNotification = first_line("codex-app-server", "mcp-ok", |v| {
+        (v.pointer("/params/item/type")? == "mcpToolCall").then(|| v["params"].clone())
+    });
+    assert!(matches!(mcp.item, cas::ThreadItem::McpToolCall { .. }));
+
+    let exec: cx::ThreadEvent = first_line("codex-exec", "shell-ok", |v| {
+        (v.pointer("/item/type")? == "command_execution").then(|| v.clone())
+    });
+    assert!(matches!(
+        exec,
+        cx::ThreadEvent::ItemStartedEvent(cx::ItemStartedEvent {
+            item: cx::ThreadItem::CommandExecutionItem(_),
+            ..
+        })
+    ));
+
+    let part: oc::EventMessagePartUpdated = first_line("opencode", "shell-ok", |v| {
+        let completed = v.pointer("/properties/part/state/status")? == "completed";
+        (v["type"] == "message.part.updated" && completed).then(|| v.clone())
+    });
+    let oc::Part::ToolPart(tool) = part.properties.part else {
+        panic!("not a tool part");
+    };
+    assert!(matches!(tool.state, oc::ToolState::Completed(_)));
+
+    let assistant: cm::SdkAssistantMessage = first_line("claude-code", "shell-ok", |v| {
+        let has_tool = v
+            .pointer("/message/content")?
+            .as_array()?
+            .iter()
+            .any(|b| b["type"] == "tool_use");
+        (v["type"] == "assistant" && has_tool).then(|| v.clone())
+    });
+    assert!(
+        assistant
+            .message
+            .content
+            .iter()
+            .any(|b| matches!(b, cm::BetaContentBlock::ToolUseBlock(_)))
+    );
 }

@@ -63,6 +63,7 @@ pub fn record(
     sc: &Scenario,
     dirs: &RunDirs,
     timeout: Duration,
+    mcp_bin: Option<&std::path::Path>,
 ) -> Result<Raw> {
     let fail = |message: String| Error::Recording {
         provider: provider.into(),
@@ -79,6 +80,12 @@ pub fn record(
             "clientInfo": {"name": "toolnorm-record", "version": env!("CARGO_PKG_VERSION")}
         }}),
     )?;
+    // MCP servers handed over in `session/new` (agents that take them from
+    // their own config get none).
+    let mcp_servers: Vec<Value> = mcp_bin
+        .map(|p| json!({"name": crate::mcp::SERVER_NAME, "command": p, "args": [], "env": []}))
+        .into_iter()
+        .collect();
     let mut lines = Vec::new();
     let mut stderr = Vec::new();
     let start = Instant::now();
@@ -125,7 +132,7 @@ pub fn record(
             (None, Some(id)) if id == &json!(1) => {
                 send(
                     &mut stdin,
-                    &json!({"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": dirs.work, "mcpServers": []}}),
+                    &json!({"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": dirs.work, "mcpServers": mcp_servers}}),
                 )?;
             }
             (None, Some(id)) if id == &json!(2) => {

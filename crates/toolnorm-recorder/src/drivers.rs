@@ -21,6 +21,7 @@ pub const PROVIDERS: &[&str] = &[
     "opencode-run",
     "opencode-serve",
     "opencode-acp",
+    "claude-code-acp",
 ];
 
 /// The loopback port used as an HTTP(S) proxy that refuses every connection,
@@ -34,6 +35,7 @@ pub const SHOWN_PORT: u16 = 4010;
 pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
     match provider {
         "claude-code" | "claude-code-transcript" => Some(("@anthropic-ai/claude-code", "claude")),
+        "claude-code-acp" => Some(("@agentclientprotocol/claude-agent-acp", "claude-agent-acp")),
         "codex-exec" | "codex-app-server" => Some(("@openai/codex", "codex")),
         "opencode-run" | "opencode-serve" | "opencode-serve-global" | "opencode-acp" => {
             Some(("opencode-ai", "opencode"))
@@ -112,16 +114,26 @@ impl Recorder {
     /// The CLI packages and versions for the provenance header.
     pub fn clis(&self) -> Result<BTreeMap<String, Cli>> {
         let mut out = BTreeMap::new();
-        for (name, package) in [
-            ("claude-code", "@anthropic-ai/claude-code"),
-            ("codex", "@openai/codex"),
-            ("opencode", "opencode-ai"),
+        for (name, package, required) in [
+            ("claude-code", "@anthropic-ai/claude-code", true),
+            ("codex", "@openai/codex", true),
+            ("opencode", "opencode-ai", true),
+            (
+                "claude-agent-acp",
+                "@agentclientprotocol/claude-agent-acp",
+                false,
+            ),
         ] {
+            let version = match self.cli_version(package) {
+                Ok(v) => v,
+                Err(_) if !required => continue,
+                Err(e) => return Err(e),
+            };
             out.insert(
                 name.to_owned(),
                 Cli {
                     package: package.to_owned(),
-                    version: self.cli_version(package)?,
+                    version,
                 },
             );
         }
@@ -218,6 +230,27 @@ impl Recorder {
             "codex-app-server" => crate::appserver::record(self, scenario, &dirs)?,
             "opencode-run" => self.opencode_run(scenario, &dirs)?,
             "opencode-serve" => crate::serve::record(self, scenario, &dirs)?,
+            "claude-code-acp" => {
+                let mut cmd = self.claude_command(scenario, &dirs)?;
+                cmd.env("CLAUDE_CODE_EXECUTABLE", self.bin_dir().join("claude"));
+                let program = self.bin_dir().join("claude-agent-acp");
+                let mut acp = Command::new(program);
+                acp.current_dir(&dirs.work).env_clear();
+                for (k, v) in cmd.get_envs() {
+                    if let Some(v) = v {
+                        acp.env(k, v);
+                    }
+                }
+                crate::acp::record(
+                    "claude-code-acp",
+                    acp,
+                    "claude-agent-acp  # CLAUDE_CODE_EXECUTABLE=claude",
+                    scenario,
+                    &dirs,
+                    self.timeout,
+                    Some(&self.mcp_bin),
+                )?
+            }
             "opencode-acp" => {
                 let mut cmd = self.opencode_command(scenario, &dirs)?;
                 cmd.arg("acp");
@@ -228,6 +261,7 @@ impl Recorder {
                     scenario,
                     &dirs,
                     self.timeout,
+                    None,
                 )?
             }
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
@@ -273,7 +307,8 @@ impl Recorder {
 
     // ------------------------------------------------------------ Claude Code
 
-    fn claude(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+    /// A `claude` command with its environment and a scratch config dir.
+    pub fn claude_command(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Command> {
         let config_dir = dirs.home.join(".claude");
         std::fs::create_dir_all(&config_dir)
             .map_err(|e| Error::io("creating claude config dir", e))?;
@@ -281,6 +316,24 @@ impl Recorder {
             &config_dir.join("settings.json"),
             &json!({"skipWebFetchPreflight": true, "autoUpdates": false}),
         )?;
+        let mut cmd = self.command("claude", dirs);
+        cmd.env("ANTHROPIC_BASE_URL", self.base_url())
+            .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+            .env("ANTHROPIC_MODEL", "claude-sonnet-4-5")
+            .env("CLAUDE_CONFIG_DIR", &config_dir)
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_ERROR_REPORTING", "1")
+            .env("IS_SANDBOX", "1");
+        for (k, v) in &sc.options.claude_env {
+            cmd.env(k, v);
+        }
+        Ok(cmd)
+    }
+
+    fn claude(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let config_dir = dirs.home.join(".claude");
         let mcp = dirs.root.join("mcp.json");
         write_json(
             &mcp,
@@ -308,19 +361,8 @@ impl Recorder {
             }
             None => args.push("--dangerously-skip-permissions".into()),
         }
-        let mut cmd = self.command("claude", dirs);
-        cmd.args(&args)
-            .env("ANTHROPIC_BASE_URL", self.base_url())
-            .env("ANTHROPIC_API_KEY", "sk-ant-mock")
-            .env("CLAUDE_CONFIG_DIR", &config_dir)
-            .env("DISABLE_TELEMETRY", "1")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .env("DISABLE_ERROR_REPORTING", "1")
-            .env("IS_SANDBOX", "1");
-        for (k, v) in &sc.options.claude_env {
-            cmd.env(k, v);
-        }
+        let mut cmd = self.claude_command(sc, dirs)?;
+        cmd.args(&args);
         let trigger = |l: &str| l.contains("\"tool_use\"");
         let interrupt = sc
             .options

@@ -139,6 +139,7 @@ pub struct Normalizer {
     ms_map: HashMap<String, i64>,
     s_map: HashMap<String, String>,
     counted: HashMap<String, String>,
+    slugs: HashMap<String, String>,
 }
 
 impl Normalizer {
@@ -153,7 +154,7 @@ impl Normalizer {
             sortable_id: re(r"\b([a-z]{2,5})_([0-9a-f]{12}[0-9A-Za-z]{14})\b")?,
             iso: re(r"\b(20\d\d)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")?,
             duration_key: re(
-                r"(?i)^(duration|durationms|duration_ms|duration_api_ms|elapsed|elapsedms|elapsed_ms|latency_ms|ttft_ms|wall_time|wall_time_seconds|wallclock|time_to_first_token_ms|secs|nanos|startup_ms)$",
+                r"(?i)(duration|elapsed|latency|ttft|time_to_|first_content|streamms|wall_?time|wallclock|^secs$|^nanos$|startup_?ms)",
             )?,
             pid_key: re(r"(?i)^(pid|process_id|processid)$")?,
             uuids: HashMap::new(),
@@ -162,6 +163,7 @@ impl Normalizer {
             ms_map: HashMap::new(),
             s_map: HashMap::new(),
             counted: HashMap::new(),
+            slugs: HashMap::new(),
         })
     }
 
@@ -173,11 +175,15 @@ impl Normalizer {
             .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
             .collect();
         let dropped = lines.iter().filter(|l| !l.trim().is_empty()).count() - json_lines.len();
-        // Pass 1: collect ordered values so that their order is kept.
-        let mut isos: BTreeSet<(String, String)> = BTreeSet::new();
-        let mut ms: BTreeSet<i64> = BTreeSet::new();
+        // Pass 1: timestamps are numbered by the line where a value first
+        // appears (and by their order within that line), so that a collision
+        // or a small shift in one run changes only that value, not every
+        // later one; time-sortable ids are numbered by rank.
         let mut sortable: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for line in &json_lines {
+        for (line_no, line) in json_lines.iter().enumerate() {
+            let mut isos: BTreeSet<(String, String)> = BTreeSet::new();
+            let mut ms: BTreeSet<i64> = BTreeSet::new();
+            let mut secs: BTreeSet<String> = BTreeSet::new();
             for tok in scan(line) {
                 match tok {
                     Tok::Str(a, b, _) => {
@@ -186,7 +192,9 @@ impl Normalizer {
                         };
                         let s = self.subs.apply(&s);
                         for m in self.iso.find_iter(&s) {
-                            isos.insert((sort_key_iso(m.as_str()), m.as_str().to_owned()));
+                            if !self.iso_map.contains_key(m.as_str()) {
+                                isos.insert((sort_key_iso(m.as_str()), m.as_str().to_owned()));
+                            }
                         }
                         for c in self.sortable_id.captures_iter(&s) {
                             if let (Some(p), Some(full)) = (c.get(1), c.get(0)) {
@@ -197,20 +205,38 @@ impl Normalizer {
                             }
                         }
                     }
-                    Tok::Num(a, b, _) => {
-                        if let Some(v) = epoch_ms(&line[a..b]) {
-                            ms.insert(v);
+                    Tok::Num(a, b, key) => {
+                        let raw = &line[a..b];
+                        if key.as_deref().is_some_and(|k| {
+                            self.duration_key.is_match(k) || self.pid_key.is_match(k)
+                        }) {
+                            continue;
+                        }
+                        if let Some(v) = epoch_ms(raw) {
+                            if !self.ms_map.contains_key(raw) {
+                                ms.insert(v);
+                            }
+                        } else if let Some(v) = epoch_s(raw)
+                            && !self.s_map.contains_key(&v)
+                        {
+                            secs.insert(v);
                         }
                     }
                 }
             }
-        }
-        for (rank, (_, raw)) in isos.iter().enumerate() {
-            self.iso_map.insert(raw.clone(), iso_placeholder(raw, rank));
-        }
-        for (rank, v) in ms.iter().enumerate() {
-            self.ms_map
-                .insert(v.to_string(), (BASE_EPOCH_S + rank as i64) * 1000);
+            let slot = line_no as i64 * 10;
+            for (rank, (_, raw)) in isos.iter().enumerate() {
+                let placeholder = iso_placeholder(raw, (slot + rank as i64) as usize);
+                self.iso_map.insert(raw.clone(), placeholder);
+            }
+            for (rank, v) in ms.iter().enumerate() {
+                self.ms_map
+                    .insert(v.to_string(), (BASE_EPOCH_S + slot) * 1000 + rank as i64);
+            }
+            for (rank, v) in secs.iter().enumerate() {
+                self.s_map
+                    .insert(v.clone(), (BASE_EPOCH_S + slot + rank as i64).to_string());
+            }
         }
         for (prefix, set) in &sortable {
             for (rank, raw) in set.iter().enumerate() {
@@ -239,6 +265,14 @@ impl Normalizer {
                                         && s.chars().all(|c| c.is_ascii_digit()) =>
                                 {
                                     "4242".to_owned()
+                                }
+                                // OpenCode's random session slugs ("jolly-circuit").
+                                Some(k) if k == "slug" => {
+                                    let n = self.slugs.len() + 1;
+                                    self.slugs
+                                        .entry(s.clone())
+                                        .or_insert_with(|| format!("slug-{n}"))
+                                        .clone()
                                 }
                                 _ => self.string(&s),
                             };
@@ -282,12 +316,7 @@ impl Normalizer {
         if let Some(v) = self.ms_map.get(raw) {
             return v.to_string();
         }
-        if let Some(s) = epoch_s(raw) {
-            let n = self.s_map.len();
-            let v = self
-                .s_map
-                .entry(s)
-                .or_insert_with(|| (BASE_EPOCH_S + n as i64).to_string());
+        if let Some(v) = epoch_s(raw).and_then(|s| self.s_map.get(&s)) {
             return if raw.contains('.') {
                 format!("{v}.0")
             } else {
@@ -418,7 +447,7 @@ mod tests {
         );
         assert_eq!(
             out[1],
-            r#"{"id":"00000000-0000-4000-8000-000000000001","other":"00000000-0000-4000-8000-000000000002","t":1767225601000,"at":"2026-01-01T00:00:00.000Z"}"#
+            r#"{"id":"00000000-0000-4000-8000-000000000001","other":"00000000-0000-4000-8000-000000000002","t":1767225610000,"at":"2026-01-01T00:00:10.000Z"}"#
         );
         Ok(())
     }

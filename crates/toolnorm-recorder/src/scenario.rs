@@ -174,7 +174,7 @@ impl Scenario {
             return false;
         }
         let dialect = match provider {
-            "claude-code" => Dialect::Anthropic,
+            p if p.starts_with("claude-code") => Dialect::Anthropic,
             p if p.starts_with("codex") => Dialect::Responses,
             p if p.starts_with("opencode") => Dialect::Chat,
             _ => return false,

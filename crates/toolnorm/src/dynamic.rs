@@ -13,7 +13,9 @@ use crate::event::{
     InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
     ToolCallRunning, ToolCallStarted, ToolEvent,
 };
-use crate::lifecycle::{Complete, Completion, Failed, Failure, Open, Running, Started, ToolCall};
+use crate::lifecycle::{
+    Complete, Completion, Failed, Failure, Open, PartView, Running, Started, ToolCall,
+};
 use crate::part::{JsonObject, NormalizedToolPart, Timing, ToolKind, ToolState};
 
 /// Runs the same expression on the typed call inside any state.
@@ -126,6 +128,11 @@ impl AnyToolCall {
     /// Projects the call to the canonical part.
     pub fn to_part(&self) -> NormalizedToolPart {
         on_any!(self, call => call.to_part())
+    }
+
+    /// The part, borrowed: serializes as [`to_part`](Self::to_part) does, without a copy.
+    pub fn part_view(&self) -> PartView<'_> {
+        on_any!(self, call => call.part_view())
     }
 
     /// Applies one event through the typed transitions.

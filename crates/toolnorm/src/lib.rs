@@ -25,6 +25,13 @@
 //! assert_eq!(part.output, Some(json!("total 0\n")));
 //! ```
 #![deny(missing_docs)]
+// Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod dynamic;
 mod error;
@@ -46,8 +53,8 @@ pub use legacy::LegacyToolState;
 pub use lifecycle::{
     CallState, Complete, Completion, DEFAULT_OUTPUT_CAP, Failed, Failure, NotYetRunning,
     OUTPUT_CAP_BYTES_KEY, OUTPUT_TOTAL_BYTES_KEY, OUTPUT_TRUNCATED_KEY, Open,
-    PARTIAL_OUTPUT_DETAILS_KEY, PARTIAL_OUTPUT_KEY, Project, Running, Started, StreamedOutput,
-    Streaming, Succeeded, ToolCall, Unsuccessful,
+    PARTIAL_OUTPUT_DETAILS_KEY, PARTIAL_OUTPUT_KEY, PartView, Project, Running, Started,
+    StreamedOutput, Streaming, Succeeded, ToolCall, Unsuccessful,
 };
 pub use log::{EventLogDecoder, LineSplitter, decode_line, replay_log, write_log};
 pub use part::{JsonObject, NormalizedToolPart, Timestamp, Timing, ToolError, ToolKind, ToolState};

@@ -1,7 +1,9 @@
 //! `toolnorm-record`: run the mock model, record real CLI streams as fixtures.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
@@ -36,6 +38,9 @@ struct Args {
     /// Seconds allowed per recording.
     #[arg(long, global = true, default_value_t = 120)]
     timeout: u64,
+    /// Recordings run at once (`record` and `all`).
+    #[arg(long, global = true, default_value_t = 3)]
+    jobs: usize,
     /// Write every request and reply of the mock model to this directory.
     #[arg(long, global = true)]
     log_requests: Option<PathBuf>,
@@ -148,32 +153,61 @@ fn real_main() -> Result<ExitCode> {
     let prov_path = root.join("fixtures/PROVENANCE.toml");
     let mut prov = Provenance::load(&prov_path)?;
     prov.cli = rec.clis()?;
-    let started = Instant::now();
-    let mut failures = 0;
-    for (provider, name) in jobs {
-        let Some(sc) = scenarios.get(&name) else {
+    for (_, name) in &jobs {
+        if !scenarios.contains_key(name) {
             return Err(Error::NotFound(format!("unknown scenario {name}")));
-        };
-        let t = Instant::now();
-        match rec.record(&provider, sc) {
-            Ok(entries) => {
-                for e in entries {
-                    eprintln!(
-                        "recorded {:48} {:4} lines  {:5.1}s",
-                        e.path,
-                        e.lines,
-                        t.elapsed().as_secs_f32()
-                    );
-                    prov.upsert(e);
-                }
-                prov.save(&prov_path)?;
-            }
-            Err(e) => {
-                failures += 1;
-                eprintln!("FAILED {provider}/{name}: {e}");
-            }
         }
     }
+    let started = Instant::now();
+    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
+    let state = Mutex::new((prov, 0usize));
+    let outcome: Mutex<Result<()>> = Mutex::new(Ok(()));
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.max(1) {
+            scope.spawn(|| {
+                while let Some((provider, name)) = queue.lock().ok().and_then(|mut q| q.pop_front())
+                {
+                    let Some(sc) = scenarios.get(&name) else {
+                        continue;
+                    };
+                    let t = Instant::now();
+                    let result = rec.record(&provider, sc);
+                    let Ok(mut st) = state.lock() else {
+                        break;
+                    };
+                    match result {
+                        Ok(entries) => {
+                            for e in entries {
+                                eprintln!(
+                                    "recorded {:48} {:4} lines  {:5.1}s",
+                                    e.path,
+                                    e.lines,
+                                    t.elapsed().as_secs_f32()
+                                );
+                                st.0.upsert(e);
+                            }
+                            if let Err(e) = st.0.save(&prov_path)
+                                && let Ok(mut o) = outcome.lock()
+                            {
+                                *o = Err(e);
+                            }
+                        }
+                        Err(e) => {
+                            st.1 += 1;
+                            eprintln!("FAILED {provider}/{name}: {e}");
+                        }
+                    }
+                }
+            });
+        }
+    });
+    outcome
+        .into_inner()
+        .map_err(|_| Error::Server("worker panicked".into()))??;
+    let failures = state
+        .into_inner()
+        .map(|(_, f)| f)
+        .map_err(|_| Error::Server("worker panicked".into()))?;
     eprintln!(
         "done in {:.0}s, {failures} failed",
         started.elapsed().as_secs_f32()

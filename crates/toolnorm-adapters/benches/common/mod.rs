@@ -1,0 +1,223 @@
+//! Shared by the benches and the `perf_stream` example: a large stream built from the
+//! recorded fixtures, and the workloads measured on it.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use toolnorm_adapters::output::{Format, Writer};
+use toolnorm_adapters::{Dialect, Emitted, Normalizer, Options, Step, adapter_for};
+
+/// The fixture directories of each dialect.
+pub const SOURCES: &[(Dialect, &[&str])] = &[
+    (
+        Dialect::ClaudeCode,
+        &["claude-code", "claude-code-transcript"],
+    ),
+    (Dialect::CodexAppServer, &["codex-app-server"]),
+    (Dialect::CodexExec, &["codex-exec"]),
+    (
+        Dialect::OpenCode,
+        &["opencode-run", "opencode-serve", "opencode-serve-global"],
+    ),
+    (Dialect::Events, &["events"]),
+];
+
+/// How many sessions of one dialect are interleaved, line by line.
+pub const INTERLEAVED: usize = 4;
+
+/// One dialect's part of the stream.
+pub struct Stream {
+    /// Its dialect.
+    pub dialect: Dialect,
+    /// JSON Lines.
+    pub bytes: Vec<u8>,
+    /// Lines (provider events).
+    pub lines: u64,
+}
+
+/// The repository's `fixtures/` directory.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// A recorded session, with the call ids to rename in each copy.
+struct Session {
+    lines: Vec<String>,
+    ids: Vec<String>,
+}
+
+fn sessions(dialect: Dialect, dirs: &[&str]) -> Vec<Session> {
+    let mut sessions = Vec::new();
+    for dir in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let mut ids = Vec::new();
+            let mut normalizer = Normalizer::new(Options {
+                dialect: Some(dialect),
+                ..Options::default()
+            });
+            let mut on_step = |step: Step<'_>| {
+                if let Step::Applied { update, .. } = step {
+                    let id = update.call.id().to_owned();
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            };
+            normalizer.push(text.as_bytes(), &mut on_step);
+            normalizer.finish(&mut on_step);
+            let lines = text
+                .lines()
+                .filter(|line| !line.trim().is_empty())
+                .map(str::to_owned)
+                .collect();
+            sessions.push(Session { lines, ids });
+        }
+    }
+    sessions
+}
+
+/// `line` with every call id of its session renamed for copy `copy`.
+fn renamed(line: &str, ids: &[String], copy: usize) -> String {
+    let mut line = line.to_owned();
+    for id in ids {
+        for quote in ["\"", "\\\""] {
+            let from = format!("{quote}{id}{quote}");
+            if line.contains(&from) {
+                line = line.replace(&from, &format!("{quote}{id}-r{copy}{quote}"));
+            }
+        }
+    }
+    line
+}
+
+/// A stream of `dialect` of at least `bytes` bytes: the dialect's recorded sessions
+/// repeated with fresh call ids, [`INTERLEAVED`] sessions at a time, line by line.
+pub fn dialect_stream(dialect: Dialect, bytes: usize) -> Stream {
+    let dirs = SOURCES
+        .iter()
+        .find(|(source, _)| *source == dialect)
+        .map(|(_, dirs)| *dirs)
+        .unwrap();
+    let sessions = sessions(dialect, dirs);
+    let mut out = Vec::with_capacity(bytes + (1 << 20));
+    let mut lines = 0;
+    let mut copy = 0;
+    while out.len() < bytes {
+        // Start the next INTERLEAVED copies, then take one line of each in turn.
+        let group: Vec<(usize, usize)> = (0..INTERLEAVED)
+            .map(|slot| ((copy + slot) % sessions.len(), copy + slot))
+            .collect();
+        let longest = group
+            .iter()
+            .map(|(session, _)| sessions[*session].lines.len())
+            .max()
+            .unwrap_or(0);
+        for index in 0..longest {
+            for (session, fresh) in &group {
+                let session = &sessions[*session];
+                if let Some(line) = session.lines.get(index) {
+                    out.extend_from_slice(renamed(line, &session.ids, *fresh).as_bytes());
+                    out.push(b'\n');
+                    lines += 1;
+                }
+            }
+        }
+        copy += INTERLEAVED;
+    }
+    Stream {
+        dialect,
+        bytes: out,
+        lines,
+    }
+}
+
+/// Every dialect, `total` bytes in all, split evenly.
+pub fn streams(total: usize) -> Vec<Stream> {
+    SOURCES
+        .iter()
+        .map(|(dialect, _)| dialect_stream(*dialect, total / SOURCES.len()))
+        .collect()
+}
+
+/// The stream size: `TOOLNORM_BENCH_MB` (default 200) megabytes.
+pub fn bench_bytes() -> usize {
+    std::env::var("TOOLNORM_BENCH_MB")
+        .ok()
+        .and_then(|mb| mb.parse::<usize>().ok())
+        .unwrap_or(200)
+        * 1_000_000
+}
+
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes
+        .split(|&byte| byte == b'\n')
+        .filter(|line| !line.is_empty())
+}
+
+/// The floor: each line parsed into `IgnoredAny`. Returns the lines read.
+pub fn floor(bytes: &[u8]) -> u64 {
+    let mut count = 0;
+    for line in lines(bytes) {
+        serde_json::from_slice::<IgnoredAny>(line).unwrap();
+        count += 1;
+    }
+    count
+}
+
+/// The passthrough: each line parsed into `Value` and written back.
+pub fn value_round_trip(bytes: &[u8]) -> u64 {
+    let mut out = BufWriter::with_capacity(1 << 16, io::sink());
+    let mut count = 0;
+    for line in lines(bytes) {
+        let value: Value = serde_json::from_slice(line).unwrap();
+        serde_json::to_writer(&mut out, &value).unwrap();
+        out.write_all(b"\n").unwrap();
+        count += 1;
+    }
+    out.flush().unwrap();
+    count
+}
+
+/// The adapter alone: each line into canonical events, nothing folded. Returns the
+/// canonical events produced.
+pub fn adapter(dialect: Dialect, bytes: &[u8]) -> u64 {
+    let mut adapter = adapter_for(dialect, &Options::default());
+    let mut emitted = Emitted::default();
+    let mut events = 0;
+    for (index, line) in lines(bytes).enumerate() {
+        adapter.line(index as u64 + 1, line, &mut emitted);
+        events += emitted.events.len() as u64;
+        emitted.events.clear();
+        emitted.diagnostics.clear();
+    }
+    adapter.finish(&mut emitted);
+    events
+}
+
+/// The whole `toolnorm normalize` pipeline: 64 KiB chunks in, `format` out (to a sink),
+/// dialect detected as the command does by default. Returns the diagnostics.
+pub fn pipeline(bytes: &[u8], format: Format) -> u64 {
+    let mut normalizer = Normalizer::new(Options {
+        evict_terminal: format.evicts_terminal(),
+        keep_events: format.needs_events(),
+        ..Options::default()
+    });
+    let mut writer = Writer::new(format, BufWriter::with_capacity(1 << 16, io::sink()));
+    let mut on_step = |step: Step<'_>| writer.step(&step).unwrap();
+    for chunk in bytes.chunks(1 << 16) {
+        normalizer.push(chunk, &mut on_step);
+    }
+    normalizer.finish(&mut on_step);
+    writer.finish(normalizer.fold()).unwrap();
+    normalizer.stats().diagnostics
+}

@@ -66,19 +66,9 @@ fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
     }
 }
 
-/// ACP streams (`*-acp/`) are the ACP adapter's input, tested with it.
-fn is_acp(path: &std::path::Path) -> bool {
-    path.parent()
-        .and_then(|dir| dir.file_name())
-        .is_some_and(|dir| dir.to_string_lossy().ends_with("-acp"))
-}
-
 #[test]
 fn every_fixture_normalizes_to_its_reviewed_parts() {
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
-        if is_acp(path) {
-            return;
-        }
         let bytes = std::fs::read(path).unwrap();
         let (parts, diagnostics) = common::normalize(&bytes, None);
         assert!(

@@ -1,6 +1,13 @@
 //! The canonical event log as an input dialect: one `ToolEvent` per line.
 
-use toolnorm::ToolEvent;
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use toolnorm::{
+    InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
+    ToolCallRunning, ToolCallStarted, ToolEvent,
+};
 
 use crate::adapter::{Adapter, Emitted};
 use crate::{Dialect, json};
@@ -15,9 +22,71 @@ impl Adapter for EventLogAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+        if let Some(event) = direct(bytes) {
+            return out.event(line, event);
+        }
         match json::parse_line::<ToolEvent>(line, bytes, "not a toolnorm event") {
             Ok(event) => out.event(line, event),
             Err(diagnostic) => out.diagnostic(diagnostic),
+        }
+    }
+}
+
+/// The event read as the struct its `type` names: the same event as reading a
+/// [`ToolEvent`], without serde's buffering of every field of an internally tagged enum
+/// (a copy of the whole line). `None` when that fails: the full read then says why.
+fn direct(bytes: &[u8]) -> Option<ToolEvent> {
+    #[derive(Deserialize)]
+    struct Tag<'a> {
+        #[serde(borrow, rename = "type")]
+        kind: Cow<'a, str>,
+    }
+    fn read<T: DeserializeOwned + Into<ToolEvent>>(bytes: &[u8]) -> Option<ToolEvent> {
+        serde_json::from_slice::<T>(bytes).ok().map(Into::into)
+    }
+    let Tag { kind } = serde_json::from_slice(bytes).ok()?;
+    match kind.as_ref() {
+        "toolCallStarted" => read::<ToolCallStarted>(bytes),
+        "inputUpdated" => read::<InputUpdated>(bytes),
+        "titleUpdated" => read::<TitleUpdated>(bytes),
+        "metadataMerged" => read::<MetadataMerged>(bytes),
+        "toolCallRunning" => read::<ToolCallRunning>(bytes),
+        "outputAppended" => read::<OutputAppended>(bytes),
+        "toolCallCompleted" => read::<ToolCallCompleted>(bytes),
+        "toolCallFailed" => read::<ToolCallFailed>(bytes),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direct_reading_gives_the_event_of_the_tagged_reading() {
+        let lines = [
+            r#"{"type":"toolCallStarted","id":"a","name":"Bash","kind":"bash","title":"ls","input":{"command":"ls"},"metadata":{"x":1},"at":"2026-01-01T00:00:00Z"}"#,
+            r#"{"type":"inputUpdated","id":"a","input":[1,{"b":null}],"at":5}"#,
+            r#"{"type":"titleUpdated","id":"a","title":"t"}"#,
+            r#"{"type":"metadataMerged","id":"a","metadata":{"k":"v"}}"#,
+            r#"{"type":"toolCallRunning","id":"a"}"#,
+            r#"{"type":"outputAppended","id":"a","offset":3,"chunk":"x\ny"}"#,
+            r#"{"type":"toolCallCompleted","id":"a","output":null}"#,
+            r#"{"type":"toolCallCompleted","id":"a","output":{"o":1},"input":{},"title":"z"}"#,
+            r#"{"type":"toolCallFailed","id":"a","error":{"message":"m","code":"c","details":[1]}}"#,
+        ];
+        for line in lines {
+            let tagged: ToolEvent = serde_json::from_str(line).unwrap();
+            assert_eq!(direct(line.as_bytes()), Some(tagged), "{line}");
+        }
+        for line in [
+            r#"{"type":"toolCallRunning"}"#,
+            r#"{"type":"nope","id":"a"}"#,
+            r#"{"id":"a"}"#,
+            r#"{"type":"toolCallRunning","type":"toolCallRunning","id":"a"}"#,
+        ] {
+            assert_eq!(direct(line.as_bytes()), None, "{line}");
+            assert!(serde_json::from_str::<ToolEvent>(line).is_err(), "{line}");
         }
     }
 }

@@ -341,8 +341,7 @@ impl Calls {
         ending: Ending,
         out: &mut Emitted,
     ) {
-        let title = self.final_title(id, ending.input.as_ref());
-        self.open.remove(id);
+        let title = self.close(id, ending.input.as_ref());
         out.event(
             line,
             ToolCallCompleted {
@@ -365,8 +364,7 @@ impl Calls {
         ending: Ending,
         out: &mut Emitted,
     ) {
-        let title = self.final_title(id, ending.input.as_ref());
-        self.open.remove(id);
+        let title = self.close(id, ending.input.as_ref());
         out.event(
             line,
             ToolCallFailed {
@@ -378,6 +376,14 @@ impl Calls {
                 at: ending.at,
             },
         );
+    }
+
+    /// Forgets a call that ends; returns the title that goes with its final input, when it
+    /// differs from the current one.
+    fn close(&mut self, id: &str, input: Option<&Value>) -> Option<String> {
+        let title = self.final_title(id, input);
+        self.open.remove(id);
+        title
     }
 
     /// The title that goes with a final input, when it differs from the current one.

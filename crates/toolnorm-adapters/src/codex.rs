@@ -739,12 +739,11 @@ impl CodexAppServerAdapter {
                 ..
             }
         );
-        let id = item_id(&item);
         let Some(facts) = app_item_facts(item, self.items.calls.cwd()) else {
             return;
         };
         // The activity item that starts an agent completes at once; the call lasts until the agent ends.
-        if started_activity_done && id.as_deref().is_some_and(|id| self.items.calls.is_open(id)) {
+        if started_activity_done && self.items.calls.is_open(&facts.sighting.id) {
             return;
         }
         self.items.seen(line, facts, Some(thread), out);
@@ -807,14 +806,6 @@ impl CodexAppServerAdapter {
             );
         }
     }
-}
-
-fn item_id(item: &app::ThreadItem) -> Option<String> {
-    serde_json::to_value(item)
-        .ok()?
-        .get("id")?
-        .as_str()
-        .map(str::to_owned)
 }
 
 /// The `type` of an exec event and of its item.

@@ -114,7 +114,7 @@ impl Calls {
     pub fn new(provider: &'static str, rules: Arc<TitleRules>) -> Self {
         Calls {
             provider,
-            rules,
+            rules: Arc::new(rules.for_provider(provider)),
             cwd: None,
             open: HashMap::new(),
         }
@@ -158,10 +158,19 @@ impl Calls {
     /// A call was seen: starts it, or refines its input and title if it is already open.
     pub fn sighted(&mut self, line: u64, sighting: Sighting, out: &mut Emitted) {
         if let Some(call) = self.open.get_mut(&sighting.id) {
-            if sighting.provided_title.is_some() {
+            let retitle =
+                sighting.provided_title.is_some() && sighting.provided_title != call.provided_title;
+            if retitle {
                 call.provided_title = sighting.provided_title;
             }
-            self.update_input(line, &sighting.id, sighting.input, sighting.at, out);
+            self.refine(
+                line,
+                &sighting.id,
+                sighting.input,
+                sighting.at,
+                retitle,
+                out,
+            );
             if !sighting.metadata.is_empty() {
                 self.merge_metadata(line, &sighting.id, sighting.metadata, out);
             }
@@ -229,10 +238,25 @@ impl Calls {
         at: Option<toolnorm::Timestamp>,
         out: &mut Emitted,
     ) {
+        self.refine(line, id, input, at, false, out);
+    }
+
+    /// [`Calls::update_input`]; the title is worked out again only when what it depends
+    /// on changed (the input, or the provider's own title when `retitle`).
+    fn refine(
+        &mut self,
+        line: u64,
+        id: &str,
+        input: Value,
+        at: Option<toolnorm::Timestamp>,
+        retitle: bool,
+        out: &mut Emitted,
+    ) {
         let Some(call) = self.open.get_mut(id) else {
             return;
         };
-        if call.input != input {
+        let changed = call.input != input;
+        if changed {
             call.input = input;
             out.event(
                 line,
@@ -243,7 +267,7 @@ impl Calls {
                 },
             );
         }
-        if call.fixed_title {
+        if call.fixed_title || !(changed || retitle) {
             return;
         }
         let title = describe::title(
@@ -389,7 +413,8 @@ impl Calls {
     /// The title that goes with a final input, when it differs from the current one.
     fn final_title(&self, id: &str, input: Option<&Value>) -> Option<String> {
         let (call, input) = (self.open.get(id)?, input?);
-        if call.fixed_title {
+        // The current title was worked out from the current input.
+        if call.fixed_title || call.input == *input {
             return None;
         }
         let title = describe::title(

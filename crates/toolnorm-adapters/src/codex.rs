@@ -491,14 +491,14 @@ impl Items {
         }
         let id = facts.sighting.id.clone();
         let was_open = self.calls.is_open(&id);
-        let input = facts.sighting.input.clone();
         facts.sighting.at = facts.started_at.clone();
         self.calls.sighted(line, facts.sighting, out);
         if !was_open {
             self.calls.running(line, &id, facts.started_at.clone(), out);
         }
+        // The sighting above already brought the call to this input (and its title).
         let ending = Ending {
-            input: Some(input),
+            input: None,
             at: facts.completed_at,
             elapsed_ms: facts.elapsed_ms,
         };
@@ -808,26 +808,21 @@ impl CodexAppServerAdapter {
     }
 }
 
-/// The `type` of an exec event and of its item.
+/// An exec event, read once: its `type`, and its item still raw, to be read with the
+/// generated type of the item's kind.
 #[derive(Deserialize)]
-struct ExecProbe<'a> {
+struct ExecEvent<'a> {
     #[serde(borrow, rename = "type")]
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    item: Option<ItemProbe<'a>>,
+    item: Option<&'a RawValue>,
 }
 
+/// The `type` of an item.
 #[derive(Deserialize)]
 struct ItemProbe<'a> {
     #[serde(borrow, rename = "type")]
     kind: Cow<'a, str>,
-}
-
-/// An exec event whose item is still raw, to be read with the generated type of its kind.
-#[derive(Deserialize)]
-struct ExecEvent<'a> {
-    #[serde(borrow)]
-    item: &'a RawValue,
 }
 
 /// Reads `codex exec --json` output.
@@ -850,11 +845,11 @@ impl Adapter for CodexExecAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        let probe: ExecProbe<'_> = match json::parse_line(line, bytes, "not a codex exec event") {
-            Ok(probe) => probe,
+        let event: ExecEvent<'_> = match json::parse_line(line, bytes, "not a codex exec event") {
+            Ok(event) => event,
             Err(diagnostic) => return out.diagnostic(diagnostic),
         };
-        let Some(kind) = probe.kind.as_deref() else {
+        let Some(kind) = event.kind.as_deref() else {
             out.diagnostic(Diagnostic::at(
                 line,
                 DiagnosticKind::MalformedEvent,
@@ -864,7 +859,7 @@ impl Adapter for CodexExecAdapter {
         };
         match kind {
             "item.started" | "item.updated" | "item.completed" => {
-                let Some(item) = probe.item else {
+                let Some(raw) = event.item.map(RawValue::get) else {
                     out.diagnostic(Diagnostic::at(
                         line,
                         DiagnosticKind::MalformedEvent,
@@ -872,9 +867,15 @@ impl Adapter for CodexExecAdapter {
                     ));
                     return;
                 };
-                let raw = match serde_json::from_slice::<ExecEvent<'_>>(bytes) {
-                    Ok(event) => event.item.get(),
-                    Err(error) => return out.diagnostic(json::malformed(line, kind, &error)),
+                let item = match serde_json::from_str::<ItemProbe<'_>>(raw) {
+                    Ok(item) => item,
+                    Err(error) => {
+                        return out.diagnostic(json::malformed(
+                            line,
+                            "not a codex exec event",
+                            &error,
+                        ));
+                    }
                 };
                 match exec_item_facts(
                     &item.kind,
@@ -970,7 +971,8 @@ fn exec_item_facts(
             mcp_facts(item, "mcp_tool_call")
         }
         "web_search" => {
-            let item: exec::WebSearchItem = read_item(raw)?;
+            // Always written with `id` twice: straight to the tolerant reading.
+            let item: exec::WebSearchItem = serde_json::from_value(serde_json::from_str(raw)?)?;
             web_search_facts(
                 item.id,
                 item.query,

@@ -174,6 +174,20 @@ impl TitleRules {
         }
     }
 
+    /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
+    #[must_use]
+    pub fn for_provider(&self, provider: &str) -> Self {
+        let rules: Vec<Rule> = self
+            .rules
+            .iter()
+            .filter(|rule| rule.provider.as_deref().is_none_or(|own| own == provider))
+            .cloned()
+            .collect();
+        TitleRules {
+            rules: rules.into(),
+        }
+    }
+
     /// The title of the first matching rule whose template resolves.
     pub fn title(&self, tool: &ToolRef<'_>) -> Option<String> {
         self.rules
@@ -220,11 +234,11 @@ impl Rule {
     }
 
     fn matches(&self, tool: &ToolRef<'_>) -> bool {
-        self.tool.matches(tool.tool)
-            && self
-                .provider
-                .as_deref()
-                .is_none_or(|provider| provider == tool.provider)
+        // Cheapest test first: most rules are for another provider.
+        self.provider
+            .as_deref()
+            .is_none_or(|provider| provider == tool.provider)
+            && self.tool.matches(tool.tool)
             && self
                 .source
                 .is_none_or(|source| (source == Source::Mcp) == tool.server.is_some())
@@ -628,6 +642,38 @@ mod tests {
             title(&rules, "opencode", "browser_tabs_new", amalgm, json!({})).as_deref(),
             Some("Opening browser tab")
         );
+    }
+
+    #[test]
+    fn rules_for_one_provider_keep_their_order_and_the_rules_for_any_provider() {
+        let rules = TitleRules::from_toml(
+            r#"
+            [[rule]]
+            tool = "run"
+            provider = "codex"
+            title = "Codex {a}"
+            [[rule]]
+            tool = "run"
+            provider = "opencode"
+            title = "OpenCode {a}"
+            [[rule]]
+            tool = "run"
+            title = "Any {a}"
+            "#,
+            "user.toml",
+        )
+        .unwrap();
+        for provider in ["codex", "opencode", "claude-code"] {
+            let only = rules.for_provider(provider);
+            for input in [json!({"a": 1}), json!({})] {
+                assert_eq!(
+                    title(&only, provider, "run", None, input.clone()),
+                    title(&rules, provider, "run", None, input)
+                );
+            }
+        }
+        assert_eq!(rules.for_provider("codex").rules.len(), 2);
+        assert_eq!(rules.for_provider("claude-code").rules.len(), 1);
     }
 
     #[test]

@@ -174,13 +174,45 @@ impl ToolError {
 }
 
 /// A point in time exactly as the provider gave it: an ISO-8601 string or an epoch number.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Timestamp {
     /// An epoch number (OpenCode and most JSON APIs: milliseconds).
     Epoch(serde_json::Number),
     /// An ISO-8601 / RFC 3339 string.
     Text(String),
+}
+
+/// Read directly by the JSON type it has, rather than as an untagged enum (which buffers
+/// the value and builds an error for each variant it tries).
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Timestamp;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("an ISO-8601 string or an epoch number")
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Timestamp, E> {
+                Ok(Timestamp::Epoch(value.into()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Timestamp, E> {
+                Ok(Timestamp::Epoch(value.into()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Timestamp, E> {
+                serde_json::Number::from_f64(value)
+                    .map(Timestamp::Epoch)
+                    .ok_or_else(|| E::custom("a timestamp that is not a finite number"))
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Timestamp, E> {
+                Ok(Timestamp::Text(value.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Timestamp, E> {
+                Ok(Timestamp::Text(value))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 impl Timestamp {
@@ -370,6 +402,31 @@ mod tests {
         let completed = timing.completed_at.as_ref().unwrap();
         assert_eq!(started.millis_until(completed), Some(250));
         assert_eq!(completed.millis_until(started), None);
+    }
+
+    #[test]
+    fn timestamps_read_every_json_number_and_string_and_nothing_else() {
+        for text in [
+            "-5",
+            "0",
+            "18446744073709551615",
+            "1.5e3",
+            "\"x\"",
+            "\"\\u00e9\"",
+        ] {
+            let read: Timestamp = serde_json::from_str(text).unwrap();
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(serde_json::to_value(&read).unwrap(), value);
+        }
+        for text in ["null", "true", "[]", "{}"] {
+            let error = serde_json::from_str::<Timestamp>(text).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("an ISO-8601 string or an epoch number"),
+                "{error}"
+            );
+        }
     }
 
     #[test]

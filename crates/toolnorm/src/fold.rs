@@ -9,7 +9,7 @@
 //! Duplicates are idempotent: an event that changes nothing is reported as
 //! [`Outcome::Unchanged`], so folding a log twice gives the same parts as folding it once.
 
-use indexmap::IndexMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::dynamic::{AnyToolCall, Applied, Rejected};
 use crate::error::Error;
@@ -47,7 +47,13 @@ impl Update<'_> {
 /// The fold of an event stream into parts, keyed by call id in first-seen order.
 #[derive(Debug, Clone)]
 pub struct Fold {
-    calls: IndexMap<String, AnyToolCall>,
+    /// Each call's place in `calls`, by id.
+    index: HashMap<String, u64>,
+    /// The calls in first-seen order. Keyed by a sequence number rather than held in an
+    /// ordered map by id, so that removing a call costs the same however many are open.
+    calls: BTreeMap<u64, AnyToolCall>,
+    /// The place of the next new call.
+    next: u64,
     output_cap: usize,
 }
 
@@ -66,17 +72,19 @@ impl Fold {
     /// An empty fold whose calls keep at most `output_cap` bytes of partial output.
     pub fn with_output_cap(output_cap: usize) -> Self {
         Fold {
-            calls: IndexMap::new(),
+            index: HashMap::new(),
+            calls: BTreeMap::new(),
+            next: 0,
             output_cap,
         }
     }
 
     /// Applies one event.
     pub fn apply(&mut self, event: ToolEvent) -> Result<Update<'_>, Error> {
-        let Some(index) = self.calls.get_index_of(event.id()) else {
+        let Some(place) = self.index.get(event.id()) else {
             return self.create(event);
         };
-        let Some((_, slot)) = self.calls.get_index_mut(index) else {
+        let Some(slot) = self.calls.get_mut(place) else {
             return Err(Error::UnknownCall {
                 id: event.id().to_owned(),
                 event: Box::new(event),
@@ -111,8 +119,10 @@ impl Fold {
             });
         };
         let call = AnyToolCall::start(started, self.output_cap);
-        let entry = self.calls.entry(call.id().to_owned());
-        let call = entry.insert_entry(call).into_mut();
+        let place = self.next;
+        self.next += 1;
+        self.index.insert(call.id().to_owned(), place);
+        let call = self.calls.entry(place).or_insert(call);
         Ok(Update {
             outcome: Outcome::Created,
             call,
@@ -121,14 +131,15 @@ impl Fold {
 
     /// The call with this id.
     pub fn get(&self, id: &str) -> Option<&AnyToolCall> {
-        self.calls.get(id)
+        self.calls.get(self.index.get(id)?)
     }
 
     /// Removes a call (e.g. once a terminal part was written), keeping the order of the rest.
     ///
     /// Later events for that id are then reported as [`Error::UnknownCall`].
     pub fn remove(&mut self, id: &str) -> Option<AnyToolCall> {
-        self.calls.shift_remove(id)
+        let place = self.index.remove(id)?;
+        self.calls.remove(&place)
     }
 
     /// The calls, in first-seen order.

@@ -266,4 +266,11 @@ fn parts_keep_first_seen_order_and_removal_keeps_the_rest() {
         fold.apply(completed("a", json!(1))),
         Err(Error::UnknownCall { .. })
     ));
+    // A call started again after its removal is new: it goes last.
+    fold.apply(started("a")).unwrap();
+    let ids: Vec<String> = fold.calls().map(|call| call.id().to_owned()).collect();
+    assert_eq!(ids, ["b", "c", "a"]);
+    assert_eq!(fold.len(), 3);
+    assert!(fold.get("c").is_some() && fold.remove("c").is_some() && fold.get("c").is_none());
+    assert_eq!(fold.len(), 2);
 }

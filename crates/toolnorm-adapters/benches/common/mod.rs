@@ -10,6 +10,11 @@ use serde_json::Value;
 use toolnorm_adapters::output::{Format, Writer};
 use toolnorm_adapters::{Dialect, Emitted, Normalizer, Options, Step, adapter_for};
 
+/// The allocator of the `toolnorm` command, so that the figures are the command's; the
+/// baselines run with it too.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The fixture directories of each dialect.
 pub const SOURCES: &[(Dialect, &[&str])] = &[
     (

@@ -11,6 +11,10 @@ use crate::error::Error;
 use crate::event::ToolEvent;
 use crate::fold::{Fold, Replay};
 
+/// The most buffer a splitter keeps between lines; after a longer line, the buffer is
+/// given back, so one huge line does not hold its memory for the rest of a stream.
+const KEPT_CAPACITY: usize = 1 << 20;
+
 /// Splits a byte stream fed in arbitrary chunks into numbered lines.
 #[derive(Debug, Default)]
 pub struct LineSplitter {
@@ -35,7 +39,7 @@ impl LineSplitter {
             } else {
                 self.pending.extend_from_slice(head);
                 on_line(self.line, trim_cr(&self.pending));
-                self.pending.clear();
+                self.forget_pending();
             }
             chunk = rest.get(1..).unwrap_or_default();
         }
@@ -50,8 +54,16 @@ impl LineSplitter {
         }
         self.line += 1;
         on_line(self.line, trim_cr(&self.pending));
-        self.pending.clear();
+        self.forget_pending();
         true
+    }
+
+    fn forget_pending(&mut self) {
+        if self.pending.capacity() > KEPT_CAPACITY {
+            self.pending = Vec::new();
+        } else {
+            self.pending.clear();
+        }
     }
 
     /// How many lines were completed so far.
@@ -162,6 +174,20 @@ pub fn write_log<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_line_does_not_keep_its_buffer() {
+        let mut splitter = LineSplitter::new();
+        let huge = vec![b'x'; 3 * KEPT_CAPACITY];
+        let mut seen = Vec::new();
+        splitter.push(b"{", |_, _| {});
+        splitter.push(&huge, |_, _| {});
+        splitter.push(b"}\nnext", |line, bytes| seen.push((line, bytes.len())));
+        assert_eq!(seen, [(1, huge.len() + 2)]);
+        assert!(splitter.pending.capacity() <= KEPT_CAPACITY);
+        splitter.push(b"\n", |line, bytes| seen.push((line, bytes.len())));
+        assert_eq!(seen.last(), Some(&(2, 4)));
+    }
 
     fn split(chunks: &[&[u8]]) -> Vec<(u64, String)> {
         let mut splitter = LineSplitter::new();

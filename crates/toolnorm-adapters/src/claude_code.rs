@@ -110,11 +110,84 @@ struct BlockType<'a> {
     kind: Cow<'a, str>,
 }
 
-/// `message.content`, still raw: a string, or an array of blocks.
+/// A message's content blocks, each still raw, in one reading of the message.
 #[derive(Deserialize)]
 struct Content<'a> {
     #[serde(borrow)]
-    content: &'a RawValue,
+    content: Blocks<'a>,
+}
+
+/// `message.content`: an array of blocks; anything else (a prompt's plain text) has none.
+struct Blocks<'a>(Vec<&'a RawValue>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Blocks<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Blocks<'de>;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("message content")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(block) = seq.next_element()? {
+                    blocks.push(block);
+                }
+                Ok(Blocks(blocks))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Blocks(Vec::new()))
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Blocks(Vec::new()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Blocks(Vec::new()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Blocks(Vec::new()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Blocks(Vec::new()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Blocks(Vec::new()))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Blocks(Vec::new()))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// A content block's `type`: read from the block's first key when it is there, else by
+/// reading the block.
+fn block_type(block: &RawValue) -> Result<Cow<'_, str>, serde_json::Error> {
+    match json::leading_type(block.get().as_bytes()) {
+        Some(kind) => Ok(Cow::Borrowed(kind)),
+        None => serde_json::from_str::<BlockType<'_>>(block.get()).map(|block| block.kind),
+    }
+}
+
+/// What is read of a structured result (`tool_use_result`, which can repeat the whole
+/// output): whether it launched a background agent, and which.
+#[derive(Deserialize)]
+struct Launch {
+    #[serde(default)]
+    status: Option<Value>,
+    #[serde(default, rename = "agentId")]
+    agent_id: Option<Value>,
 }
 
 /// A partially streamed `tool_use` block.
@@ -208,21 +281,15 @@ impl ClaudeCodeAdapter {
             ));
             return Vec::new();
         };
-        let content = match serde_json::from_str::<Content<'_>>(message.get()) {
-            Ok(Content { content }) => content,
+        match serde_json::from_str::<Content<'_>>(message.get()) {
+            Ok(Content {
+                content: Blocks(blocks),
+            }) => blocks,
             Err(error) => {
                 out.diagnostic(json::malformed(line, "message content", &error));
-                return Vec::new();
+                Vec::new()
             }
-        };
-        // Plain text content (a prompt) holds no tool block.
-        if !content.get().starts_with('[') {
-            return Vec::new();
         }
-        serde_json::from_str(content.get()).unwrap_or_else(|error| {
-            out.diagnostic(json::malformed(line, "message content", &error));
-            Vec::new()
-        })
     }
 
     fn parent_metadata(envelope: &Envelope<'_>) -> JsonObject {
@@ -236,8 +303,8 @@ impl ClaudeCodeAdapter {
     fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
         let at = timestamp(envelope.timestamp.as_ref());
         for block in Self::blocks(line, envelope, out) {
-            let kind = match serde_json::from_str::<BlockType<'_>>(block.get()) {
-                Ok(BlockType { kind }) => kind,
+            let kind = match block_type(block) {
+                Ok(kind) => kind,
                 Err(error) => {
                     out.diagnostic(json::malformed(line, "content block", &error));
                     continue;
@@ -402,21 +469,19 @@ impl ClaudeCodeAdapter {
         let blocks = Self::blocks(line, envelope, out);
         let results: Vec<_> = blocks
             .into_iter()
-            .filter(
-                |block| match serde_json::from_str::<BlockType<'_>>(block.get()) {
-                    Ok(block) => block.kind == "tool_result",
-                    Err(error) => {
-                        out.diagnostic(json::malformed(line, "content block", &error));
-                        false
-                    }
-                },
-            )
+            .filter(|block| match block_type(block) {
+                Ok(kind) => kind == "tool_result",
+                Err(error) => {
+                    out.diagnostic(json::malformed(line, "content block", &error));
+                    false
+                }
+            })
             .collect();
         // The structured result (`tool_use_result`) belongs to the one result of its message.
         let structured = match results.as_slice() {
             [_] => envelope
                 .tool_use_result
-                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok()),
+                .and_then(|raw| serde_json::from_str::<Launch>(raw.get()).ok()),
             _ => None,
         };
         let meta: Vec<Value> = envelope
@@ -454,7 +519,7 @@ impl ClaudeCodeAdapter {
         &mut self,
         line: u64,
         result: wire::ToolResultBlockParam,
-        structured: Option<&Value>,
+        structured: Option<&Launch>,
         rejected: bool,
         at: Option<Timestamp>,
         out: &mut Emitted,
@@ -501,7 +566,7 @@ impl ClaudeCodeAdapter {
             return;
         }
         let launched_in_background = structured
-            .and_then(|structured| structured.get("status"))
+            .and_then(|structured| structured.status.as_ref())
             .and_then(Value::as_str)
             == Some("async_launched");
         if launched_in_background {
@@ -510,7 +575,7 @@ impl ClaudeCodeAdapter {
             task.insert("status".into(), "running".into());
             task.insert("background".into(), true.into());
             if let Some(agent) = structured
-                .and_then(|value| value.get("agentId"))
+                .and_then(|structured| structured.agent_id.as_ref())
                 .and_then(Value::as_str)
             {
                 task.entry("taskId").or_insert_with(|| agent.into());
@@ -534,7 +599,7 @@ impl ClaudeCodeAdapter {
             ));
             return;
         };
-        let Ok(BlockType { kind }) = serde_json::from_str::<BlockType<'_>>(event.get()) else {
+        let Ok(kind) = block_type(event) else {
             out.diagnostic(Diagnostic::at(
                 line,
                 DiagnosticKind::MalformedEvent,
@@ -787,11 +852,18 @@ impl ClaudeCodeAdapter {
 
     /// The end of a turn: calls a permission check denied fail, if still open.
     fn result(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
-        let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
-            return;
-        };
-        let denials = value.get("permission_denials").and_then(Value::as_array);
-        for denial in denials.into_iter().flatten() {
+        /// Only the denials are read out of the session's last line, the rest skipped.
+        #[derive(Deserialize)]
+        struct Denials<'a> {
+            #[serde(borrow, default)]
+            permission_denials: Option<&'a RawValue>,
+        }
+        let denials: Vec<Value> = serde_json::from_slice::<Denials<'_>>(bytes)
+            .ok()
+            .and_then(|denials| denials.permission_denials)
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+            .unwrap_or_default();
+        for denial in &denials {
             let Some(id) = denial.get("tool_use_id").and_then(Value::as_str) else {
                 continue;
             };

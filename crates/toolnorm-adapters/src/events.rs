@@ -44,7 +44,7 @@ fn direct(bytes: &[u8]) -> Option<ToolEvent> {
     fn read<T: DeserializeOwned + Into<ToolEvent>>(bytes: &[u8]) -> Option<ToolEvent> {
         serde_json::from_slice::<T>(bytes).ok().map(Into::into)
     }
-    let kind = match leading_tag(bytes) {
+    let kind = match json::leading_type(bytes) {
         Some(kind) => Cow::Borrowed(kind),
         None => serde_json::from_slice::<Tag<'_>>(bytes).ok()?.kind,
     };
@@ -61,36 +61,9 @@ fn direct(bytes: &[u8]) -> Option<ToolEvent> {
     }
 }
 
-/// The tag of a line that starts `{"type":"…"` (as toolnorm writes them), read without
-/// parsing the rest; `None` for any other line (the full reading then finds the tag).
-fn leading_tag(bytes: &[u8]) -> Option<&str> {
-    let rest = bytes.strip_prefix(br#"{"type":""#)?;
-    let end = memchr::memchr(b'"', rest)?;
-    let (tag, after) = rest.split_at(end);
-    // An escape makes the text differ from its bytes, and a second `"type"` anywhere (a
-    // repeated tag, or a nested key) needs the real parser: leave both to the full reading.
-    if memchr::memchr(b'\\', tag).is_some() || memchr::memmem::find(after, br#""type""#).is_some() {
-        return None;
-    }
-    std::str::from_utf8(tag).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn leading_tags() {
-        assert_eq!(
-            leading_tag(br#"{"type":"toolCallRunning","id":"a"}"#),
-            Some("toolCallRunning")
-        );
-        assert_eq!(leading_tag(br#"{"id":"a","type":"toolCallRunning"}"#), None);
-        assert_eq!(leading_tag(br#"{ "type":"toolCallRunning"}"#), None);
-        assert_eq!(leading_tag(br#"{"type":"tool\u0043allRunning"}"#), None);
-        assert_eq!(leading_tag(br#"{"type":"toolCall"#), None);
-        assert_eq!(leading_tag(br#"{"type":"a","input":{"type":"b"}}"#), None);
-    }
 
     #[test]
     fn direct_reading_gives_the_event_of_the_tagged_reading() {

@@ -67,3 +67,40 @@ pub fn parse_line<'a, T: Deserialize<'a>>(
         None => malformed(line, what, &error),
     })
 }
+
+/// The `type` of a JSON object that starts `{"type":"…"` (as toolnorm and most providers
+/// write them), read without parsing the rest. `None` for any other object, and whenever
+/// a full reading could disagree (an escape in the tag, another `"type"` further on): the
+/// caller then reads the object.
+pub fn leading_type(bytes: &[u8]) -> Option<&str> {
+    let rest = bytes.strip_prefix(br#"{"type":""#)?;
+    let end = memchr::memchr(b'"', rest)?;
+    let (tag, after) = rest.split_at(end);
+    // An escape makes the text differ from its bytes, and a second `"type"` anywhere (a
+    // repeated tag, or a nested key) needs the real parser: leave both to the full reading.
+    if memchr::memchr(b'\\', tag).is_some() || memchr::memmem::find(after, br#""type""#).is_some() {
+        return None;
+    }
+    std::str::from_utf8(tag).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leading_types() {
+        assert_eq!(
+            leading_type(br#"{"type":"toolCallRunning","id":"a"}"#),
+            Some("toolCallRunning")
+        );
+        assert_eq!(
+            leading_type(br#"{"id":"a","type":"toolCallRunning"}"#),
+            None
+        );
+        assert_eq!(leading_type(br#"{ "type":"toolCallRunning"}"#), None);
+        assert_eq!(leading_type(br#"{"type":"tool\u0043allRunning"}"#), None);
+        assert_eq!(leading_type(br#"{"type":"toolCall"#), None);
+        assert_eq!(leading_type(br#"{"type":"a","input":{"type":"b"}}"#), None);
+    }
+}

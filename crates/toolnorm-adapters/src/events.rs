@@ -41,22 +41,24 @@ fn direct(bytes: &[u8]) -> Option<ToolEvent> {
         #[serde(borrow, rename = "type")]
         kind: Cow<'a, str>,
     }
-    fn read<T: DeserializeOwned + Into<ToolEvent>>(bytes: &[u8]) -> Option<ToolEvent> {
-        serde_json::from_slice::<T>(bytes).ok().map(Into::into)
+    fn read<T: DeserializeOwned + Into<ToolEvent>>(text: &str) -> Option<ToolEvent> {
+        serde_json::from_str::<T>(text).ok().map(Into::into)
     }
+    // UTF-8 checked once here, not again for every string read below.
+    let text = std::str::from_utf8(bytes).ok()?;
     let kind = match json::leading_type(bytes) {
         Some(kind) => Cow::Borrowed(kind),
-        None => serde_json::from_slice::<Tag<'_>>(bytes).ok()?.kind,
+        None => serde_json::from_str::<Tag<'_>>(text).ok()?.kind,
     };
     match kind.as_ref() {
-        "toolCallStarted" => read::<ToolCallStarted>(bytes),
-        "inputUpdated" => read::<InputUpdated>(bytes),
-        "titleUpdated" => read::<TitleUpdated>(bytes),
-        "metadataMerged" => read::<MetadataMerged>(bytes),
-        "toolCallRunning" => read::<ToolCallRunning>(bytes),
-        "outputAppended" => read::<OutputAppended>(bytes),
-        "toolCallCompleted" => read::<ToolCallCompleted>(bytes),
-        "toolCallFailed" => read::<ToolCallFailed>(bytes),
+        "toolCallStarted" => read::<ToolCallStarted>(text),
+        "inputUpdated" => read::<InputUpdated>(text),
+        "titleUpdated" => read::<TitleUpdated>(text),
+        "metadataMerged" => read::<MetadataMerged>(text),
+        "toolCallRunning" => read::<ToolCallRunning>(text),
+        "outputAppended" => read::<OutputAppended>(text),
+        "toolCallCompleted" => read::<ToolCallCompleted>(text),
+        "toolCallFailed" => read::<ToolCallFailed>(text),
         _ => None,
     }
 }

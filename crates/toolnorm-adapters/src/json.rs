@@ -62,7 +62,16 @@ pub fn parse_line<'a, T: Deserialize<'a>>(
     bytes: &'a [u8],
     what: &str,
 ) -> Result<T, Diagnostic> {
-    serde_json::from_slice(bytes).map_err(|error| match classify(bytes, &error) {
+    // Checked as UTF-8 once, up front: reading from a `str`, serde_json then skips the
+    // check it would otherwise make again for every string and raw value it borrows.
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(Diagnostic::at(
+            line,
+            DiagnosticKind::InvalidJson,
+            "not valid UTF-8",
+        ));
+    };
+    serde_json::from_str(text).map_err(|error| match classify(bytes, &error) {
         Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
         None => malformed(line, what, &error),
     })

@@ -1,6 +1,6 @@
 //! Prints the throughput table: each dialect and the whole stream, the pipeline and the
 //! adapters against the two baselines, on the same bytes (best of `TOOLNORM_BENCH_RUNS`,
-//! default 3). Stream size: `TOOLNORM_BENCH_MB` (default 200).
+//! default 5). Stream size: `TOOLNORM_BENCH_MB` (default 200).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -41,7 +41,7 @@ fn main() {
     let runs = std::env::var("TOOLNORM_BENCH_RUNS")
         .ok()
         .and_then(|runs| runs.parse().ok())
-        .unwrap_or(3);
+        .unwrap_or(5);
     let streams = common::streams(common::bench_bytes());
     let mut rows = Vec::new();
     for stream in &streams {

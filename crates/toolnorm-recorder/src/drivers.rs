@@ -368,8 +368,12 @@ impl Recorder {
             .options
             .interrupt_after_ms
             .map(|ms| (Duration::from_millis(ms), &trigger as &dyn Fn(&str) -> bool));
-        let cap = run::run(&mut cmd, self.timeout, interrupt)?;
-        run::write_lines(&dirs.root.join("stderr.log"), &cap.stderr)?;
+        let stdout = self.finished(
+            "claude-code",
+            sc,
+            dirs,
+            run::run(&mut cmd, self.timeout, interrupt)?,
+        )?;
         let mut extras = Vec::new();
         // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
         let mut transcripts: Vec<PathBuf> = Vec::new();
@@ -385,10 +389,34 @@ impl Recorder {
             extras.push(("claude-code-transcript".to_owned(), lines));
         }
         Ok(Raw {
-            lines: cap.stdout,
+            lines: stdout,
             command: format!("claude {}", shell_join(&args)),
             extras,
         })
+    }
+
+    /// Keeps a CLI run's stderr next to the recording and returns its stdout; a run that
+    /// had to be killed on timeout is an error, not a shorter fixture.
+    fn finished(
+        &self,
+        provider: &str,
+        sc: &Scenario,
+        dirs: &RunDirs,
+        cap: run::Captured,
+    ) -> Result<Vec<String>> {
+        run::write_lines(&dirs.root.join("stderr.log"), &cap.stderr)?;
+        if cap.timed_out {
+            return Err(Error::Recording {
+                provider: provider.into(),
+                scenario: sc.name.clone(),
+                message: format!(
+                    "killed after {}s without finishing ({} lines)",
+                    self.timeout.as_secs(),
+                    cap.stdout.len()
+                ),
+            });
+        }
+        Ok(cap.stdout)
     }
 
     // ------------------------------------------------------------ Codex
@@ -476,10 +504,14 @@ trust_level = "trusted"
             .options
             .interrupt_after_ms
             .map(|ms| (Duration::from_millis(ms), &trigger as &dyn Fn(&str) -> bool));
-        let cap = run::run(&mut cmd, self.timeout, interrupt)?;
-        run::write_lines(&dirs.root.join("stderr.log"), &cap.stderr)?;
+        let stdout = self.finished(
+            "codex-exec",
+            sc,
+            dirs,
+            run::run(&mut cmd, self.timeout, interrupt)?,
+        )?;
         Ok(Raw {
-            lines: cap.stdout,
+            lines: stdout,
             command: format!("codex {} </dev/null", shell_join(&args)),
             extras: Vec::new(),
         })
@@ -554,10 +586,14 @@ trust_level = "trusted"
             .options
             .interrupt_after_ms
             .map(|ms| (Duration::from_millis(ms), &trigger as &dyn Fn(&str) -> bool));
-        let cap = run::run(&mut cmd, self.timeout, interrupt)?;
-        run::write_lines(&dirs.root.join("stderr.log"), &cap.stderr)?;
+        let stdout = self.finished(
+            "opencode-run",
+            sc,
+            dirs,
+            run::run(&mut cmd, self.timeout, interrupt)?,
+        )?;
         Ok(Raw {
-            lines: cap.stdout,
+            lines: stdout,
             command: format!("opencode {}", shell_join(&args)),
             extras: Vec::new(),
         })

@@ -634,16 +634,10 @@ impl ClaudeCodeAdapter {
                     }
                     _ => return,
                 };
-                self.streaming.insert(
-                    (parent.clone(), index),
-                    StreamingBlock {
-                        id: id.clone(),
-                        json: String::new(),
-                    },
-                );
+                // Sighted first: a sighting forgets the fragments streamed for its id.
                 self.sighted(
                     line,
-                    id,
+                    id.clone(),
                     name,
                     mcp,
                     json!({}),
@@ -651,6 +645,13 @@ impl ClaudeCodeAdapter {
                     item_type,
                     None,
                     out,
+                );
+                self.streaming.insert(
+                    (parent.clone(), index),
+                    StreamingBlock {
+                        id,
+                        json: String::new(),
+                    },
                 );
             }),
             "content_block_delta" => serde_json::from_str::<wire::BetaRawContentBlockDeltaEvent>(

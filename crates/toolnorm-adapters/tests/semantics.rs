@@ -434,6 +434,12 @@ fn streamed_input_refines_the_call_as_it_arrives() {
         contents.windows(2).all(|pair| pair[0] <= pair[1]),
         "{contents:?}"
     );
+    let mut steps = contents.clone();
+    steps.dedup();
+    assert!(
+        steps.len() > 2,
+        "the input streamed in fragments, not only whole: {contents:?}"
+    );
 }
 
 #[test]

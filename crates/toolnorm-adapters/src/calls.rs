@@ -428,6 +428,23 @@ impl Calls {
     }
 }
 
+/// A command that exited with a non-zero `code`: message `Exit code N`, code `exit_code`,
+/// and `details` `{exitCode, output}`, the same in every adapter.
+pub fn exit_error(code: i64, output: impl Into<Value>) -> ToolError {
+    ToolError::new(format!("Exit code {code}"))
+        .with_code("exit_code")
+        .with_details(serde_json::json!({ "exitCode": code, "output": output.into() }))
+}
+
+/// A failed command reported as text, `Exit code 3\n<output>` (Claude Code's `Bash`, and
+/// agents speaking ACP): its [`exit_error`].
+pub fn exit_code_error(text: &str) -> Option<ToolError> {
+    let rest = text.trim_start().strip_prefix("Exit code ")?;
+    let (number, output) = rest.split_once('\n').unwrap_or((rest, ""));
+    let code: i64 = number.trim().parse().ok()?;
+    Some(exit_error(code, output))
+}
+
 /// The message of a tool error given as text: its first non-empty line; the whole text
 /// goes to `details.output` when there is more than that line.
 pub fn text_error(text: &str) -> ToolError {
@@ -443,4 +460,22 @@ pub fn text_error(text: &str) -> ToolError {
         error.details = Some(serde_json::json!({ "output": trimmed }));
     }
     error
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn exit_codes_are_read_from_bash_errors() {
+        let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
+        assert_eq!(error.message, "Exit code 3");
+        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(
+            error.details,
+            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+        );
+        assert!(exit_code_error("File does not exist.").is_none());
+    }
 }

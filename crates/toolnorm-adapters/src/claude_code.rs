@@ -29,7 +29,7 @@ use toolnorm::{JsonObject, Timestamp, ToolError};
 use toolnorm_wire::claude_messages as wire;
 
 use crate::adapter::{Adapter, Emitted};
-use crate::calls::{Calls, Ending, Sighting, text_error};
+use crate::calls::{Calls, Ending, Sighting, exit_code_error, text_error};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::partial_json::parse_partial;
 use crate::titles::TitleRules;
@@ -915,34 +915,5 @@ fn content_text(content: &Value) -> Option<String> {
             (!texts.is_empty()).then(|| texts.join("\n"))
         }
         _ => None,
-    }
-}
-
-/// `Exit code 3\n<output>` → code `exit_code`, `details.exitCode` 3 and the output.
-pub(crate) fn exit_code_error(text: &str) -> Option<ToolError> {
-    let rest = text.trim_start().strip_prefix("Exit code ")?;
-    let (number, output) = rest.split_once('\n').unwrap_or((rest, ""));
-    let exit_code: i64 = number.trim().parse().ok()?;
-    Some(
-        ToolError::new(format!("Exit code {exit_code}"))
-            .with_code("exit_code")
-            .with_details(json!({ "exitCode": exit_code, "output": output })),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn exit_codes_are_read_from_bash_errors() {
-        let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
-        assert_eq!(error.message, "Exit code 3");
-        assert_eq!(error.code.as_deref(), Some("exit_code"));
-        assert_eq!(
-            error.details,
-            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
-        );
-        assert!(exit_code_error("File does not exist.").is_none());
     }
 }

@@ -30,7 +30,7 @@ use toolnorm_wire::codex_app_server as app;
 use toolnorm_wire::codex_exec as exec;
 
 use crate::adapter::{Adapter, Emitted};
-use crate::calls::{Calls, Ending, Sighting, text_error};
+use crate::calls::{Calls, Ending, Sighting, exit_error, text_error};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::titles::{TitleRules, relative_to};
 use crate::{Dialect, json};
@@ -102,11 +102,9 @@ fn command_outcome(status: &str, exit_code: Option<i64>, output: Option<String>)
         ("declined", _) => Outcome::Failed(
             ToolError::new("the command was declined").with_code("permission_denied"),
         ),
-        (_, Some(code)) if code != 0 => Outcome::Failed(
-            ToolError::new(format!("Exit code {code}"))
-                .with_code("exit_code")
-                .with_details(json!({ "exitCode": code, "output": output.unwrap_or_default() })),
-        ),
+        (_, Some(code)) if code != 0 => {
+            Outcome::Failed(exit_error(code, output.unwrap_or_default()))
+        }
         ("failed", _) => Outcome::Failed(match output.as_deref() {
             Some(text) if !text.trim().is_empty() => text_error(text),
             _ => ToolError::new("the command failed"),

@@ -24,7 +24,7 @@ use toolnorm::{JsonObject, Timestamp, ToolError};
 use toolnorm_wire::opencode as wire;
 
 use crate::adapter::{Adapter, Emitted};
-use crate::calls::{Calls, Ending, Sighting, text_error};
+use crate::calls::{Calls, Ending, Sighting, exit_error, text_error};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::titles::TitleRules;
 use crate::{Dialect, json, mcp};
@@ -363,9 +363,7 @@ impl OpenCodeAdapter {
                 let exit = state.metadata.get("exit").and_then(Value::as_i64);
                 match exit {
                     Some(code) if code != 0 && part.tool == "bash" => {
-                        let error = ToolError::new(format!("Exit code {code}"))
-                            .with_code("exit_code")
-                            .with_details(json!({ "exitCode": code, "output": state.output }));
+                        let error = exit_error(code, state.output);
                         self.calls.fail(line, &id, error, ending, out);
                     }
                     _ => {

@@ -641,11 +641,7 @@ fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
         .map(str::to_owned)
         .or_else(|| seen.text())
         .unwrap_or_default();
-    Some(
-        ToolError::new(format!("Exit code {code}"))
-            .with_code("exit_code")
-            .with_details(serde_json::json!({ "exitCode": code, "output": text })),
-    )
+    Some(crate::calls::exit_error(code, text))
 }
 
 /// Text without the Markdown code fence an agent wrapped it in (Claude Code's adapter
@@ -675,7 +671,7 @@ fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
         .or_else(|| seen.text().map(|text| unfenced(&text).to_owned()))
         .unwrap_or_default();
     if kind == ToolKind::Bash
-        && let Some(error) = crate::claude_code::exit_code_error(&text)
+        && let Some(error) = crate::calls::exit_code_error(&text)
     {
         return error;
     }

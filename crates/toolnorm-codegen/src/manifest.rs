@@ -70,11 +70,6 @@ impl Manifest {
         })?;
         Ok(format!("{HEADER}{body}"))
     }
-
-    /// The entry for a module, if any.
-    pub fn file_for(&self, module: &str) -> Option<&FileEntry> {
-        self.files.iter().find(|f| f.module == module)
-    }
 }
 
 /// Lowercase hex sha256 of `bytes`.

@@ -49,8 +49,6 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
 pub struct Recorder {
     /// Repository root (holds `fixtures/`).
     pub root: PathBuf,
-    /// Loaded scenarios.
-    pub scenarios: BTreeMap<String, Scenario>,
     /// Scratch directory outside the repository.
     pub scratch: PathBuf,
     /// Directory holding `node_modules/` with the CLIs.
@@ -296,7 +294,12 @@ impl Recorder {
                 cli: package.to_owned(),
                 version: self.cli_version(package)?,
                 scenario: scenario.name.clone(),
-                scenario_file: format!("crates/toolnorm-recorder/scenarios/{}.toml", scenario.name),
+                scenario_file: scenario
+                    .path
+                    .strip_prefix(&self.root)
+                    .unwrap_or(&scenario.path)
+                    .display()
+                    .to_string(),
                 description: scenario.description.clone(),
                 command,
                 lines: out.len(),

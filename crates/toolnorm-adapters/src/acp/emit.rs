@@ -94,18 +94,6 @@ impl AcpEmitter {
         Some(self.notification(update))
     }
 
-    /// The frames of finished parts, one `tool_call` each carrying the final state.
-    pub fn frames<'a>(
-        options: AcpOptions,
-        parts: impl IntoIterator<Item = &'a NormalizedToolPart>,
-    ) -> Vec<Value> {
-        let mut emitter = AcpEmitter::new(options);
-        parts
-            .into_iter()
-            .filter_map(|part| emitter.part(part))
-            .collect()
-    }
-
     fn notification(&self, update: Map<String, Value>) -> Value {
         json!({
             "jsonrpc": "2.0",

@@ -81,7 +81,8 @@ fn main() -> ExitCode {
 
 fn real_main() -> Result<ExitCode> {
     let args = Args::parse();
-    let scenarios_dir = args.root.join("crates/toolnorm-recorder/scenarios");
+    let root = std::path::absolute(&args.root).map_err(|e| Error::io("root path", e))?;
+    let scenarios_dir = root.join("crates/toolnorm-recorder/scenarios");
     let scenarios = scenario::load_dir(&scenarios_dir)?;
     match &args.cmd {
         Cmd::List => {
@@ -109,10 +110,8 @@ fn real_main() -> Result<ExitCode> {
     let npm_dir = std::path::absolute(&npm_dir).map_err(|e| Error::io("npm path", e))?;
     let exe = std::env::current_exe().map_err(|e| Error::io("locating executable", e))?;
     let mcp_bin = exe.with_file_name("toolnorm-mock-mcp");
-    let root = std::path::absolute(&args.root).map_err(|e| Error::io("root path", e))?;
     let rec = Recorder {
         root: root.clone(),
-        scenarios: scenarios.clone(),
         scratch,
         npm_dir,
         mcp_bin,

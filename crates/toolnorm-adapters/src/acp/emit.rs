@@ -5,12 +5,13 @@
 //! only the fields that changed. Whatever ACP has no field for travels under
 //! `_meta.toolnorm` (see [`META_KEY`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
 use super::kinds::{acp_kind, acp_status};
+use crate::finished::Finished;
 
 /// The key under `_meta` that holds toolnorm's own fields.
 pub const META_KEY: &str = "toolnorm";
@@ -60,7 +61,8 @@ struct View {
 pub struct AcpEmitter {
     options: AcpOptions,
     open: HashMap<String, View>,
-    done: HashSet<String>,
+    /// Calls already sent terminal, in bounded memory.
+    done: Finished,
 }
 
 impl AcpEmitter {
@@ -69,7 +71,7 @@ impl AcpEmitter {
         AcpEmitter {
             options,
             open: HashMap::new(),
-            done: HashSet::new(),
+            done: Finished::default(),
         }
     }
 
@@ -77,7 +79,7 @@ impl AcpEmitter {
     /// seen, then a `tool_call_update` with what changed; `None` when nothing changed or
     /// the call was already sent terminal.
     pub fn part(&mut self, part: &NormalizedToolPart) -> Option<Value> {
-        if self.done.contains(&part.id) {
+        if self.done.get(&part.id).is_some() {
             return None;
         }
         let view = view(part, self.options.output_cap);
@@ -87,7 +89,7 @@ impl AcpEmitter {
         };
         if part.state.is_terminal() {
             self.open.remove(&part.id);
-            self.done.insert(part.id.clone());
+            self.done.insert(&part.id, part.state);
         } else {
             self.open.insert(part.id.clone(), view);
         }

@@ -6,7 +6,7 @@
 //! terminal requests) carries no tool-call data and is skipped on purpose, without a
 //! diagnostic.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -22,6 +22,7 @@ use super::kinds::{Clues, kind_of, state_of};
 use crate::adapter::{Adapter, Emitted};
 use crate::calls::text_error;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::finished::Finished;
 use crate::{Dialect, json};
 
 /// `session/request_permission` params (the pinned schema holds only `session/update`;
@@ -146,7 +147,8 @@ pub struct AcpAdapter {
     /// MCP server names, to split `<server>_<tool>` names.
     mcp_servers: Vec<String>,
     open: HashMap<String, Call>,
-    closed: HashSet<String>,
+    /// Calls already finished, in bounded memory.
+    closed: Finished,
     /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id.
     permissions: HashMap<String, String>,
 }
@@ -161,7 +163,7 @@ impl AcpAdapter {
     }
 
     fn seen(&mut self, line: u64, seen: Seen, out: &mut Emitted) {
-        if self.closed.contains(&seen.id) {
+        if self.closed.get(&seen.id).is_some() {
             if let Some(status) = seen
                 .status
                 .filter(|status| !state_of(*status).is_terminal())
@@ -392,8 +394,11 @@ impl AcpAdapter {
     }
 
     fn close(&mut self, id: &str) {
-        self.open.remove(id);
-        self.closed.insert(id.to_owned());
+        let state = self
+            .open
+            .remove(id)
+            .map_or(ToolState::Complete, |call| call.state);
+        self.closed.insert(id, state);
     }
 
     fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {

@@ -488,6 +488,12 @@ impl ClaudeCodeAdapter {
             .tool_result_meta
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default();
+        // How the permission check decided, once per message.
+        let refused_by_rule = envelope
+            .permission_decision
+            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+            .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
+            .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"));
         for block in results {
             let result = match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {
                 Ok(result) => result,
@@ -496,11 +502,6 @@ impl ClaudeCodeAdapter {
                     continue;
                 }
             };
-            let refused_by_rule = envelope
-                .permission_decision
-                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-                .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
-                .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"));
             if refused_by_rule {
                 self.denied
                     .entry(result.tool_use_id.clone())

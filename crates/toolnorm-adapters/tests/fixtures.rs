@@ -103,3 +103,45 @@ fn every_fixture_normalizes_to_its_reviewed_parts() {
         insta::assert_json_snapshot!(parts);
     });
 }
+
+/// Every fixture written in `format` exactly as `toolnorm normalize --format <format>`
+/// writes it (finished calls evicted, applied events kept for the event log).
+fn written(path: &std::path::Path, format: toolnorm_adapters::output::Format) -> String {
+    use toolnorm_adapters::output::Writer;
+    use toolnorm_adapters::{Normalizer, Options, Step};
+    let bytes = std::fs::read(path).unwrap();
+    let mut normalizer = Normalizer::new(Options {
+        evict_terminal: format.evicts_terminal(),
+        keep_events: format.needs_events(),
+        ..Options::default()
+    });
+    let mut writer = Writer::new(format, Vec::new());
+    let mut on_step = |step: Step<'_>| {
+        assert!(
+            !matches!(step, Step::Diagnostic(_)),
+            "{}: a diagnostic",
+            path.display()
+        );
+        writer.step(&step).unwrap();
+    };
+    normalizer.push(&bytes, &mut on_step);
+    normalizer.finish(&mut on_step);
+    writer.finish(normalizer.fold()).unwrap();
+    String::from_utf8(writer.into_inner()).unwrap()
+}
+
+#[test]
+fn every_fixture_gives_its_reviewed_event_log() {
+    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+        let log = written(path, toolnorm_adapters::output::Format::Events);
+        insta::assert_snapshot!(log);
+    });
+}
+
+#[test]
+fn every_fixture_gives_its_reviewed_acp_frames() {
+    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+        let frames = written(path, toolnorm_adapters::output::Format::Acp);
+        insta::assert_snapshot!(frames);
+    });
+}

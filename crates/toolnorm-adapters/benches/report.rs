@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use toolnorm_adapters::output::Format;
+use toolnorm_adapters::Format;
 
 fn best<T>(runs: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
     let mut best = None;

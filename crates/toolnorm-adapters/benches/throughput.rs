@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{Bencher, black_box};
-use toolnorm_adapters::output::Format;
+use toolnorm_adapters::Format;
 
 static STREAMS: LazyLock<Vec<common::Stream>> =
     LazyLock::new(|| common::streams(common::bench_bytes()));

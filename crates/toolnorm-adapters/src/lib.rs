@@ -13,37 +13,30 @@
     clippy::indexing_slicing
 )]
 
-pub mod acp;
-mod adapter;
-mod calls;
-mod claude_code;
-mod codex;
-mod describe;
-mod detect;
+mod acp;
 mod diagnostic;
+mod emit;
 mod error;
-mod events;
-mod finished;
-mod json;
-pub mod mcp;
-mod opencode;
-pub mod output;
-mod partial_json;
 mod pipeline;
-pub mod titles;
+mod providers;
+mod read;
+mod rules;
+mod track;
 
 use std::fmt;
 
-pub use adapter::{Adapter, Emitted};
-pub use claude_code::ClaudeCodeAdapter;
-pub use codex::{CodexAppServerAdapter, CodexExecAdapter};
-pub use detect::{DETECTION_WINDOW, detect_line};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
+pub use emit::{AcpEmitter, AcpOptions, Format, Writer};
 pub use error::Error;
-pub use events::EventLogAdapter;
-pub use opencode::OpenCodeAdapter;
-pub use partial_json::parse_partial;
+pub use pipeline::detect::{DETECTION_WINDOW, detect_line};
 pub use pipeline::{Normalizer, Options, Stats, Step};
+pub use providers::acp::AcpAdapter;
+pub use providers::claude_code::ClaudeCodeAdapter;
+pub use providers::codex::{CodexAppServerAdapter, CodexExecAdapter};
+pub use providers::event_log::EventLogAdapter;
+pub use providers::opencode::OpenCodeAdapter;
+pub use providers::{Adapter, Emitted};
+pub use rules::{TitleRules, ToolRef};
 
 /// An input dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -110,7 +103,7 @@ pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Sen
         Dialect::CodexExec => Box::new(CodexExecAdapter::new(rules)),
         Dialect::OpenCode => Box::new(OpenCodeAdapter::new(rules, options.mcp_servers.clone())),
         Dialect::Events => Box::new(EventLogAdapter),
-        Dialect::Acp => Box::new(acp::AcpAdapter::new(options.mcp_servers.clone())),
+        Dialect::Acp => Box::new(AcpAdapter::new(options.mcp_servers.clone())),
     }
 }
 

@@ -15,7 +15,7 @@ use toolnorm::{
     ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
     ToolKind, ToolState,
 };
-use toolnorm_adapters::acp::{AcpEmitter, AcpOptions};
+use toolnorm_adapters::{AcpEmitter, AcpOptions};
 use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
 
 /// The pinned ACP v1 schema, wrapped in the JSON-RPC notification envelope.

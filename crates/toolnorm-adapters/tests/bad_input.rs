@@ -7,8 +7,8 @@
 mod common;
 
 use serde_json::{Value, json};
-use toolnorm_adapters::output::{Format, Writer};
 use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Format, Writer};
 
 /// What a run wrote: the parts (in `parts` format) and the diagnostics, as shown.
 #[derive(Debug, PartialEq)]

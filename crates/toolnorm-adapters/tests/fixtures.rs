@@ -106,8 +106,8 @@ fn every_fixture_normalizes_to_its_reviewed_parts() {
 
 /// Every fixture written in `format` exactly as `toolnorm normalize --format <format>`
 /// writes it (finished calls evicted, applied events kept for the event log).
-fn written(path: &std::path::Path, format: toolnorm_adapters::output::Format) -> String {
-    use toolnorm_adapters::output::Writer;
+fn written(path: &std::path::Path, format: toolnorm_adapters::Format) -> String {
+    use toolnorm_adapters::Writer;
     use toolnorm_adapters::{Normalizer, Options, Step};
     let bytes = std::fs::read(path).unwrap();
     let mut normalizer = Normalizer::new(Options {
@@ -133,7 +133,7 @@ fn written(path: &std::path::Path, format: toolnorm_adapters::output::Format) ->
 #[test]
 fn every_fixture_gives_its_reviewed_event_log() {
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
-        let log = written(path, toolnorm_adapters::output::Format::Events);
+        let log = written(path, toolnorm_adapters::Format::Events);
         insta::assert_snapshot!(log);
     });
 }
@@ -141,7 +141,7 @@ fn every_fixture_gives_its_reviewed_event_log() {
 #[test]
 fn every_fixture_gives_its_reviewed_acp_frames() {
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
-        let frames = written(path, toolnorm_adapters::output::Format::Acp);
+        let frames = written(path, toolnorm_adapters::Format::Acp);
         insta::assert_snapshot!(frames);
     });
 }

@@ -7,7 +7,7 @@ mod common;
 use serde_json::{Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 use toolnorm_adapters::Dialect;
-use toolnorm_adapters::titles::{TitleRules, ToolRef};
+use toolnorm_adapters::{TitleRules, ToolRef};
 
 fn only(parts: Vec<NormalizedToolPart>) -> NormalizedToolPart {
     assert_eq!(parts.len(), 1, "{parts:#?}");

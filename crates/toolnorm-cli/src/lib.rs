@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use toolnorm_adapters::acp::AcpOptions;
-use toolnorm_adapters::output::{Format, Writer};
-use toolnorm_adapters::titles::TitleRules;
+use toolnorm_adapters::AcpOptions;
+use toolnorm_adapters::TitleRules;
 use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Format, Writer};
 
 /// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
 #[derive(Debug, Parser)]

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use toolnorm_adapters::output::{Format, Writer};
 use toolnorm_adapters::{Dialect, Emitted, Normalizer, Options, Step, adapter_for};
+use toolnorm_adapters::{Format, Writer};
 
 /// The allocator of the `toolnorm` command, so that the figures are the command's; the
 /// baselines run with it too.

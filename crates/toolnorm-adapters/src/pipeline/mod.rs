@@ -6,15 +6,18 @@
 //! input order. It holds only open calls when asked to drop finished ones, so memory
 //! stays flat however long the stream.
 
+pub(crate) mod detect;
+pub(crate) mod finished;
+
 use std::io::{self, Write};
 
 use toolnorm::{Error as FoldError, Fold, LineSplitter, ToolEvent, Update};
 
-use crate::adapter::{Adapter, Emitted};
-use crate::detect::{DETECTION_WINDOW, detect_line};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::finished::Finished;
-use crate::titles::TitleRules;
+use crate::pipeline::detect::{DETECTION_WINDOW, detect_line};
+use crate::pipeline::finished::Finished;
+use crate::providers::{Adapter, Emitted};
+use crate::rules::TitleRules;
 use crate::{Dialect, adapter_for};
 
 /// What the normalizer reports, in input order.
@@ -260,7 +263,7 @@ impl Core {
         let lines = std::mem::take(buffered);
         for (line, bytes) in lines {
             let message = match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
-                Err(error) => crate::json::classify(&bytes, &error)
+                Err(error) => crate::read::json::classify(&bytes, &error)
                     .map_or_else(|| error.to_string(), |invalid| invalid.message),
                 Ok(_) => "not an event of any known dialect (use --provider to name it)".to_owned(),
             };

@@ -9,8 +9,9 @@ use toolnorm::{
     ToolCallRunning, ToolCallStarted, ToolEvent,
 };
 
-use crate::adapter::{Adapter, Emitted};
-use crate::{Dialect, json};
+use crate::Dialect;
+use crate::providers::{Adapter, Emitted};
+use crate::read::json;
 
 /// Reads toolnorm's own event log (what `--format events` writes).
 #[derive(Debug, Default)]

@@ -1,4 +1,6 @@
-//! The kind and status mappings between toolnorm and ACP.
+//! The Agent Client Protocol vocabulary shared by the ACP emitter and the ACP reader:
+//! the kind and status mappings between toolnorm and ACP, and the `_meta` key of
+//! toolnorm's own fields.
 //!
 //! | toolnorm kind | ACP kind | back (no `_meta.toolnorm`) |
 //! | --- | --- | --- |
@@ -19,6 +21,9 @@
 
 use toolnorm::{ToolKind, ToolState};
 use toolnorm_wire::acp;
+
+/// The key under `_meta` that holds toolnorm's own fields.
+pub const META_KEY: &str = "toolnorm";
 
 /// The ACP kind of a toolnorm kind.
 pub fn acp_kind(kind: ToolKind) -> acp::ToolKind {

@@ -1,4 +1,12 @@
+//! Providers: each dialect's wire format read into what happened to its tool calls.
+//!
 //! The adapter interface: one provider dialect's lines in, canonical events out.
+
+pub(crate) mod acp;
+pub(crate) mod claude_code;
+pub(crate) mod codex;
+pub(crate) mod event_log;
+pub(crate) mod opencode;
 
 use toolnorm::ToolEvent;
 

@@ -17,13 +17,13 @@ use toolnorm::{
 };
 use toolnorm_wire::acp;
 
-use super::emit::META_KEY;
-use super::kinds::{Clues, kind_of, state_of};
-use crate::adapter::{Adapter, Emitted};
-use crate::calls::text_error;
+use crate::Dialect;
+use crate::acp::{Clues, META_KEY, kind_of, state_of};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::finished::Finished;
-use crate::{Dialect, json};
+use crate::pipeline::finished::Finished;
+use crate::providers::{Adapter, Emitted};
+use crate::read::json;
+use crate::track::text_error;
 
 /// `session/request_permission` params (the pinned schema holds only `session/update`;
 /// the tool call in it is the schema's `ToolCallUpdate`).
@@ -615,8 +615,8 @@ fn foreign_metadata(seen: &Seen) -> JsonObject {
 /// The server and tool of an MCP tool name: `mcp__server__tool`, `<server>_<tool>` with a
 /// configured server, else split at the first `_`.
 fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String)> {
-    if let Some(split) = crate::mcp::split_double_underscore(name)
-        .or_else(|| crate::mcp::split_server_prefix(name, servers))
+    if let Some(split) = crate::rules::mcp::split_double_underscore(name)
+        .or_else(|| crate::rules::mcp::split_server_prefix(name, servers))
     {
         return Some((split.server.to_owned(), split.tool.to_owned()));
     }
@@ -646,7 +646,7 @@ fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
         .map(str::to_owned)
         .or_else(|| seen.text())
         .unwrap_or_default();
-    Some(crate::calls::exit_error(code, text))
+    Some(crate::track::exit_error(code, text))
 }
 
 /// Text without the Markdown code fence an agent wrapped it in (Claude Code's adapter
@@ -676,13 +676,15 @@ fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
         .or_else(|| seen.text().map(|text| unfenced(&text).to_owned()))
         .unwrap_or_default();
     if kind == ToolKind::Bash
-        && let Some(error) = crate::calls::exit_code_error(&text)
+        && let Some(error) = crate::track::exit_code_error(&text)
     {
         return error;
     }
     let mut error = text_error(&text);
     // OpenCode's refusal texts, and Claude Code's ACP adapter's.
-    if crate::opencode::is_refusal(text.trim()) || text.starts_with("User refused permission") {
+    if crate::providers::opencode::is_refusal(text.trim())
+        || text.starts_with("User refused permission")
+    {
         error.code = Some("permission_denied".to_owned());
     } else if kind == ToolKind::Mcp {
         error.code = Some("mcp_error".to_owned());

@@ -5,14 +5,16 @@
 //! - `updates`: one part snapshot per change, as it happens (flushed per line).
 //! - `events`: the canonical event log (replayable with `--provider events`).
 //! - `pretty`: one line per call for people: state, kind, title, elapsed time.
-//! - `acp`: ACP `session/update` notifications (see [`crate::acp`]).
+//! - `acp`: ACP `session/update` notifications (see [`AcpEmitter`]).
+
+mod acp;
 
 use std::io::{self, Write};
 
 use toolnorm::{AnyToolCall, Fold, NormalizedToolPart, ToolState};
 
-use crate::acp::{AcpEmitter, AcpOptions};
 use crate::pipeline::Step;
+pub use acp::{AcpEmitter, AcpOptions};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,12 +28,14 @@ use serde_json::{Value, json};
 use toolnorm::{JsonObject, Timestamp, ToolError};
 use toolnorm_wire::claude_messages as wire;
 
-use crate::adapter::{Adapter, Emitted};
-use crate::calls::{Calls, Ending, Sighting, exit_code_error, text_error};
+use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::partial_json::parse_partial;
-use crate::titles::TitleRules;
-use crate::{Dialect, json, mcp};
+use crate::providers::{Adapter, Emitted};
+use crate::read::json;
+use crate::read::partial_json::parse_partial;
+use crate::rules::TitleRules;
+use crate::rules::mcp;
+use crate::track::{Calls, Ending, Sighting, exit_code_error, text_error};
 
 const PROVIDER: &str = "claude-code";
 

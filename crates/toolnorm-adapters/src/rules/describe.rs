@@ -3,7 +3,7 @@
 use serde_json::Value;
 use toolnorm::ToolKind;
 
-use crate::titles::{TitleRules, ToolRef, action_text};
+use crate::rules::{TitleRules, ToolRef, action_text};
 
 /// Who a call's tool is.
 #[derive(Debug, Clone, Copy)]

@@ -29,11 +29,12 @@ use toolnorm::{JsonObject, Timestamp, ToolError, ToolKind};
 use toolnorm_wire::codex_app_server as app;
 use toolnorm_wire::codex_exec as exec;
 
-use crate::adapter::{Adapter, Emitted};
-use crate::calls::{Calls, Ending, Sighting, exit_error, text_error};
+use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::titles::{TitleRules, relative_to};
-use crate::{Dialect, json};
+use crate::providers::{Adapter, Emitted};
+use crate::read::json;
+use crate::rules::{TitleRules, relative_to};
+use crate::track::{Calls, Ending, Sighting, exit_error, text_error};
 
 const PROVIDER: &str = "codex";
 

@@ -10,11 +10,8 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
-use super::kinds::{acp_kind, acp_status};
-use crate::finished::Finished;
-
-/// The key under `_meta` that holds toolnorm's own fields.
-pub const META_KEY: &str = "toolnorm";
+use crate::acp::{META_KEY, acp_kind, acp_status};
+use crate::pipeline::finished::Finished;
 
 /// Metadata keys the core derives from streamed output while a call runs; they travel as
 /// `outputAppended` chunks instead, so output is never resent whole.

@@ -14,9 +14,9 @@ use toolnorm::{
     ToolCallRunning, ToolCallStarted, ToolError,
 };
 
-use crate::adapter::Emitted;
-use crate::describe::{self, Tool};
-use crate::titles::TitleRules;
+use crate::providers::Emitted;
+use crate::rules::TitleRules;
+use crate::rules::describe::{self, Tool};
 
 /// A call as first seen.
 #[derive(Debug)]

@@ -22,6 +22,9 @@
 //! When no rule gives a title, a `verb_object` tool name becomes action text:
 //! `create_issue` → `Creating issue`.
 
+pub(crate) mod describe;
+pub mod mcp;
+
 use serde::Deserialize;
 use serde_json::Value;
 use toolnorm::ToolKind;
@@ -32,14 +35,17 @@ use crate::error::Error;
 pub const BUILTIN_RULES: [(&str, &str); 4] = [
     (
         "rules/claude-code.toml",
-        include_str!("../rules/claude-code.toml"),
+        include_str!("../../rules/claude-code.toml"),
     ),
-    ("rules/codex.toml", include_str!("../rules/codex.toml")),
+    ("rules/codex.toml", include_str!("../../rules/codex.toml")),
     (
         "rules/opencode.toml",
-        include_str!("../rules/opencode.toml"),
+        include_str!("../../rules/opencode.toml"),
     ),
-    ("rules/default.toml", include_str!("../rules/default.toml")),
+    (
+        "rules/default.toml",
+        include_str!("../../rules/default.toml"),
+    ),
 ];
 
 /// What a rule is matched against.

@@ -9,30 +9,32 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-10000000}
 MAX_TIME=${MAX_TIME:-0}
 WORK=$(realpath -m "${WORK:-target/fuzz-work}")
-declare -A SEEDS=(
-  [claude_code]="claude-code claude-code-transcript"
-  [codex_app_server]="codex-app-server"
-  [codex_exec]="codex-exec"
-  [opencode]="opencode-run opencode-serve opencode-serve-global"
-  [event_log]="events"
-  [detect]="claude-code claude-code-transcript codex-app-server codex-exec opencode-run opencode-serve opencode-serve-global events"
-  [fold]=""
-)
+# Targets: `dialect:<name>` for every dialect of the provider registry (the `dialect`
+# fuzz target with TOOLNORM_FUZZ_DIALECT=<name>), `detect` and `fold`. Every target is
+# seeded with every fixture; libFuzzer keeps what reaches new code.
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(claude_code codex_app_server codex_exec opencode event_log detect fold)
+if [ ${#targets[@]} -eq 0 ]; then
+  while read -r name; do targets+=("dialect:$name"); done \
+    < <(cargo run --quiet --locked -p toolnorm-cli -- dialects --names)
+  targets+=(detect fold)
+fi
 (cd fuzz && cargo +nightly fuzz build -O -s none)
 for target in "${targets[@]}"; do
+  binary=${target%%:*}
+  export TOOLNORM_FUZZ_DIALECT=${target#*:}
+  target=${target/:/-}
   corpus="$WORK/corpus/$target"
   mkdir -p "$corpus" "$WORK/artifacts/$target"
-  for dir in ${SEEDS[$target]}; do
-    for file in fixtures/"$dir"/*.jsonl; do
+  if [ "$binary" != fold ]; then
+    for file in fixtures/*/*.jsonl; do
+      dir=$(basename "$(dirname "$file")")
       split -l 4 -a 3 "$file" "$corpus/seed-$dir-$(basename "$file" .jsonl)-"
     done
-  done
+  fi
   echo "==> $target: $RUNS runs"
   start=$(date +%s)
   status=0
-  (cd fuzz && cargo +nightly fuzz run -O -s none "$target" "$corpus" -- \
+  (cd fuzz && cargo +nightly fuzz run -O -s none "$binary" "$corpus" -- \
       -runs="$RUNS" -max_total_time="$MAX_TIME" -max_len=4096 -print_final_stats=1 \
       -artifact_prefix="$WORK/artifacts/$target/") > "$WORK/$target.log" 2>&1 || status=$?
   grep -E "^(stat::|Done|==[0-9]+== ERROR|thread .* panicked)" "$WORK/$target.log" || true

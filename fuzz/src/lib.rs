@@ -1,6 +1,6 @@
 //! Shared driver of the fuzz targets.
 
-use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Dialect, Normalizer, Step};
 
 /// Runs `data` through a normalizer (the dialect named, or detected), in two chunks cut
 /// where the first byte says, and checks what must hold for any input.
@@ -10,12 +10,11 @@ pub fn normalize(dialect: Option<Dialect>, data: &[u8]) {
     };
     let cut = usize::from(cut).min(rest.len());
     let (head, tail) = rest.split_at(cut);
-    let mut normalizer = Normalizer::new(Options {
-        dialect,
-        evict_terminal: cut.is_multiple_of(2),
-        output_cap: 64,
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder()
+        .dialect(dialect)
+        .evict_finished(cut.is_multiple_of(2))
+        .output_cap(64)
+        .build();
     let mut diagnostics = 0u64;
     let mut on_step = |step: Step<'_>| {
         match step {

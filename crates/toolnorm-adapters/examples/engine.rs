@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader};
 
-use toolnorm_adapters::{Normalizer, Options, Step};
+use toolnorm_adapters::{Normalizer, Step};
 
 fn main() -> std::io::Result<()> {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
@@ -19,10 +19,7 @@ fn main() -> std::io::Result<()> {
     let reader = BufReader::new(std::fs::File::open(path)?);
 
     // The dialect is detected from the first lines; finished calls are dropped once shown.
-    let mut normalizer = Normalizer::new(Options {
-        evict_terminal: true,
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder().evict_finished(true).build();
     let mut on_step = |step: Step<'_>| match step {
         Step::Applied { update, .. } => {
             let part = update.part();

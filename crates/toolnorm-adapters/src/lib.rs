@@ -1,9 +1,41 @@
 //! Provider adapters: the tool events of agent CLIs into toolnorm's canonical lifecycle.
 //!
-//! Each dialect has an [`Adapter`] that turns its lines into canonical
-//! [`ToolEvent`](toolnorm::ToolEvent)s; the [`Normalizer`] runs one over a stream (detecting
-//! the dialect from the first lines unless told), folds the events into parts and reports
-//! each change and each diagnostic; [`output`] writes the changes in the CLI's formats.
+//! A [`Normalizer`] reads one stream: it detects the [`Dialect`] from the first lines
+//! (unless told), has that provider's [`Adapter`] read each line into facts about tool
+//! calls, turns the facts into canonical [`ToolEvent`](toolnorm::ToolEvent)s, folds them
+//! into parts, and reports each change and each [`Diagnostic`] as a [`Step`]. A
+//! [`Writer`] writes the steps in one of the command line's [`Format`]s; an
+//! [`AcpEmitter`] turns parts into ACP frames.
+//!
+//! ```
+//! use toolnorm_adapters::{Format, Normalizer, Writer};
+//!
+//! let stream = concat!(
+//!     r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}"#, "\n",
+//!     r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.txt"}]}}"#, "\n",
+//! );
+//! let mut normalizer = Normalizer::builder().evict_finished(true).build();
+//! let mut writer = Writer::new(Format::Parts, Vec::new());
+//! let mut on_step = |step: toolnorm_adapters::Step<'_>| writer.step(&step).unwrap();
+//! normalizer.push(stream.as_bytes(), &mut on_step);
+//! normalizer.finish(&mut on_step);
+//! writer.finish(normalizer.fold()).unwrap();
+//! let parts = String::from_utf8(writer.into_inner()).unwrap();
+//! assert!(parts.starts_with(r#"{"id":"toolu_1","name":"Bash","kind":"bash","title":"ls""#));
+//! ```
+//!
+//! The crate is laid out by role, and its modules depend on each other in one direction:
+//!
+//! | module | role |
+//! | --- | --- |
+//! | `pipeline` | the [`Normalizer`]: lines, detection, the fold, steps, the audit copy |
+//! | `registry` | every provider dialect: detection, its adapter, its rules file |
+//! | `providers` | one module per dialect: wire data into facts |
+//! | `track` | the tracker: facts into canonical events, the same for every provider |
+//! | `rules` | kind and title rules (TOML), the fallbacks, MCP names |
+//! | `read` | reading JSON lines, partial JSON and the dialect probe |
+//! | `emit` | the output formats and the ACP emitter |
+//! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
 #![deny(
@@ -20,92 +52,18 @@ mod error;
 mod pipeline;
 mod providers;
 mod read;
+mod registry;
 mod rules;
 mod track;
-
-use std::fmt;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use emit::{AcpEmitter, AcpOptions, Format, Writer};
 pub use error::Error;
-pub use pipeline::detect::{DETECTION_WINDOW, detect_line};
-pub use pipeline::{Normalizer, Options, Stats, Step};
-pub use providers::acp::AcpAdapter;
-pub use providers::claude_code::ClaudeCodeAdapter;
-pub use providers::codex::{CodexAppServerAdapter, CodexExecAdapter};
-pub use providers::event_log::EventLogAdapter;
-pub use providers::opencode::OpenCodeAdapter;
-pub use providers::{Adapter, Emitted};
+pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
+pub use providers::Adapter;
+pub use registry::{Dialect, detect_line, recordings};
 pub use rules::{TitleRules, ToolRef};
-
-/// An input dialect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Dialect {
-    /// Claude Code `--output-format stream-json`, and its session transcripts.
-    ClaudeCode,
-    /// `codex app-server` (JSON-RPC, protocol v2).
-    CodexAppServer,
-    /// `codex exec --json`.
-    CodexExec,
-    /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
-    OpenCode,
-    /// toolnorm's own canonical event log.
-    Events,
-    /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
-    Acp,
-}
-
-impl Dialect {
-    /// Every dialect.
-    pub const ALL: &[Dialect] = &[
-        Dialect::ClaudeCode,
-        Dialect::CodexAppServer,
-        Dialect::CodexExec,
-        Dialect::OpenCode,
-        Dialect::Events,
-        Dialect::Acp,
-    ];
-
-    /// The name used on the command line, e.g. `claude-code`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::ClaudeCode => "claude-code",
-            Dialect::CodexAppServer => "codex-app-server",
-            Dialect::CodexExec => "codex-exec",
-            Dialect::OpenCode => "opencode",
-            Dialect::Events => "events",
-            Dialect::Acp => "acp",
-        }
-    }
-
-    /// The dialect with this command-line name.
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        Dialect::ALL
-            .iter()
-            .copied()
-            .find(|dialect| dialect.as_str() == name)
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A fresh adapter for `dialect`.
-pub fn adapter_for(dialect: Dialect, options: &Options) -> Box<dyn Adapter + Send> {
-    let rules = std::sync::Arc::new(options.rules.clone());
-    match dialect {
-        Dialect::ClaudeCode => Box::new(ClaudeCodeAdapter::new(rules)),
-        Dialect::CodexAppServer => Box::new(CodexAppServerAdapter::new(rules)),
-        Dialect::CodexExec => Box::new(CodexExecAdapter::new(rules)),
-        Dialect::OpenCode => Box::new(OpenCodeAdapter::new(rules, options.mcp_servers.clone())),
-        Dialect::Events => Box::new(EventLogAdapter),
-        Dialect::Acp => Box::new(AcpAdapter::new(options.mcp_servers.clone())),
-    }
-}
+pub use track::{Ending, Facts, Sighting};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

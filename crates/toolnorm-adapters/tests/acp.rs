@@ -16,7 +16,7 @@ use toolnorm::{
     ToolKind, ToolState,
 };
 use toolnorm_adapters::{AcpEmitter, AcpOptions};
-use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Dialect, Normalizer, Step};
 
 /// The pinned ACP v1 schema, wrapped in the JSON-RPC notification envelope.
 fn validator() -> &'static jsonschema::Validator {
@@ -54,10 +54,7 @@ fn assert_valid(frame: &Value, origin: &str) {
 
 /// Normalizes `bytes` and emits a frame per change, as `--format acp` does.
 fn emit(bytes: &[u8], dialect: Option<Dialect>, acp: AcpOptions) -> (Vec<Value>, usize) {
-    let mut normalizer = Normalizer::new(Options {
-        dialect,
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder().dialect(dialect).build();
     let mut emitter = AcpEmitter::new(acp);
     let mut frames = Vec::new();
     let mut diagnostics = 0;
@@ -202,7 +199,7 @@ fn outputs_over_the_cap_are_cut_and_flagged() {
         session_id: "sess-1".into(),
         output_cap: 1000,
     };
-    let (frames, _) = emit(text.as_bytes(), Some(Dialect::Events), options);
+    let (frames, _) = emit(text.as_bytes(), Some(Dialect::EVENTS), options);
     assert_eq!(frames.len(), 2);
     for frame in &frames {
         assert_valid(frame, "cap");
@@ -241,7 +238,7 @@ fn streamed_output_is_sent_as_chunks_not_resent() {
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
     let (frames, _) = emit(
         text.as_bytes(),
-        Some(Dialect::Events),
+        Some(Dialect::EVENTS),
         AcpOptions::default(),
     );
     let chunks: Vec<&Value> = frames
@@ -279,7 +276,7 @@ fn edits_carry_diff_content_and_locations() {
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
     let (frames, _) = emit(
         text.as_bytes(),
-        Some(Dialect::Events),
+        Some(Dialect::EVENTS),
         AcpOptions::default(),
     );
     for frame in &frames {
@@ -482,7 +479,7 @@ fn bad_acp_lines_are_reported() {
         r#"[1]"#,
     ];
     let text = lines.join("\n");
-    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(Dialect::Acp));
+    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(Dialect::ACP));
     assert!(parts.is_empty());
     let found: Vec<Option<u64>> = diagnostics
         .iter()

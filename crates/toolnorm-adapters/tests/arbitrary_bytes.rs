@@ -6,7 +6,7 @@
 mod common;
 
 use proptest::prelude::*;
-use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Dialect, Normalizer, Step};
 
 /// Every fixture file, read once.
 fn fixtures() -> &'static [Vec<u8>] {
@@ -30,12 +30,11 @@ fn fixtures() -> &'static [Vec<u8>] {
 /// Runs `bytes`, cut at `cut`, through a normalizer for `dialect` (or detection).
 fn check(dialect: Option<Dialect>, bytes: &[u8], cut: usize) {
     let (head, tail) = bytes.split_at(cut.min(bytes.len()));
-    let mut normalizer = Normalizer::new(Options {
-        dialect,
-        evict_terminal: cut.is_multiple_of(2),
-        output_cap: 64,
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder()
+        .dialect(dialect)
+        .evict_finished(cut.is_multiple_of(2))
+        .output_cap(64)
+        .build();
     let mut diagnostics = 0;
     let lines = bytes.split(|&byte| byte == b'\n').count() as u64;
     let mut on_step = |step: Step<'_>| match step {
@@ -58,7 +57,7 @@ fn check(dialect: Option<Dialect>, bytes: &[u8], cut: usize) {
 fn dialect() -> impl Strategy<Value = Option<Dialect>> {
     prop_oneof![
         Just(None),
-        proptest::sample::select(Dialect::ALL).prop_map(Some),
+        proptest::sample::select(Dialect::all().collect::<Vec<_>>()).prop_map(Some),
     ]
 }
 

@@ -7,7 +7,7 @@
 mod common;
 
 use serde_json::{Value, json};
-use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Dialect, Normalizer, Step};
 use toolnorm_adapters::{Format, Writer};
 
 /// What a run wrote: the parts (in `parts` format) and the diagnostics, as shown.
@@ -19,11 +19,10 @@ struct Run {
 }
 
 fn run_with(bytes: &[u8], dialect: Option<Dialect>, chunk: usize) -> Run {
-    let mut normalizer = Normalizer::new(Options {
-        dialect,
-        evict_terminal: true,
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder()
+        .dialect(dialect)
+        .evict_finished(true)
+        .build();
     let mut writer = Writer::new(Format::Parts, Vec::new());
     let mut diagnostics = Vec::new();
     let mut on_step = |step: Step<'_>| {

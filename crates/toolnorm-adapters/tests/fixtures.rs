@@ -108,13 +108,12 @@ fn every_fixture_normalizes_to_its_reviewed_parts() {
 /// writes it (finished calls evicted, applied events kept for the event log).
 fn written(path: &std::path::Path, format: toolnorm_adapters::Format) -> String {
     use toolnorm_adapters::Writer;
-    use toolnorm_adapters::{Normalizer, Options, Step};
+    use toolnorm_adapters::{Normalizer, Step};
     let bytes = std::fs::read(path).unwrap();
-    let mut normalizer = Normalizer::new(Options {
-        evict_terminal: format.evicts_terminal(),
-        keep_events: format.needs_events(),
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder()
+        .evict_finished(true)
+        .keep_events(format.needs_events())
+        .build();
     let mut writer = Writer::new(format, Vec::new());
     let mut on_step = |step: Step<'_>| {
         assert!(

@@ -22,7 +22,7 @@ fn codex_web_search(id: &str, action: Value) -> NormalizedToolPart {
     let started = json!({"type": "webSearch", "id": id, "query": "", "action": {"type": "other"}, "results": null});
     let completed = json!({"type": "webSearch", "id": id, "query": "q", "action": action, "results": null, "completedAtMs": 2});
     only(common::lines(
-        Dialect::CodexAppServer,
+        Dialect::CODEX_APP_SERVER,
         &[
             codex_item("item/started", started),
             codex_item("item/completed", completed),
@@ -34,7 +34,7 @@ fn codex_mcp(tool: &str, arguments: Value) -> NormalizedToolPart {
     let item = json!({"type": "mcpToolCall", "id": "mcp_1", "server": "amalgm", "tool": tool, "arguments": arguments,
         "status": "completed", "result": {"content": []}, "error": null});
     only(common::lines(
-        Dialect::CodexAppServer,
+        Dialect::CODEX_APP_SERVER,
         &[codex_item("item/completed", item)],
     ))
 }
@@ -43,7 +43,7 @@ fn opencode_tool(tool: &str, input: Value) -> NormalizedToolPart {
     let part = json!({"type": "tool", "tool": tool, "callID": "call_1", "id": "prt_1", "messageID": "msg_1",
         "sessionID": "ses_1", "state": {"status": "running", "input": input, "time": {"start": 1}}});
     let event = json!({"id": "evt_1", "type": "message.part.updated", "properties": {"sessionID": "ses_1", "part": part, "time": 1}});
-    only(common::lines(Dialect::OpenCode, &[event]))
+    only(common::lines(Dialect::OPENCODE, &[event]))
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn the_contract_titles_come_out_exactly() {
     );
 
     let register = only(common::lines(
-        Dialect::ClaudeCode,
+        Dialect::CLAUDE_CODE,
         &[
             json!({"type": "assistant", "session_id": "s", "message": {"content": [
                 {"type": "tool_use", "id": "toolu_1", "name": "mcp__amalgm__artifacts_register", "input": {"name": "Spotify Clone"}}
@@ -119,7 +119,7 @@ fn an_opencode_action_descriptor_is_the_preferred_title() {
         "metadata": {"actionDescriptor": "Opening the docs tab"}, "time": {"start": 1}}});
     let event = json!({"id": "e", "type": "message.part.updated", "properties": {"sessionID": "s", "part": part, "time": 1}});
     assert_eq!(
-        only(common::lines(Dialect::OpenCode, &[event])).title,
+        only(common::lines(Dialect::OPENCODE, &[event])).title,
         "Opening the docs tab"
     );
 }
@@ -252,7 +252,7 @@ fn every_built_in_tool_has_a_kind() {
 #[test]
 fn unknown_tools_are_unknown_not_errors() {
     let part = only(common::lines(
-        Dialect::ClaudeCode,
+        Dialect::CLAUDE_CODE,
         &[json!({"type": "assistant", "message": {"content": [
             {"type": "tool_use", "id": "toolu_9", "name": "FrobnicateWidgets", "input": {}}
         ]}})],
@@ -286,7 +286,7 @@ fn mcp_tools_carry_server_and_tool_in_every_naming_form() {
     let item = json!({"type": "dynamicToolCall", "id": "dyn_1", "tool": "echo", "namespace": "mcp__toolbox",
         "arguments": {"text": "hi"}, "status": "completed", "success": true, "contentItems": []});
     let part = only(common::lines(
-        Dialect::CodexAppServer,
+        Dialect::CODEX_APP_SERVER,
         &[codex_item("item/completed", item)],
     ));
     assert_eq!(part.metadata.unwrap()["mcp"], expected);
@@ -413,7 +413,7 @@ fn a_call_that_never_finished_stays_open() {
 #[test]
 fn streamed_input_refines_the_call_as_it_arrives() {
     let bytes = std::fs::read(common::fixtures().join("claude-code/partial-input.jsonl")).unwrap();
-    let mut normalizer = toolnorm_adapters::Normalizer::new(toolnorm_adapters::Options::default());
+    let mut normalizer = toolnorm_adapters::Normalizer::new();
     let mut inputs = Vec::new();
     let mut on_step = |step: toolnorm_adapters::Step<'_>| {
         if let toolnorm_adapters::Step::Applied { update, .. } = step {
@@ -469,7 +469,7 @@ fn opencode_attachments_are_listed_without_their_data() {
         "state": {"status": "completed", "input": {"filePath": "/w/shot.png"}, "output": "ok", "metadata": {}, "title": "shot.png",
         "time": {"start": 1, "end": 2}, "attachments": attachments}});
     let event = json!({"id": "e", "type": "message.part.updated", "properties": {"sessionID": "s", "part": part, "time": 2}});
-    let part = only(common::lines(Dialect::OpenCode, &[event]));
+    let part = only(common::lines(Dialect::OPENCODE, &[event]));
     assert_eq!(
         part.metadata.unwrap()["attachments"],
         json!([

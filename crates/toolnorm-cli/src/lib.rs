@@ -6,11 +6,9 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use toolnorm_adapters::AcpOptions;
-use toolnorm_adapters::TitleRules;
-use toolnorm_adapters::{Dialect, Normalizer, Options, Step};
-use toolnorm_adapters::{Format, Writer};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
+use toolnorm_adapters::{AcpOptions, Dialect, Format, Normalizer, Step, TitleRules, Writer};
 
 /// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
 #[derive(Debug, Parser)]
@@ -26,17 +24,27 @@ pub struct Cli {
 pub enum Command {
     /// Read an event stream and write canonical tool parts.
     Normalize(NormalizeArgs),
+    /// List the dialects toolnorm reads (the values of `normalize --provider`).
+    Dialects(DialectsArgs),
+}
+
+/// Arguments of `toolnorm dialects`.
+#[derive(Debug, clap::Args)]
+pub struct DialectsArgs {
+    /// Only the names, one per line (for scripts).
+    #[arg(long)]
+    pub names: bool,
 }
 
 /// Arguments of `toolnorm normalize`.
 #[derive(Debug, clap::Args)]
 pub struct NormalizeArgs {
     /// The input dialect.
-    #[arg(long, value_enum, default_value_t = ProviderArg::Auto)]
-    pub provider: ProviderArg,
+    #[arg(long, value_name = "DIALECT", default_value = "auto", value_parser = provider_parser())]
+    pub provider: Provider,
     /// The output format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Parts)]
-    pub format: FormatArg,
+    #[arg(long, default_value = "parts", value_parser = format_parser())]
+    pub format: Format,
     /// Exit with status 1 when anything was reported.
     #[arg(long)]
     pub strict: bool,
@@ -62,64 +70,26 @@ pub struct NormalizeArgs {
     pub input: Option<PathBuf>,
 }
 
-/// `--provider` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProviderArg {
-    /// Detect the dialect from the first lines.
-    Auto,
-    /// Claude Code stream-json or session transcript.
-    ClaudeCode,
-    /// `codex app-server` JSON-RPC stream.
-    CodexAppServer,
-    /// `codex exec --json`.
-    CodexExec,
-    /// OpenCode serve events, `/global/event`, or `opencode run --format json`.
-    Opencode,
-    /// toolnorm's own event log (`--format events`).
-    Events,
-    /// Agent Client Protocol JSON-RPC, as a client sees it.
-    Acp,
+/// The `--provider` choice: `auto` (detect the dialect from the first lines) or one of
+/// the library's dialects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Provider(pub Option<Dialect>);
+
+/// `--provider` values: `auto`, then every dialect of the provider registry.
+fn provider_parser() -> impl TypedValueParser<Value = Provider> {
+    let auto = PossibleValue::new("auto").help("Detect the dialect from the first lines");
+    let dialects = Dialect::all()
+        .map(|dialect| PossibleValue::new(dialect.as_str()).help(dialect.summary().unwrap_or("")));
+    PossibleValuesParser::new(std::iter::once(auto).chain(dialects))
+        .map(|name| Provider(Dialect::from_name(&name)))
 }
 
-impl ProviderArg {
-    fn dialect(self) -> Option<Dialect> {
-        match self {
-            ProviderArg::Auto => None,
-            ProviderArg::ClaudeCode => Some(Dialect::ClaudeCode),
-            ProviderArg::CodexAppServer => Some(Dialect::CodexAppServer),
-            ProviderArg::CodexExec => Some(Dialect::CodexExec),
-            ProviderArg::Opencode => Some(Dialect::OpenCode),
-            ProviderArg::Events => Some(Dialect::Events),
-            ProviderArg::Acp => Some(Dialect::Acp),
-        }
-    }
-}
-
-/// `--format` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// One part per call, written when the call is terminal.
-    Parts,
-    /// One part snapshot per change, as it happens.
-    Updates,
-    /// The canonical event log.
-    Events,
-    /// One human-readable line per call.
-    Pretty,
-    /// ACP `session/update` tool frames (`tool_call`, then `tool_call_update`s).
-    Acp,
-}
-
-impl From<FormatArg> for Format {
-    fn from(format: FormatArg) -> Self {
-        match format {
-            FormatArg::Parts => Format::Parts,
-            FormatArg::Updates => Format::Updates,
-            FormatArg::Events => Format::Events,
-            FormatArg::Pretty => Format::Pretty,
-            FormatArg::Acp => Format::Acp,
-        }
-    }
+/// `--format` values: the library's formats.
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    let formats = Format::ALL
+        .iter()
+        .map(|format| PossibleValue::new(format.as_str()).help(format.summary()));
+    PossibleValuesParser::new(formats).map(|name| Format::from_name(&name).unwrap_or_default())
 }
 
 /// Exit status for usage errors and unreadable input.
@@ -129,6 +99,32 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     match cli.command {
         Command::Normalize(args) => normalize(&args, stdout, stderr),
+        Command::Dialects(args) => dialects(&args, stdout),
+    }
+}
+
+/// `toolnorm dialects`: the provider registry, in detection order.
+pub fn dialects(args: &DialectsArgs, mut stdout: impl Write) -> ExitCode {
+    let mut result = Ok(());
+    for dialect in Dialect::all() {
+        if result.is_err() {
+            break;
+        }
+        result = if args.names {
+            writeln!(stdout, "{dialect}")
+        } else {
+            writeln!(
+                stdout,
+                "{:<18} {:<12} {}",
+                dialect.as_str(),
+                dialect.provider(),
+                dialect.summary().unwrap_or_default()
+            )
+        };
+    }
+    match result.and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_USAGE),
+        _ => ExitCode::SUCCESS,
     }
 }
 
@@ -173,24 +169,24 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let format = Format::from(args.format);
-    let mut normalizer = Normalizer::new(Options {
-        dialect: args.provider.dialect(),
-        output_cap: args.output_cap,
-        evict_terminal: format.evicts_terminal(),
-        keep_events: format.needs_events(),
-        rules,
-        mcp_servers: args.mcp_servers.clone(),
-    });
+    let format = args.format;
+    let mut builder = Normalizer::builder()
+        .dialect(args.provider.0)
+        .output_cap(args.output_cap)
+        .evict_finished(true)
+        .keep_events(format.needs_events())
+        .rules(rules)
+        .mcp_servers(args.mcp_servers.iter().cloned());
     if let Some(path) = &args.audit {
         match File::create(path) {
-            Ok(file) => normalizer.audit_to(Box::new(io::BufWriter::new(file))),
+            Ok(file) => builder = builder.audit_to(Box::new(io::BufWriter::new(file))),
             Err(error) => {
                 let _ = writeln!(stderr, "toolnorm: {}: {error}", path.display());
                 return ExitCode::from(EXIT_USAGE);
             }
         }
     }
+    let mut normalizer = builder.build();
     let acp = AcpOptions {
         session_id: args.session_id.clone(),
         output_cap: args.output_cap,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use toolnorm_adapters::{Dialect, Emitted, Normalizer, Options, Step, adapter_for};
+use toolnorm_adapters::{Dialect, Normalizer, Step};
 use toolnorm_adapters::{Format, Writer};
 
 /// The allocator of the `toolnorm` command, so that the figures are the command's; the
@@ -18,16 +18,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// The fixture directories of each dialect.
 pub const SOURCES: &[(Dialect, &[&str])] = &[
     (
-        Dialect::ClaudeCode,
+        Dialect::CLAUDE_CODE,
         &["claude-code", "claude-code-transcript"],
     ),
-    (Dialect::CodexAppServer, &["codex-app-server"]),
-    (Dialect::CodexExec, &["codex-exec"]),
+    (Dialect::CODEX_APP_SERVER, &["codex-app-server"]),
+    (Dialect::CODEX_EXEC, &["codex-exec"]),
     (
-        Dialect::OpenCode,
+        Dialect::OPENCODE,
         &["opencode-run", "opencode-serve", "opencode-serve-global"],
     ),
-    (Dialect::Events, &["events"]),
+    (Dialect::EVENTS, &["events"]),
 ];
 
 /// How many sessions of one dialect are interleaved, line by line.
@@ -66,10 +66,7 @@ fn sessions(dialect: Dialect, dirs: &[&str]) -> Vec<Session> {
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
             let mut ids = Vec::new();
-            let mut normalizer = Normalizer::new(Options {
-                dialect: Some(dialect),
-                ..Options::default()
-            });
+            let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
             let mut on_step = |step: Step<'_>| {
                 if let Step::Applied { update, .. } = step {
                     let id = update.call.id().to_owned();
@@ -193,30 +190,26 @@ pub fn value_round_trip(bytes: &[u8]) -> u64 {
     count
 }
 
-/// The adapter alone: each line into canonical events, nothing folded. Returns the
-/// canonical events produced.
+/// The adapter, the tracker and the fold, with nothing written. Returns the canonical
+/// events produced.
 pub fn adapter(dialect: Dialect, bytes: &[u8]) -> u64 {
-    let mut adapter = adapter_for(dialect, &Options::default());
-    let mut emitted = Emitted::default();
-    let mut events = 0;
-    for (index, line) in lines(bytes).enumerate() {
-        adapter.line(index as u64 + 1, line, &mut emitted);
-        events += emitted.events.len() as u64;
-        emitted.events.clear();
-        emitted.diagnostics.clear();
-    }
-    adapter.finish(&mut emitted);
-    events
+    let mut normalizer = Normalizer::builder()
+        .dialect(dialect)
+        .evict_finished(true)
+        .build();
+    let mut on_step = |_: Step<'_>| {};
+    normalizer.push(bytes, &mut on_step);
+    normalizer.finish(&mut on_step);
+    normalizer.stats().events
 }
 
 /// The whole `toolnorm normalize` pipeline: 64 KiB chunks in, `format` out (to a sink),
 /// dialect detected as the command does by default. Returns the diagnostics.
 pub fn pipeline(bytes: &[u8], format: Format) -> u64 {
-    let mut normalizer = Normalizer::new(Options {
-        evict_terminal: format.evicts_terminal(),
-        keep_events: format.needs_events(),
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder()
+        .evict_finished(true)
+        .keep_events(format.needs_events())
+        .build();
     let mut writer = Writer::new(format, BufWriter::with_capacity(1 << 16, io::sink()));
     let mut on_step = |step: Step<'_>| writer.step(&step).unwrap();
     for chunk in bytes.chunks(1 << 16) {

@@ -17,9 +17,11 @@ use crate::pipeline::Step;
 pub use acp::{AcpEmitter, AcpOptions};
 
 /// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Format {
     /// One part per call, when it is terminal (the default).
+    #[default]
     Parts,
     /// One part snapshot per change.
     Updates,
@@ -32,18 +34,56 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format.
+    pub const ALL: &[Format] = &[
+        Format::Parts,
+        Format::Updates,
+        Format::Events,
+        Format::Pretty,
+        Format::Acp,
+    ];
+
+    /// The name used on the command line, e.g. `parts`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Parts => "parts",
+            Format::Updates => "updates",
+            Format::Events => "events",
+            Format::Pretty => "pretty",
+            Format::Acp => "acp",
+        }
+    }
+
+    /// The format with this command-line name.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|format| format.as_str() == name)
+    }
+
+    /// A line's worth of help about the format.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Format::Parts => "One part per call, written when the call is terminal",
+            Format::Updates => "One part snapshot per change, as it happens",
+            Format::Events => "The canonical event log",
+            Format::Pretty => "One human-readable line per call",
+            Format::Acp => {
+                "ACP `session/update` tool frames (`tool_call`, then `tool_call_update`s)"
+            }
+        }
+    }
+
     /// Whether the format needs each applied event (costs a copy per event).
     pub fn needs_events(self) -> bool {
         self == Format::Events
     }
+}
 
-    /// Whether finished calls can be dropped from memory once written (every format
-    /// writes a call's last change as it happens, so all of them can).
-    pub fn evicts_terminal(self) -> bool {
-        matches!(
-            self,
-            Format::Parts | Format::Updates | Format::Pretty | Format::Events | Format::Acp
-        )
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

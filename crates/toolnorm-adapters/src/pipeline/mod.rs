@@ -1,24 +1,35 @@
 //! The pipeline: bytes in, canonical events folded into parts, changes out.
 //!
 //! [`Normalizer`] splits input into lines (chunks may be cut anywhere), detects the
-//! dialect from the first lines unless told, hands each line to the adapter, applies the
-//! events to a [`Fold`] and reports every change and every diagnostic to a callback, in
-//! input order. It holds only open calls when asked to drop finished ones, so memory
-//! stays flat however long the stream.
+//! dialect from the first lines unless told, hands each line to the provider's adapter,
+//! whose facts the tracker turns into events, applies them to a [`Fold`] and reports
+//! every change and every diagnostic to a callback, in input order. It holds only open
+//! calls when asked to drop finished ones, so memory stays flat however long the stream.
 
-pub(crate) mod detect;
+mod apply;
+mod audit;
+mod builder;
 pub(crate) mod finished;
 
-use std::io::{self, Write};
+use std::io;
 
-use toolnorm::{Error as FoldError, Fold, LineSplitter, ToolEvent, Update};
+use toolnorm::{Fold, LineSplitter, ToolEvent, Update};
 
+pub use builder::NormalizerBuilder;
+
+use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::pipeline::detect::{DETECTION_WINDOW, detect_line};
-use crate::pipeline::finished::Finished;
-use crate::providers::{Adapter, Emitted};
+use crate::providers::{Adapter, ProviderOptions};
+use crate::registry::{self, detect_line};
 use crate::rules::TitleRules;
-use crate::{Dialect, adapter_for};
+use crate::track::{Facts, Tracker};
+use apply::Applier;
+use audit::Audit;
+use builder::Settings;
+use finished::Finished;
+
+/// How many lines are read, at most, before giving up on detection.
+pub const DETECTION_WINDOW: usize = 32;
 
 /// What the normalizer reports, in input order.
 #[derive(Debug)]
@@ -27,7 +38,7 @@ pub enum Step<'a> {
     Applied {
         /// The input line the event came from.
         line: u64,
-        /// The event, when [`Options::keep_events`] is set.
+        /// The event, when [`NormalizerBuilder::keep_events`] is set.
         event: Option<&'a ToolEvent>,
         /// The part after the event.
         update: &'a Update<'a>,
@@ -36,38 +47,9 @@ pub enum Step<'a> {
     Diagnostic(&'a Diagnostic),
 }
 
-/// How the normalizer runs.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// The input dialect; `None` detects it from the first lines.
-    pub dialect: Option<Dialect>,
-    /// The cap on partial output a running call keeps, in bytes.
-    pub output_cap: usize,
-    /// Drop calls from memory once they are terminal (after reporting them).
-    pub evict_terminal: bool,
-    /// Pass each applied event to the callback (costs a copy per event).
-    pub keep_events: bool,
-    /// Title and kind rules (user rules first, then the built-in ones).
-    pub rules: TitleRules,
-    /// MCP server names, for providers that prefix tool names with them (OpenCode).
-    pub mcp_servers: Vec<String>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            dialect: None,
-            output_cap: toolnorm::DEFAULT_OUTPUT_CAP,
-            evict_terminal: false,
-            keep_events: false,
-            rules: TitleRules::builtin(),
-            mcp_servers: Vec::new(),
-        }
-    }
-}
-
 /// Counts of what went through.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Stats {
     /// Input lines read.
     pub lines: u64,
@@ -82,89 +64,114 @@ pub struct Stats {
 }
 
 enum Stage {
+    /// The dialect is not known yet: the first lines wait for it.
     Detecting(Vec<(u64, Vec<u8>)>),
-    Ready(Box<dyn Adapter + Send>),
+    /// Lines go to the adapter; its facts to the tracker.
+    Ready(Box<dyn Adapter + Send>, Tracker),
 }
 
 struct Core {
     stage: Stage,
-    options: Options,
+    rules: TitleRules,
+    provider_options: ProviderOptions,
+    evict: bool,
+    keep_events: bool,
     fold: Fold,
     finished: Finished,
-    emitted: Emitted,
+    /// The diagnostics of the line being read (kept to reuse the buffer).
+    diagnostics: Vec<Diagnostic>,
     stats: Stats,
     audit: Option<Audit>,
 }
 
-/// Where the lines that produced a diagnostic are copied.
-struct Audit {
-    out: Box<dyn Write + Send>,
-    /// The last line written (a line with several diagnostics is written once).
-    last: u64,
-    /// The first write error.
-    error: Option<io::Error>,
-}
-
-impl Audit {
-    fn write(&mut self, line: u64, bytes: &[u8]) {
-        if line <= self.last || self.error.is_some() {
-            return;
-        }
-        self.last = line;
-        let result = write!(self.out, "{line}\t")
-            .and_then(|()| self.out.write_all(bytes))
-            .and_then(|()| self.out.write_all(b"\n"));
-        if let Err(error) = result {
-            self.error = Some(error);
-        }
-    }
-}
-
 /// Normalizes one stream.
+///
+/// Feed it bytes with [`push`](Normalizer::push) as they come (cut anywhere), then call
+/// [`finish`](Normalizer::finish); each applied change and each diagnostic reaches the
+/// callback as a [`Step`] as soon as its line is read.
+///
+/// ```
+/// use toolnorm_adapters::{Normalizer, Step};
+///
+/// let stream = concat!(
+///     r#"{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","status":"in_progress"}}"#, "\n",
+///     r#"{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a.txt\n","exit_code":0,"status":"completed"}}"#, "\n",
+/// );
+/// let mut normalizer = Normalizer::builder().build();
+/// let mut states = Vec::new();
+/// let mut on_step = |step: Step<'_>| {
+///     if let Step::Applied { update, .. } = step {
+///         states.push(update.call.state());
+///     }
+/// };
+/// normalizer.push(stream.as_bytes(), &mut on_step);
+/// normalizer.finish(&mut on_step);
+/// assert_eq!(normalizer.dialect().map(|d| d.as_str()), Some("codex-exec"));
+/// let part = &normalizer.fold().parts()[0];
+/// assert_eq!((part.title.as_str(), part.state.as_str()), ("ls", "complete"));
+/// ```
 pub struct Normalizer {
     lines: LineSplitter,
     core: Core,
 }
 
+impl Default for Normalizer {
+    fn default() -> Self {
+        Normalizer::builder().build()
+    }
+}
+
 impl Normalizer {
-    /// A normalizer with these options.
-    pub fn new(options: Options) -> Self {
-        let stage = match options.dialect {
-            Some(dialect) => Stage::Ready(adapter_for(dialect, &options)),
-            None => Stage::Detecting(Vec::new()),
+    /// A normalizer with the default settings: the dialect detected, every call kept.
+    pub fn new() -> Self {
+        Normalizer::default()
+    }
+
+    /// Sets up a normalizer.
+    pub fn builder() -> NormalizerBuilder {
+        NormalizerBuilder::default()
+    }
+
+    /// Sets up a normalizer that reads with `adapter`, a dialect of the engine's own
+    /// (see the crate's `custom_dialect` example).
+    pub fn with_adapter(adapter: impl Adapter + Send + 'static) -> NormalizerBuilder {
+        NormalizerBuilder::default().adapter(adapter)
+    }
+
+    fn from_settings(settings: Settings) -> Self {
+        let provider_options = ProviderOptions {
+            mcp_servers: settings.mcp_servers,
+        };
+        let stage = match (settings.adapter, settings.dialect) {
+            (Some(adapter), _) => ready(adapter, &settings.rules),
+            (None, Some(dialect)) => match registry::entry(dialect) {
+                Some(entry) => ready((entry.adapter)(&provider_options), &settings.rules),
+                None => Stage::Detecting(Vec::new()),
+            },
+            (None, None) => Stage::Detecting(Vec::new()),
         };
         Normalizer {
             lines: LineSplitter::new(),
             core: Core {
                 stage,
-                fold: Fold::with_output_cap(options.output_cap),
-                options,
+                rules: settings.rules,
+                provider_options,
+                evict: settings.evict_finished,
+                keep_events: settings.keep_events,
+                fold: Fold::with_output_cap(settings.output_cap),
                 finished: Finished::default(),
-                emitted: Emitted::default(),
+                diagnostics: Vec::new(),
                 stats: Stats::default(),
-                audit: None,
+                audit: settings.audit.map(Audit::new),
             },
         }
-    }
-
-    /// Copies every input line that produces a diagnostic to `out`, verbatim, as
-    /// `N<TAB>line<LF>` (`N` the 1-based line number), each line once, in input order.
-    pub fn audit_to(&mut self, out: Box<dyn Write + Send>) {
-        self.core.audit = Some(Audit {
-            out,
-            last: 0,
-            error: None,
-        });
     }
 
     /// Flushes the audit output; the first error writing it, if any.
     pub fn finish_audit(&mut self) -> io::Result<()> {
         match self.core.audit.as_mut() {
             None => Ok(()),
-            Some(audit) => match audit.error.take() {
-                Some(error) => Err(error),
-                None => audit.out.flush(),
-            },
+            Some(audit) => audit.finish(),
         }
     }
 
@@ -181,16 +188,13 @@ impl Normalizer {
         self.lines
             .finish(|line, bytes| core.line(line, bytes, true, on_step));
         core.flush_detection(on_step);
-        if let Stage::Ready(adapter) = &mut core.stage {
-            adapter.finish(&mut core.emitted);
-        }
-        core.drain(None, on_step);
+        core.read(None, on_step, |adapter, facts| adapter.finish(facts));
     }
 
     /// The dialect, once known.
     pub fn dialect(&self) -> Option<Dialect> {
         match &self.core.stage {
-            Stage::Ready(adapter) => Some(adapter.dialect()),
+            Stage::Ready(adapter, _) => Some(adapter.dialect()),
             Stage::Detecting(_) => None,
         }
     }
@@ -206,6 +210,11 @@ impl Normalizer {
     }
 }
 
+fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules) -> Stage {
+    let tracker = Tracker::new(adapter.dialect().provider(), rules);
+    Stage::Ready(adapter, tracker)
+}
+
 impl Core {
     fn line(&mut self, line: u64, bytes: &[u8], last: bool, on_step: &mut dyn FnMut(Step<'_>)) {
         self.stats.lines = line;
@@ -217,42 +226,107 @@ impl Core {
             && serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
                 .is_err_and(|error| error.is_eof())
         {
-            self.emitted.diagnostic(Diagnostic::at(
+            self.diagnostics.push(Diagnostic::at(
                 line,
                 DiagnosticKind::TruncatedLine,
                 "the input ends in the middle of this line",
             ));
-            self.drain(Some((line, bytes)), on_step);
+            self.report(Some((line, bytes)), on_step);
             return;
         }
-        match &mut self.stage {
-            Stage::Ready(adapter) => read_line(adapter.as_mut(), line, bytes, &mut self.emitted),
-            Stage::Detecting(buffered) => {
-                let detected = detect_line(bytes);
-                buffered.push((line, bytes.to_vec()));
-                match detected {
-                    Some(dialect) => self.start(dialect, on_step),
-                    None if buffered.len() >= DETECTION_WINDOW => self.flush_detection(on_step),
-                    None => {}
-                }
-                return;
+        if let Stage::Detecting(buffered) = &mut self.stage {
+            let detected = detect_line(bytes);
+            buffered.push((line, bytes.to_vec()));
+            match detected {
+                Some(dialect) => self.start(dialect, on_step),
+                None if buffered.len() >= DETECTION_WINDOW => self.flush_detection(on_step),
+                None => {}
             }
+            return;
         }
-        self.drain(Some((line, bytes)), on_step);
+        self.read_line(line, bytes, on_step);
+    }
+
+    /// Has the adapter read one line, then reports the line's diagnostics.
+    fn read_line(&mut self, line: u64, bytes: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
+        let events = self.read(Some((line, bytes)), on_step, |adapter, facts| {
+            adapter.line(line, bytes, facts);
+        });
+        self.foreign_dialect(line, bytes, events);
+        self.report(Some((line, bytes)), on_step);
+    }
+
+    /// Runs `read` on the adapter with the facts of this line; the number of events made.
+    fn read(
+        &mut self,
+        source: Option<(u64, &[u8])>,
+        on_step: &mut dyn FnMut(Step<'_>),
+        read: impl FnOnce(&mut dyn Adapter, &mut Facts<'_>),
+    ) -> u64 {
+        let Stage::Ready(adapter, tracker) = &mut self.stage else {
+            return 0;
+        };
+        let mut applier = Applier {
+            fold: &mut self.fold,
+            finished: &mut self.finished,
+            stats: &mut self.stats,
+            evict: self.evict,
+            keep_events: self.keep_events,
+            diagnostics: &mut self.diagnostics,
+            events: 0,
+            on_step,
+        };
+        read(adapter.as_mut(), &mut Facts::new(tracker, &mut applier));
+        let events = applier.events;
+        if source.is_none() {
+            self.report(None, on_step);
+        }
+        events
+    }
+
+    /// When a line gave no event and only says it is not of the stream's dialect, but it
+    /// is an event of another dialect, its diagnostics become one `foreign-dialect`.
+    fn foreign_dialect(&mut self, line: u64, bytes: &[u8], events: u64) {
+        let rejected = events == 0
+            && !self.diagnostics.is_empty()
+            && self.diagnostics.iter().all(|diagnostic| {
+                matches!(
+                    diagnostic.kind,
+                    DiagnosticKind::UnknownEvent | DiagnosticKind::MalformedEvent
+                )
+            });
+        let Stage::Ready(adapter, _) = &self.stage else {
+            return;
+        };
+        if !rejected {
+            return;
+        }
+        let ours = adapter.dialect();
+        if let Some(theirs) = detect_line(bytes).filter(|theirs| *theirs != ours) {
+            self.diagnostics.clear();
+            self.diagnostics.push(Diagnostic::at(
+                line,
+                DiagnosticKind::ForeignDialect,
+                format!("a `{theirs}` event in a `{ours}` stream, ignored"),
+            ));
+        }
     }
 
     /// Starts the adapter for `dialect` and replays the buffered lines through it.
     fn start(&mut self, dialect: Dialect, on_step: &mut dyn FnMut(Step<'_>)) {
-        let mut adapter = adapter_for(dialect, &self.options);
-        let buffered = match &mut self.stage {
-            Stage::Detecting(buffered) => std::mem::take(buffered),
-            Stage::Ready(_) => Vec::new(),
+        let Some(entry) = registry::entry(dialect) else {
+            return;
+        };
+        let buffered = match std::mem::replace(
+            &mut self.stage,
+            ready((entry.adapter)(&self.provider_options), &self.rules),
+        ) {
+            Stage::Detecting(buffered) => buffered,
+            Stage::Ready(..) => Vec::new(),
         };
         for (line, bytes) in buffered {
-            read_line(adapter.as_mut(), line, &bytes, &mut self.emitted);
-            self.drain(Some((line, &bytes)), on_step);
+            self.read_line(line, &bytes, on_step);
         }
-        self.stage = Stage::Ready(adapter);
     }
 
     /// Detection failed (window full or input ended): every buffered line is reported.
@@ -267,124 +341,26 @@ impl Core {
                     .map_or_else(|| error.to_string(), |invalid| invalid.message),
                 Ok(_) => "not an event of any known dialect (use --provider to name it)".to_owned(),
             };
-            self.emitted.diagnostic(Diagnostic::at(
+            self.diagnostics.push(Diagnostic::at(
                 line,
                 DiagnosticKind::UndetectedDialect,
                 message,
             ));
-            self.drain(Some((line, &bytes)), on_step);
+            self.report(Some((line, &bytes)), on_step);
         }
     }
 
-    /// Reports what the adapter emitted for the line `source` (if any), then applies
-    /// its events.
-    fn drain(&mut self, source: Option<(u64, &[u8])>, on_step: &mut dyn FnMut(Step<'_>)) {
-        if !self.emitted.diagnostics.is_empty() {
-            for diagnostic in std::mem::take(&mut self.emitted.diagnostics) {
-                self.report(diagnostic, source, on_step);
+    /// Reports the diagnostics waiting, copying the line `source` to the audit file when
+    /// one is about it.
+    fn report(&mut self, source: Option<(u64, &[u8])>, on_step: &mut dyn FnMut(Step<'_>)) {
+        for diagnostic in self.diagnostics.drain(..) {
+            self.stats.diagnostics += 1;
+            if let (Some(audit), Some((line, bytes))) = (self.audit.as_mut(), source)
+                && diagnostic.line == Some(line)
+            {
+                audit.write(line, bytes);
             }
+            on_step(Step::Diagnostic(&diagnostic));
         }
-        if !self.emitted.events.is_empty() {
-            let events = std::mem::take(&mut self.emitted.events);
-            for (line, event) in events {
-                self.apply(line, event, source, on_step);
-            }
-        }
-    }
-
-    fn report(
-        &mut self,
-        diagnostic: Diagnostic,
-        source: Option<(u64, &[u8])>,
-        on_step: &mut dyn FnMut(Step<'_>),
-    ) {
-        self.stats.diagnostics += 1;
-        if let (Some(audit), Some((line, bytes))) = (self.audit.as_mut(), source)
-            && diagnostic.line == Some(line)
-        {
-            audit.write(line, bytes);
-        }
-        on_step(Step::Diagnostic(&diagnostic));
-    }
-
-    fn apply(
-        &mut self,
-        line: u64,
-        event: ToolEvent,
-        source: Option<(u64, &[u8])>,
-        on_step: &mut dyn FnMut(Step<'_>),
-    ) {
-        self.stats.events += 1;
-        if let Some(state) = self.finished.get(event.id()) {
-            let message = format!(
-                "tool call `{}` already finished ({state}): {} ignored",
-                event.id(),
-                event.type_name()
-            );
-            let diagnostic = Diagnostic::at(line, DiagnosticKind::Rejected, message);
-            self.report(diagnostic, source, on_step);
-            return;
-        }
-        let kept = self.options.keep_events.then(|| event.clone());
-        let result = self.fold.apply(event);
-        let finished = match result {
-            Ok(update) => {
-                if update.outcome == toolnorm::Outcome::Unchanged {
-                    self.stats.duplicates += 1;
-                    return;
-                }
-                self.stats.changes += 1;
-                on_step(Step::Applied {
-                    line,
-                    event: kept.as_ref(),
-                    update: &update,
-                });
-                update
-                    .call
-                    .is_terminal()
-                    .then(|| (update.call.id().to_owned(), update.call.state()))
-            }
-            Err(error) => {
-                let kind = match error {
-                    FoldError::UnknownCall { .. } => DiagnosticKind::UnknownCall,
-                    _ => DiagnosticKind::Rejected,
-                };
-                let diagnostic = Diagnostic::at(line, kind, error.to_string());
-                self.report(diagnostic, source, on_step);
-                None
-            }
-        };
-        if let Some((id, state)) = finished.filter(|_| self.options.evict_terminal) {
-            self.fold.remove(&id);
-            self.finished.insert(&id, state);
-        }
-    }
-}
-
-/// Has `adapter` read one line; when the line is unusable in the adapter's dialect but is
-/// an event of another dialect, its diagnostics become one `foreign-dialect` diagnostic.
-fn read_line(adapter: &mut dyn Adapter, line: u64, bytes: &[u8], out: &mut Emitted) {
-    let diagnostics = out.diagnostics.len();
-    let events = out.events.len();
-    adapter.line(line, bytes, out);
-    let rejected = out.diagnostics.len() > diagnostics
-        && out.events.len() == events
-        && out.diagnostics.iter().skip(diagnostics).all(|diagnostic| {
-            matches!(
-                diagnostic.kind,
-                DiagnosticKind::UnknownEvent | DiagnosticKind::MalformedEvent
-            )
-        });
-    if !rejected {
-        return;
-    }
-    let ours = adapter.dialect();
-    if let Some(theirs) = detect_line(bytes).filter(|theirs| *theirs != ours) {
-        out.diagnostics.truncate(diagnostics);
-        out.diagnostic(Diagnostic::at(
-            line,
-            DiagnosticKind::ForeignDialect,
-            format!("a `{theirs}` event in a `{ours}` stream, ignored"),
-        ));
     }
 }

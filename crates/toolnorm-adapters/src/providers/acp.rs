@@ -21,9 +21,18 @@ use crate::Dialect;
 use crate::acp::{Clues, META_KEY, kind_of, state_of};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::pipeline::finished::Finished;
-use crate::providers::{Adapter, Emitted};
+use crate::providers::Adapter;
 use crate::read::json;
+use crate::track::Facts;
 use crate::track::text_error;
+
+use crate::read::probe::Probe;
+
+/// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` (methods `session/…`,
+/// `fs/…`, `terminal/…`, `_…` extensions).
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    probe.method.is_some() && probe.jsonrpc.as_deref() == Some("2.0")
+}
 
 /// `session/request_permission` params (the pinned schema holds only `session/update`;
 /// the tool call in it is the schema's `ToolCallUpdate`).
@@ -162,7 +171,7 @@ impl AcpAdapter {
         }
     }
 
-    fn seen(&mut self, line: u64, seen: Seen, out: &mut Emitted) {
+    fn seen(&mut self, line: u64, seen: Seen, out: &mut Facts<'_>) {
         if self.closed.get(&seen.id).is_some() {
             if let Some(status) = seen
                 .status
@@ -320,7 +329,7 @@ impl AcpAdapter {
     }
 
     /// The first sight of a call: `toolCallStarted`.
-    fn start(&mut self, line: u64, seen: &Seen, out: &mut Emitted) {
+    fn start(&mut self, line: u64, seen: &Seen, out: &mut Facts<'_>) {
         let toolnorm = seen.toolnorm();
         let own_name = toolnorm
             .and_then(|meta| meta.get("toolName"))
@@ -401,7 +410,7 @@ impl AcpAdapter {
         self.closed.insert(id, state);
     }
 
-    fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {
+    fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
         let Some(params) = message.get("params") else {
             out.diagnostic(malformed(
                 line,
@@ -435,7 +444,7 @@ impl AcpAdapter {
         }
     }
 
-    fn response(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {
+    fn response(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
         let Some(request_id) = message.get("id") else {
             return;
         };
@@ -459,10 +468,10 @@ impl AcpAdapter {
 
 impl Adapter for AcpAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::Acp
+        Dialect::ACP
     }
 
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         let message = match serde_json::from_slice::<Value>(bytes) {
             Ok(Value::Object(message)) => message,
             Ok(_) => {
@@ -492,7 +501,7 @@ impl Adapter for AcpAdapter {
 }
 
 impl AcpAdapter {
-    fn update(&mut self, line: u64, message: &Map<String, Value>, out: &mut Emitted) {
+    fn update(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
         let params = message.get("params");
         let Some(update) = params.and_then(|params| params.get("update")) else {
             out.diagnostic(malformed(line, "`session/update` without params.update"));
@@ -521,7 +530,7 @@ fn malformed(line: u64, message: impl Into<String>) -> Diagnostic {
     Diagnostic::at(line, DiagnosticKind::MalformedEvent, message)
 }
 
-fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &mut Emitted) {
+fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &mut Facts<'_>) {
     let mut metadata = JsonObject::new();
     metadata.insert("permission".into(), Value::Object(permission));
     out.event(
@@ -541,7 +550,7 @@ fn timestamp(value: &Value) -> Option<Timestamp> {
 /// New text content of a running call, as output chunks: frames from toolnorm carry
 /// `_meta.toolnorm.outputAppended`; other agents resend their text content, of which
 /// what extends the text seen so far is appended.
-fn stream(line: u64, seen: &Seen, call: &mut Call, out: &mut Emitted) {
+fn stream(line: u64, seen: &Seen, call: &mut Call, out: &mut Facts<'_>) {
     let chunk = if call.own {
         seen.toolnorm()
             .and_then(|meta| meta.get("outputAppended"))
@@ -682,9 +691,7 @@ fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     }
     let mut error = text_error(&text);
     // OpenCode's refusal texts, and Claude Code's ACP adapter's.
-    if crate::providers::opencode::is_refusal(text.trim())
-        || text.starts_with("User refused permission")
-    {
+    if crate::track::is_refusal(text.trim()) || text.starts_with("User refused permission") {
         error.code = Some("permission_denied".to_owned());
     } else if kind == ToolKind::Mcp {
         error.code = Some("mcp_error".to_owned());

@@ -20,7 +20,6 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -30,14 +29,36 @@ use toolnorm_wire::claude_messages as wire;
 
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::{Adapter, Emitted};
+use crate::providers::Adapter;
 use crate::read::json;
 use crate::read::partial_json::parse_partial;
-use crate::rules::TitleRules;
 use crate::rules::mcp;
-use crate::track::{Calls, Ending, Sighting, exit_code_error, text_error};
+use crate::track::Facts;
+use crate::track::{Ending, Sighting, USER_DECLINED, exit_code_error, text_error};
 
-const PROVIDER: &str = "claude-code";
+use crate::read::probe::Probe;
+
+/// Claude Code stream-json and transcript line types that identify the dialect.
+const LINE_TYPES: &[&str] = &[
+    "system",
+    "assistant",
+    "user",
+    "result",
+    "stream_event",
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "last-prompt",
+];
+
+/// Whether a line is Claude Code's: a message or record `type` of its own, outside
+/// JSON-RPC and OpenCode envelopes.
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    probe.method.is_none()
+        && probe.payload.is_none()
+        && probe.kind().is_some_and(|kind| LINE_TYPES.contains(&kind))
+}
 
 /// Line types that carry nothing about tools (stream-json and transcripts).
 const IGNORED_TYPES: &[&str] = &[
@@ -201,7 +222,6 @@ struct StreamingBlock {
 
 /// Reads Claude Code stream-json and transcripts.
 pub struct ClaudeCodeAdapter {
-    calls: Calls,
     /// Streaming tool_use blocks by (parent tool call, content block index).
     streaming: HashMap<(Option<String>, u64), StreamingBlock>,
     /// Calls a permission check denied, with the reason.
@@ -216,9 +236,8 @@ pub struct ClaudeCodeAdapter {
 
 impl ClaudeCodeAdapter {
     /// An adapter using these title rules.
-    pub fn new(rules: Arc<TitleRules>) -> Self {
+    pub fn new() -> Self {
         ClaudeCodeAdapter {
-            calls: Calls::new(PROVIDER, rules),
             streaming: HashMap::new(),
             denied: HashMap::new(),
             tasks: HashMap::new(),
@@ -234,10 +253,10 @@ fn timestamp(text: Option<&Cow<'_, str>>) -> Option<Timestamp> {
 
 impl Adapter for ClaudeCodeAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::ClaudeCode
+        Dialect::CLAUDE_CODE
     }
 
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         let envelope: Envelope<'_> =
             match json::parse_line(line, bytes, "not a Claude Code message") {
                 Ok(envelope) => envelope,
@@ -245,9 +264,9 @@ impl Adapter for ClaudeCodeAdapter {
             };
         // Transcript lines carry the session's directory on every line.
         if let Some(cwd) = envelope.cwd.as_deref()
-            && self.calls.cwd().is_none()
+            && out.cwd().is_none()
         {
-            self.calls.set_cwd(cwd);
+            out.set_cwd(cwd);
         }
         let Some(kind) = envelope.kind.as_deref() else {
             out.diagnostic(Diagnostic::at(
@@ -274,7 +293,7 @@ impl Adapter for ClaudeCodeAdapter {
 }
 
 impl ClaudeCodeAdapter {
-    fn blocks<'a>(line: u64, envelope: &Envelope<'a>, out: &mut Emitted) -> Vec<&'a RawValue> {
+    fn blocks<'a>(line: u64, envelope: &Envelope<'a>, out: &mut Facts<'_>) -> Vec<&'a RawValue> {
         let Some(message) = envelope.message else {
             out.diagnostic(Diagnostic::at(
                 line,
@@ -302,7 +321,7 @@ impl ClaudeCodeAdapter {
         metadata
     }
 
-    fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
+    fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
         let at = timestamp(envelope.timestamp.as_ref());
         for block in Self::blocks(line, envelope, out) {
             let kind = match block_type(block) {
@@ -384,16 +403,9 @@ impl ClaudeCodeAdapter {
                                     .unwrap_or_else(|| "the MCP tool failed".into()),
                             )
                             .with_details(content);
-                            self.calls
-                                .fail(line, &result.tool_use_id, error, ending, out);
+                            out.fail(line, &result.tool_use_id, error, ending);
                         } else {
-                            self.calls.complete(
-                                line,
-                                &result.tool_use_id,
-                                Some(content),
-                                ending,
-                                out,
-                            );
+                            out.complete(line, &result.tool_use_id, Some(content), ending);
                         }
                     }),
                 _ => Ok(()),
@@ -415,7 +427,7 @@ impl ClaudeCodeAdapter {
         envelope: &Envelope<'_>,
         item_type: &str,
         at: Option<Timestamp>,
-        out: &mut Emitted,
+        out: &mut Facts<'_>,
     ) {
         let mcp = mcp.or_else(|| {
             mcp::split_double_underscore(&name)
@@ -425,7 +437,7 @@ impl ClaudeCodeAdapter {
         metadata.insert("itemType".into(), item_type.into());
         // The complete block supersedes any fragments streamed for it.
         self.streaming.retain(|_, block| block.id != id);
-        self.calls.sighted(
+        out.sighted(
             line,
             Sighting {
                 mcp,
@@ -433,7 +445,6 @@ impl ClaudeCodeAdapter {
                 at,
                 ..Sighting::new(id, name, input)
             },
-            out,
         );
     }
 
@@ -444,7 +455,7 @@ impl ClaudeCodeAdapter {
         id: &str,
         content: Value,
         at: Option<Timestamp>,
-        out: &mut Emitted,
+        out: &mut Facts<'_>,
     ) {
         let ending = Ending {
             at,
@@ -460,13 +471,13 @@ impl ClaudeCodeAdapter {
                 let error = ToolError::new(format!("the server tool failed: {code}"))
                     .with_code(code)
                     .with_details(content.clone());
-                self.calls.fail(line, id, error, ending, out);
+                out.fail(line, id, error, ending);
             }
-            None => self.calls.complete(line, id, Some(content), ending, out),
+            None => out.complete(line, id, Some(content), ending),
         }
     }
 
-    fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
+    fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
         let at = timestamp(envelope.timestamp.as_ref());
         let blocks = Self::blocks(line, envelope, out);
         let results: Vec<_> = blocks
@@ -525,7 +536,7 @@ impl ClaudeCodeAdapter {
         structured: Option<&Launch>,
         rejected: bool,
         at: Option<Timestamp>,
-        out: &mut Emitted,
+        out: &mut Facts<'_>,
     ) {
         let id = result.tool_use_id;
         // A text result is moved, not copied: it can be the biggest thing in the stream.
@@ -539,8 +550,7 @@ impl ClaudeCodeAdapter {
         };
         if result.is_error == Some(true) {
             let text = content.as_ref().and_then(content_text).unwrap_or_default();
-            let is_mcp = self
-                .calls
+            let is_mcp = out
                 .name(&id)
                 .is_some_and(|name| mcp::split_double_underscore(name).is_some());
             let error = if let Some(reason) = self.denied.remove(&id) {
@@ -550,11 +560,9 @@ impl ClaudeCodeAdapter {
                     reason
                 };
                 ToolError::new(reason).with_code("permission_denied")
-            } else if rejected
-                || text.starts_with("The user doesn't want to proceed with this tool use")
-            {
+            } else if rejected || text.starts_with(USER_DECLINED) {
                 ToolError::new(first_line(&text)).with_code("user_rejected")
-            } else if self.calls.name(&id) == Some("Bash")
+            } else if out.name(&id) == Some("Bash")
                 && let Some(error) = exit_code_error(&text)
             {
                 error
@@ -565,7 +573,7 @@ impl ClaudeCodeAdapter {
             } else {
                 text_error(&text)
             };
-            self.calls.fail(line, &id, error, ending, out);
+            out.fail(line, &id, error, ending);
             return;
         }
         let launched_in_background = structured
@@ -585,15 +593,14 @@ impl ClaudeCodeAdapter {
                 self.tasks.insert(agent.to_owned(), id.clone());
             }
             self.task_metadata.insert(id.clone(), task.clone());
-            self.calls.running(line, &id, at, out);
-            self.calls
-                .merge_metadata(line, &id, single("task", Value::Object(task)), out);
+            out.running(line, &id, at);
+            out.merge_metadata(line, &id, single("task", Value::Object(task)));
             return;
         }
-        self.calls.complete(line, &id, content, ending, out);
+        out.complete(line, &id, content, ending);
     }
 
-    fn stream_event(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Emitted) {
+    fn stream_event(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
         let Some(event) = envelope.event else {
             out.diagnostic(Diagnostic::at(
                 line,
@@ -673,7 +680,7 @@ impl ClaudeCodeAdapter {
                 block.json.push_str(&fragment.partial_json);
                 if let Some(input) = parse_partial(&block.json) {
                     let id = block.id.clone();
-                    self.calls.update_input(line, &id, input, None, out);
+                    out.update_input(line, &id, input, None);
                 }
             }),
             "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
@@ -695,12 +702,12 @@ impl ClaudeCodeAdapter {
         }
     }
 
-    fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Emitted) {
+    fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Facts<'_>) {
         let subtype = envelope.subtype.as_deref().unwrap_or_default();
         let result = match subtype {
             "init" => {
                 if let Some(cwd) = &envelope.cwd {
-                    self.calls.set_cwd(cwd.as_ref());
+                    out.set_cwd(cwd.as_ref());
                 }
                 Ok(())
             }
@@ -802,15 +809,14 @@ impl ClaudeCodeAdapter {
     }
 
     /// Merges `changes` into the call's `metadata.task`, while the call is open.
-    fn update_task(&mut self, line: u64, call: &str, changes: JsonObject, out: &mut Emitted) {
-        if !self.calls.is_open(call) {
+    fn update_task(&mut self, line: u64, call: &str, changes: JsonObject, out: &mut Facts<'_>) {
+        if !out.is_open(call) {
             return;
         }
         let task = self.task_metadata.entry(call.to_owned()).or_default();
         task.extend(changes);
         let task = Value::Object(task.clone());
-        self.calls
-            .merge_metadata(line, call, single("task", task), out);
+        out.merge_metadata(line, call, single("task", task));
     }
 
     fn task_notification(
@@ -818,7 +824,7 @@ impl ClaudeCodeAdapter {
         line: u64,
         notification: wire::SdkTaskNotificationMessage,
         envelope: &Envelope<'_>,
-        out: &mut Emitted,
+        out: &mut Facts<'_>,
     ) {
         let Some(call) = notification
             .tool_use_id
@@ -841,21 +847,20 @@ impl ClaudeCodeAdapter {
             ..Ending::default()
         };
         if status == "completed" {
-            self.calls.complete(
+            out.complete(
                 line,
                 &call,
                 Some(Value::String(notification.summary)),
                 ending,
-                out,
             );
         } else {
             let error = ToolError::new(notification.summary).with_code(format!("task_{status}"));
-            self.calls.fail(line, &call, error, ending, out);
+            out.fail(line, &call, error, ending);
         }
     }
 
     /// The end of a turn: calls a permission check denied fail, if still open.
-    fn result(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn result(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         /// Only the denials are read out of the session's last line, the rest skipped.
         #[derive(Deserialize)]
         struct Denials<'a> {
@@ -871,13 +876,13 @@ impl ClaudeCodeAdapter {
             let Some(id) = denial.get("tool_use_id").and_then(Value::as_str) else {
                 continue;
             };
-            if self.calls.is_open(id) {
+            if out.is_open(id) {
                 let reason = self
                     .denied
                     .remove(id)
                     .unwrap_or_else(|| "permission denied".into());
                 let error = ToolError::new(reason).with_code("permission_denied");
-                self.calls.fail(line, id, error, Ending::default(), out);
+                out.fail(line, id, error, Ending::default());
             }
         }
     }

@@ -10,8 +10,30 @@ use toolnorm::{
 };
 
 use crate::Dialect;
-use crate::providers::{Adapter, Emitted};
+use crate::providers::Adapter;
 use crate::read::json;
+use crate::track::Facts;
+
+use crate::read::probe::Probe;
+
+/// The canonical event types.
+const EVENT_TYPES: &[&str] = &[
+    "toolCallStarted",
+    "inputUpdated",
+    "titleUpdated",
+    "metadataMerged",
+    "toolCallRunning",
+    "outputAppended",
+    "toolCallCompleted",
+    "toolCallFailed",
+];
+
+/// Whether a line is a canonical event.
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    probe.method.is_none()
+        && probe.payload.is_none()
+        && probe.kind().is_some_and(|kind| EVENT_TYPES.contains(&kind))
+}
 
 /// Reads toolnorm's own event log (what `--format events` writes).
 #[derive(Debug, Default)]
@@ -19,10 +41,10 @@ pub struct EventLogAdapter;
 
 impl Adapter for EventLogAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::Events
+        Dialect::EVENTS
     }
 
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         if let Some(event) = direct(bytes) {
             return out.event(line, event);
         }

@@ -1,6 +1,9 @@
-//! Providers: each dialect's wire format read into what happened to its tool calls.
+//! Providers: each dialect's wire data read into facts about its tool calls.
 //!
-//! The adapter interface: one provider dialect's lines in, canonical events out.
+//! A provider module knows its wire format and the correlation only it owns (threads,
+//! tasks, approvals, streamed blocks); it tells the [`Facts`] of each line what happened
+//! to which call, and the tracker makes the canonical events. Which providers exist is
+//! the [registry](crate::registry)'s business.
 
 pub(crate) mod acp;
 pub(crate) mod claude_code;
@@ -8,42 +11,33 @@ pub(crate) mod codex;
 pub(crate) mod event_log;
 pub(crate) mod opencode;
 
-use toolnorm::ToolEvent;
+use crate::Dialect;
+use crate::track::Facts;
 
-use crate::diagnostic::Diagnostic;
-
-/// What an adapter produced for one line (or at the end of input).
-#[derive(Debug, Default)]
-pub struct Emitted {
-    /// Canonical events, in order, each with the input line it came from.
-    pub events: Vec<(u64, ToolEvent)>,
-    /// Problems with the line; the line is never dropped without one.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl Emitted {
-    /// Adds an event from `line`.
-    pub fn event(&mut self, line: u64, event: impl Into<ToolEvent>) {
-        self.events.push((line, event.into()));
-    }
-
-    /// Adds a diagnostic.
-    pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
-    }
-}
-
-/// Turns one provider dialect into canonical events, line by line.
+/// Reads one dialect, line by line, into facts about tool calls.
 ///
 /// An adapter keeps only what it needs to relate later lines to earlier ones (for
-/// example which call ids it has started), never the whole stream.
+/// example which subagent task belongs to which call), never the whole stream: what the
+/// calls are (name, title, input, output so far) is held by the fold, and read back
+/// through [`Facts`].
+///
+/// Engines plug in a dialect of their own with
+/// [`NormalizerBuilder::adapter`](crate::NormalizerBuilder::adapter).
 pub trait Adapter {
     /// The dialect this adapter reads.
-    fn dialect(&self) -> crate::Dialect;
+    fn dialect(&self) -> Dialect;
 
-    /// Reads one input line (without its newline).
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted);
+    /// Reads one input line (without its newline). Every line is used, or reported
+    /// with a diagnostic: never dropped in silence.
+    fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>);
 
     /// The input ended.
-    fn finish(&mut self, _out: &mut Emitted) {}
+    fn finish(&mut self, _facts: &mut Facts<'_>) {}
+}
+
+/// What a provider's adapter may need from the normalizer's options.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProviderOptions {
+    /// MCP server names, for providers that prefix tool names with them (OpenCode).
+    pub mcp_servers: Vec<String>,
 }

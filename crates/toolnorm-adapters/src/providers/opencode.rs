@@ -15,7 +15,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -25,13 +24,33 @@ use toolnorm_wire::opencode as wire;
 
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::{Adapter, Emitted};
+use crate::providers::Adapter;
 use crate::read::json;
-use crate::rules::TitleRules;
 use crate::rules::mcp;
-use crate::track::{Calls, Ending, Sighting, exit_error, text_error};
+use crate::track::Facts;
+use crate::track::{Ending, Sighting, exit_error, is_refusal, text_error};
 
-const PROVIDER: &str = "opencode";
+use crate::read::probe::Probe;
+
+/// Whether a line is OpenCode's: a `/global/event` envelope (`payload`), a bus event
+/// (`type` with a dot, and `properties`), or an `opencode run` event (`sessionID`).
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    if probe.method.is_some() {
+        return false;
+    }
+    if probe.payload.is_some() {
+        return true;
+    }
+    let Some(kind) = probe.kind() else {
+        return false;
+    };
+    (probe.properties.is_some() && kind.contains('.'))
+        || (probe.session_id.is_some()
+            && matches!(
+                kind,
+                "tool_use" | "step_start" | "step_finish" | "text" | "reasoning" | "error"
+            ))
+}
 
 /// OpenCode's built-in tools (their names never hold an MCP server).
 const BUILTIN_TOOLS: &[&str] = &[
@@ -146,7 +165,6 @@ struct PartProbe<'a> {
 
 /// Reads OpenCode event streams.
 pub struct OpenCodeAdapter {
-    calls: Calls,
     servers: Vec<String>,
     /// Child session → the `task` call that runs it.
     sessions: HashMap<String, String>,
@@ -154,9 +172,8 @@ pub struct OpenCodeAdapter {
 
 impl OpenCodeAdapter {
     /// An adapter using these title rules and, when known, the configured MCP server names.
-    pub fn new(rules: Arc<TitleRules>, servers: Vec<String>) -> Self {
+    pub fn new(servers: Vec<String>) -> Self {
         OpenCodeAdapter {
-            calls: Calls::new(PROVIDER, rules),
             servers,
             sessions: HashMap::new(),
         }
@@ -165,10 +182,10 @@ impl OpenCodeAdapter {
 
 impl Adapter for OpenCodeAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::OpenCode
+        Dialect::OPENCODE
     }
 
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => {
@@ -185,14 +202,14 @@ impl Adapter for OpenCodeAdapter {
 }
 
 impl OpenCodeAdapter {
-    fn event(&mut self, line: u64, text: &str, out: &mut Emitted) {
+    fn event(&mut self, line: u64, text: &str, out: &mut Facts<'_>) {
         let envelope: Envelope<'_> =
             match json::parse_line(line, text.as_bytes(), "not an OpenCode event") {
                 Ok(envelope) => envelope,
                 Err(diagnostic) => return out.diagnostic(diagnostic),
             };
         if let Some(directory) = &envelope.directory {
-            self.calls.set_cwd(directory.as_ref());
+            out.set_cwd(directory.as_ref());
         }
         if let Some(payload) = envelope.payload {
             return self.event(line, payload.get(), out);
@@ -252,7 +269,7 @@ impl OpenCodeAdapter {
                     })
                     .and_then(|properties| properties.info.directory);
                 if let Some(directory) = directory {
-                    self.calls.set_cwd(directory.as_ref());
+                    out.set_cwd(directory.as_ref());
                 }
             }
             "step_start" | "step_finish" | "text" | "reasoning" | "error" | "file" | "patch"
@@ -266,7 +283,7 @@ impl OpenCodeAdapter {
         }
     }
 
-    fn part(&mut self, line: u64, part: &str, out: &mut Emitted) {
+    fn part(&mut self, line: u64, part: &str, out: &mut Facts<'_>) {
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
             Ok(_) => return,
@@ -289,7 +306,7 @@ impl OpenCodeAdapter {
         (!server.is_empty() && !bare.is_empty()).then(|| (server.to_owned(), bare.to_owned()))
     }
 
-    fn tool_part(&mut self, line: u64, part: wire::ToolPart, out: &mut Emitted) {
+    fn tool_part(&mut self, line: u64, part: wire::ToolPart, out: &mut Facts<'_>) {
         let id = if part.call_id.is_empty() {
             part.id.clone()
         } else {
@@ -344,8 +361,8 @@ impl OpenCodeAdapter {
         sighting.at = started.map(epoch);
         sighting.title = descriptor;
         sighting.provided_title = title;
-        let was_open = self.calls.is_open(&id);
-        self.calls.sighted(line, sighting, out);
+        let was_open = out.is_open(&id);
+        out.sighted(line, sighting);
         let ending = Ending {
             at: ended.map(epoch),
             ..Ending::default()
@@ -354,11 +371,10 @@ impl OpenCodeAdapter {
             wire::ToolState::Pending(_) => {}
             wire::ToolState::Running(state) => {
                 if !was_open || started.is_some() {
-                    self.calls
-                        .running(line, &id, Some(epoch(state.time.start)), out);
+                    out.running(line, &id, Some(epoch(state.time.start)));
                 }
                 if let Some(output) = state.metadata.get("output").and_then(Value::as_str) {
-                    self.calls.streamed_text(line, &id, output, out);
+                    out.streamed_text(line, &id, output);
                 }
             }
             wire::ToolState::Completed(state) => {
@@ -366,14 +382,14 @@ impl OpenCodeAdapter {
                 match exit {
                     Some(code) if code != 0 && part.tool == "bash" => {
                         let error = exit_error(code, state.output);
-                        self.calls.fail(line, &id, error, ending, out);
+                        out.fail(line, &id, error, ending);
                     }
                     _ => {
                         if !state.attachments.is_empty() {
                             let attachments = state.attachments.iter().map(attachment).collect();
                             let mut listed = JsonObject::new();
                             listed.insert("attachments".into(), Value::Array(attachments));
-                            self.calls.merge_metadata(line, &id, listed, out);
+                            out.merge_metadata(line, &id, listed);
                         }
                         if let Some(truncated) = state
                             .metadata
@@ -382,15 +398,9 @@ impl OpenCodeAdapter {
                         {
                             let mut flags = JsonObject::new();
                             flags.insert("outputTruncated".into(), truncated.clone());
-                            self.calls.merge_metadata(line, &id, flags, out);
+                            out.merge_metadata(line, &id, flags);
                         }
-                        self.calls.complete(
-                            line,
-                            &id,
-                            Some(Value::String(state.output)),
-                            ending,
-                            out,
-                        );
+                        out.complete(line, &id, Some(Value::String(state.output)), ending);
                     }
                 }
             }
@@ -404,7 +414,7 @@ impl OpenCodeAdapter {
                 } else {
                     text_error(&state.error)
                 };
-                self.calls.fail(line, &id, error, ending, out);
+                out.fail(line, &id, error, ending);
             }
         }
     }
@@ -442,14 +452,6 @@ fn action_descriptor_text(descriptor: &Value) -> Option<String> {
     }
 }
 
-/// Whether an error says a permission rule or the user refused the call.
-pub(crate) fn is_refusal(error: &str) -> bool {
-    error.starts_with(
-        "The user has specified a rule which prevents you from using this specific tool call",
-    ) || error.starts_with("The user rejected permission to use this specific tool call")
-        || error.starts_with("The user doesn't want to proceed with this tool use")
-}
-
 fn first_line(text: &str) -> String {
     text.trim()
         .lines()
@@ -465,13 +467,12 @@ mod tests {
 
     #[test]
     fn mcp_names_split_on_the_server() {
-        let rules = Arc::new(TitleRules::builtin());
-        let configured = OpenCodeAdapter::new(rules.clone(), vec!["my_server".into()]);
+        let configured = OpenCodeAdapter::new(vec!["my_server".into()]);
         assert_eq!(
             configured.split_mcp("my_server_do_it"),
             Some(("my_server".into(), "do_it".into()))
         );
-        let guessing = OpenCodeAdapter::new(rules, Vec::new());
+        let guessing = OpenCodeAdapter::new(Vec::new());
         assert_eq!(
             guessing.split_mcp("amalgm_browser_tabs_new"),
             Some(("amalgm".into(), "browser_tabs_new".into()))

@@ -31,23 +31,6 @@ use toolnorm::ToolKind;
 
 use crate::error::Error;
 
-/// The built-in rules: one file per provider's built-in tools, then the MCP rules.
-pub const BUILTIN_RULES: [(&str, &str); 4] = [
-    (
-        "rules/claude-code.toml",
-        include_str!("../../rules/claude-code.toml"),
-    ),
-    ("rules/codex.toml", include_str!("../../rules/codex.toml")),
-    (
-        "rules/opencode.toml",
-        include_str!("../../rules/opencode.toml"),
-    ),
-    (
-        "rules/default.toml",
-        include_str!("../../rules/default.toml"),
-    ),
-];
-
 /// What a rule is matched against.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolRef<'a> {
@@ -138,7 +121,7 @@ impl TitleRules {
             .get_or_init(|| {
                 // The built-in files are tested to parse; a file that did not would add no
                 // rule (and fail the test suite) rather than panic here.
-                BUILTIN_RULES
+                crate::registry::rules_files()
                     .iter()
                     .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
                     .fold(TitleRules::default(), TitleRules::then)
@@ -608,7 +591,7 @@ mod tests {
 
     #[test]
     fn builtin_rules_parse() {
-        for (origin, text) in BUILTIN_RULES {
+        for (origin, text) in crate::registry::rules_files() {
             TitleRules::from_toml(text, origin).unwrap();
         }
         assert!(!TitleRules::builtin().rules.is_empty());

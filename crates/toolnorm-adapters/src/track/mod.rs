@@ -1,231 +1,260 @@
-//! What adapters share: the calls they have started and not yet finished, and the
-//! canonical events that start, refine and finish them.
+//! The call tracker: provider facts in, canonical events out.
 //!
-//! The first sight of a call emits `toolCallStarted`; a later, fuller sight (the complete
-//! input after streamed fragments) emits `inputUpdated` and, when the title changes with
-//! it, `titleUpdated`. Finishing a call forgets it, so an adapter holds only open calls.
+//! A provider module only says what its wire data means for a call: it was sighted, its
+//! input was refined, output streamed, it ended with an output or an error. [`Facts`] is
+//! how it says so, and the one place those facts become canonical
+//! [`ToolEvent`](toolnorm::ToolEvent)s, the same way for every provider:
+//!
+//! - the first sight of a call is `toolCallStarted`, with kind and title from the rules
+//!   (unless the provider's data decides them), `metadata.provider` and `metadata.mcp`;
+//! - a later, fuller sight (the complete input after streamed fragments) is
+//!   `inputUpdated`, and `titleUpdated` when the title follows the input;
+//! - streamed output is `outputAppended` at the byte offset the call has reached;
+//! - the end is `toolCallCompleted` / `toolCallFailed`, with the title of the final input.
+//!
+//! The tracker keeps no copy of what the fold holds (name, title, input, output streamed
+//! so far): it reads the call back from the fold. It keeps only what the fold has no
+//! place for, and only for the open calls that have it: the MCP split of the tool name,
+//! the provider's own title, and whether the provider fixed the title.
+
+mod fact;
+mod failure;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 use toolnorm::{
-    InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallCompleted, ToolCallFailed,
-    ToolCallRunning, ToolCallStarted, ToolError,
+    AnyToolCall, InputUpdated, JsonObject, MetadataMerged, OutputAppended, TitleUpdated,
+    ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
 };
 
-use crate::providers::Emitted;
+pub use fact::{Ending, Sighting};
+pub use failure::{USER_DECLINED, exit_code_error, exit_error, is_refusal, text_error};
+
+use crate::diagnostic::Diagnostic;
 use crate::rules::TitleRules;
 use crate::rules::describe::{self, Tool};
 
-/// A call as first seen.
-#[derive(Debug)]
-pub struct Sighting {
-    /// The provider's call id.
-    pub id: String,
-    /// The provider's tool name, as given.
-    pub name: String,
-    /// The MCP server and bare tool name, for MCP tools.
-    pub mcp: Option<(String, String)>,
-    /// The input so far.
-    pub input: Value,
-    /// Metadata known at start.
-    pub metadata: JsonObject,
-    /// When it was seen.
-    pub at: Option<toolnorm::Timestamp>,
-    /// A kind decided by the adapter from the data (it wins over the rules).
-    pub kind: Option<toolnorm::ToolKind>,
-    /// A title decided by the adapter from the data (it wins over the rules).
-    pub title: Option<String>,
-    /// The provider's own title, used when no rule gives one.
-    pub provided_title: Option<String>,
+/// Where the tracker's events go, and where the calls they built are read back.
+pub(crate) trait Sink {
+    /// Applies one canonical event made from input line `line`.
+    fn apply(&mut self, line: u64, event: ToolEvent);
+    /// The call with this id, as the fold holds it.
+    fn call(&self, id: &str) -> Option<&AnyToolCall>;
+    /// Reports a problem with the input.
+    fn diagnostic(&mut self, diagnostic: Diagnostic);
 }
 
-impl Sighting {
-    /// A sighting of `name` with this input and nothing else known yet.
-    pub fn new(id: impl Into<String>, name: impl Into<String>, input: Value) -> Self {
-        Sighting {
-            id: id.into(),
-            name: name.into(),
-            mcp: None,
-            input,
-            metadata: JsonObject::new(),
-            at: None,
-            kind: None,
-            title: None,
-            provided_title: None,
-        }
-    }
-}
-
-/// The end of a call.
+/// What the tracker knows of an open call that the fold does not hold.
 #[derive(Debug, Default)]
-pub struct Ending {
-    /// The final input, when the provider gives it only at the end.
-    pub input: Option<Value>,
-    /// When it ended.
-    pub at: Option<toolnorm::Timestamp>,
-    /// The duration the provider measured.
-    pub elapsed_ms: Option<u64>,
-}
-
-#[derive(Debug)]
-struct OpenCall {
-    /// Bytes of output streamed so far (the offset of the next chunk).
-    streamed: u64,
-    name: String,
+struct Extras {
+    /// The MCP server and bare tool name.
     mcp: Option<(String, String)>,
-    title: String,
-    /// The adapter chose the title: input changes do not recompute it.
+    /// The provider chose the title: input changes do not recompute it.
     fixed_title: bool,
     /// The provider's own title, the fallback when no rule gives one.
     provided_title: Option<String>,
-    input: Value,
 }
 
-impl OpenCall {
-    fn tool<'a>(&'a self, provider: &'a str) -> Tool<'a> {
-        match &self.mcp {
-            Some((server, bare)) => Tool {
-                provider,
-                bare,
-                server: Some(server),
-            },
-            None => Tool {
-                provider,
-                bare: &self.name,
-                server: None,
-            },
+impl Extras {
+    fn is_empty(&self) -> bool {
+        self.mcp.is_none() && !self.fixed_title && self.provided_title.is_none()
+    }
+}
+
+/// The tracker of one stream: the rules, the session's working directory, and the
+/// [`Extras`] of its open calls.
+#[derive(Debug)]
+pub(crate) struct Tracker {
+    provider: &'static str,
+    rules: Arc<TitleRules>,
+    cwd: Option<String>,
+    extras: HashMap<String, Extras>,
+}
+
+impl Tracker {
+    /// A tracker for `provider`'s calls (the name its rules and `metadata.provider` use).
+    pub fn new(provider: &'static str, rules: &TitleRules) -> Self {
+        Tracker {
+            provider,
+            rules: Arc::new(rules.for_provider(provider)),
+            cwd: None,
+            extras: HashMap::new(),
         }
     }
 }
 
-/// The calls one adapter has open.
-#[derive(Debug)]
-pub struct Calls {
-    provider: &'static str,
-    rules: Arc<TitleRules>,
-    cwd: Option<String>,
-    open: HashMap<String, OpenCall>,
+/// What a provider says about the calls of one input line: the facts, turned into
+/// canonical events as they are said, and the diagnostics.
+///
+/// An [`Adapter`](crate::Adapter) gets one for each line it reads.
+pub struct Facts<'a> {
+    tracker: &'a mut Tracker,
+    sink: &'a mut dyn Sink,
 }
 
-impl Calls {
-    /// No open call yet.
-    pub fn new(provider: &'static str, rules: Arc<TitleRules>) -> Self {
-        Calls {
-            provider,
-            rules: Arc::new(rules.for_provider(provider)),
-            cwd: None,
-            open: HashMap::new(),
-        }
+impl<'a> Facts<'a> {
+    pub(crate) fn new(tracker: &'a mut Tracker, sink: &'a mut dyn Sink) -> Self {
+        Facts { tracker, sink }
     }
 
     /// Sets the session's working directory (paths in titles are shown relative to it).
     pub fn set_cwd(&mut self, cwd: impl Into<String>) {
-        self.cwd = Some(cwd.into());
+        self.tracker.cwd = Some(cwd.into());
     }
 
     /// The session's working directory, when known.
     pub fn cwd(&self) -> Option<&str> {
-        self.cwd.as_deref()
+        self.tracker.cwd.as_deref()
     }
 
-    /// Whether the call is open.
+    /// The call, when it is open (started and not finished).
+    fn open(&self, id: &str) -> Option<&AnyToolCall> {
+        self.sink.call(id).filter(|call| !call.is_terminal())
+    }
+
+    /// Whether the call is open (started and not finished).
     pub fn is_open(&self, id: &str) -> bool {
-        self.open.contains_key(id)
+        self.open(id).is_some()
     }
 
     /// The tool name of an open call.
     pub fn name(&self, id: &str) -> Option<&str> {
-        self.open.get(id).map(|call| call.name.as_str())
+        self.open(id).map(AnyToolCall::name)
     }
 
-    fn tool<'a>(&'a self, name: &'a str, mcp: Option<(&'a str, &'a str)>) -> Tool<'a> {
-        match mcp {
+    /// Reports a problem with the line.
+    pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.sink.diagnostic(diagnostic);
+    }
+
+    /// A canonical event, as is (for dialects that already speak in events).
+    pub fn event(&mut self, line: u64, event: impl Into<ToolEvent>) {
+        self.sink.apply(line, event.into());
+    }
+
+    /// Who the tool of an open call is, for the rules.
+    fn tool<'t>(&'t self, name: &'t str, extras: Option<&'t Extras>) -> Tool<'t> {
+        match extras.and_then(|extras| extras.mcp.as_ref()) {
             Some((server, bare)) => Tool {
-                provider: self.provider,
+                provider: self.tracker.provider,
                 bare,
                 server: Some(server),
             },
             None => Tool {
-                provider: self.provider,
+                provider: self.tracker.provider,
                 bare: name,
                 server: None,
             },
         }
     }
 
-    /// A call was seen: starts it, or refines its input and title if it is already open.
-    pub fn sighted(&mut self, line: u64, sighting: Sighting, out: &mut Emitted) {
-        if let Some(call) = self.open.get_mut(&sighting.id) {
-            let retitle =
-                sighting.provided_title.is_some() && sighting.provided_title != call.provided_title;
-            if retitle {
-                call.provided_title = sighting.provided_title;
-            }
-            self.refine(
-                line,
-                &sighting.id,
-                sighting.input,
-                sighting.at,
-                retitle,
-                out,
-            );
-            if !sighting.metadata.is_empty() {
-                self.merge_metadata(line, &sighting.id, sighting.metadata, out);
-            }
-            return;
+    /// The title of an open call for `input`, unless the provider fixed it.
+    fn title_for(&self, id: &str, input: Option<&Value>) -> Option<String> {
+        let call = self.open(id)?;
+        let extras = self.tracker.extras.get(id);
+        if extras.is_some_and(|extras| extras.fixed_title) {
+            return None;
         }
+        let title = describe::title(
+            &self.tracker.rules,
+            self.tool(call.name(), extras),
+            input.unwrap_or(call.input()),
+            self.tracker.cwd.as_deref(),
+            extras.and_then(|extras| extras.provided_title.as_deref()),
+        );
+        (title != call.title()).then_some(title)
+    }
+
+    /// A call was seen: starts it, or refines its input and title if it is already open.
+    pub fn sighted(&mut self, line: u64, sighting: Sighting) {
+        if self.is_open(&sighting.id) {
+            return self.seen_again(line, sighting);
+        }
+        let tracker = &mut *self.tracker;
         let mcp = sighting
             .mcp
             .as_ref()
             .map(|(server, bare)| (server.as_str(), bare.as_str()));
-        let tool = self.tool(&sighting.name, mcp);
+        let tool = match mcp {
+            Some((server, bare)) => Tool {
+                provider: tracker.provider,
+                bare,
+                server: Some(server),
+            },
+            None => Tool {
+                provider: tracker.provider,
+                bare: &sighting.name,
+                server: None,
+            },
+        };
         let kind = sighting
             .kind
-            .unwrap_or_else(|| describe::kind(&self.rules, tool, &sighting.input));
+            .unwrap_or_else(|| describe::kind(&tracker.rules, tool, &sighting.input));
         let fixed_title = sighting.title.is_some();
         let title = sighting.title.unwrap_or_else(|| {
             describe::title(
-                &self.rules,
+                &tracker.rules,
                 tool,
                 &sighting.input,
-                self.cwd.as_deref(),
+                tracker.cwd.as_deref(),
                 sighting.provided_title.as_deref(),
             )
         });
         let mut metadata = sighting.metadata;
-        metadata.insert("provider".into(), self.provider.into());
+        metadata.insert("provider".into(), tracker.provider.into());
         if let Some((server, bare)) = &sighting.mcp {
             let mut names = JsonObject::new();
             names.insert("server".into(), server.as_str().into());
             names.insert("tool".into(), bare.as_str().into());
             metadata.insert("mcp".into(), Value::Object(names));
         }
-        out.event(
+        let extras = Extras {
+            mcp: sighting.mcp,
+            fixed_title,
+            provided_title: sighting.provided_title,
+        };
+        if extras.is_empty() {
+            tracker.extras.remove(&sighting.id);
+        } else {
+            tracker.extras.insert(sighting.id.clone(), extras);
+        }
+        self.sink.apply(
             line,
             ToolCallStarted {
-                id: sighting.id.clone(),
-                name: sighting.name.clone(),
+                id: sighting.id,
+                name: sighting.name,
                 kind,
-                title: title.clone(),
-                input: sighting.input.clone(),
+                title,
+                input: sighting.input,
                 metadata: Some(metadata),
                 at: sighting.at,
-            },
+            }
+            .into(),
         );
-        self.open.insert(
-            sighting.id,
-            OpenCall {
-                streamed: 0,
-                name: sighting.name,
-                mcp: sighting.mcp,
-                title,
-                fixed_title,
-                provided_title: sighting.provided_title,
-                input: sighting.input,
-            },
-        );
+    }
+
+    /// An open call seen again: its input, the provider's title and metadata refined.
+    fn seen_again(&mut self, line: u64, sighting: Sighting) {
+        let known = self
+            .tracker
+            .extras
+            .get(&sighting.id)
+            .and_then(|extras| extras.provided_title.as_ref());
+        let retitle =
+            sighting.provided_title.is_some() && sighting.provided_title.as_ref() != known;
+        if retitle {
+            self.tracker
+                .extras
+                .entry(sighting.id.clone())
+                .or_default()
+                .provided_title = sighting.provided_title;
+        }
+        self.refine(line, &sighting.id, sighting.input, sighting.at, retitle);
+        if !sighting.metadata.is_empty() {
+            self.merge_metadata(line, &sighting.id, sighting.metadata);
+        }
     }
 
     /// The input of an open call grew or changed: `inputUpdated`, and `titleUpdated` when
@@ -236,12 +265,11 @@ impl Calls {
         id: &str,
         input: Value,
         at: Option<toolnorm::Timestamp>,
-        out: &mut Emitted,
     ) {
-        self.refine(line, id, input, at, false, out);
+        self.refine(line, id, input, at, false);
     }
 
-    /// [`Calls::update_input`]; the title is worked out again only when what it depends
+    /// [`Facts::update_input`]; the title is worked out again only when what it depends
     /// on changed (the input, or the provider's own title when `retitle`).
     fn refine(
         &mut self,
@@ -250,123 +278,106 @@ impl Calls {
         input: Value,
         at: Option<toolnorm::Timestamp>,
         retitle: bool,
-        out: &mut Emitted,
     ) {
-        let Some(call) = self.open.get_mut(id) else {
+        let Some(call) = self.open(id) else {
             return;
         };
-        let changed = call.input != input;
+        let changed = *call.input() != input;
         if changed {
-            call.input = input;
-            out.event(
+            self.sink.apply(
                 line,
                 InputUpdated {
                     id: id.to_owned(),
-                    input: call.input.clone(),
+                    input,
                     at: at.clone(),
-                },
+                }
+                .into(),
             );
         }
-        if call.fixed_title || !(changed || retitle) {
+        if !(changed || retitle) {
             return;
         }
-        let title = describe::title(
-            &self.rules,
-            call.tool(self.provider),
-            &call.input,
-            self.cwd.as_deref(),
-            call.provided_title.as_deref(),
-        );
-        if title != call.title {
-            call.title = title.clone();
-            out.event(
+        if let Some(title) = self.title_for(id, None) {
+            self.sink.apply(
                 line,
                 TitleUpdated {
                     id: id.to_owned(),
                     title,
                     at,
-                },
+                }
+                .into(),
             );
         }
     }
 
     /// Metadata for a call (open or not: the fold decides whether it still applies).
-    pub fn merge_metadata(&mut self, line: u64, id: &str, metadata: JsonObject, out: &mut Emitted) {
-        out.event(
+    pub fn merge_metadata(&mut self, line: u64, id: &str, metadata: JsonObject) {
+        self.sink.apply(
             line,
             MetadataMerged {
                 id: id.to_owned(),
                 metadata,
                 at: None,
-            },
+            }
+            .into(),
         );
     }
 
     /// A call is executing.
-    pub fn running(
-        &mut self,
-        line: u64,
-        id: &str,
-        at: Option<toolnorm::Timestamp>,
-        out: &mut Emitted,
-    ) {
-        out.event(
+    pub fn running(&mut self, line: u64, id: &str, at: Option<toolnorm::Timestamp>) {
+        self.sink.apply(
             line,
             ToolCallRunning {
                 id: id.to_owned(),
                 at,
-            },
+            }
+            .into(),
         );
     }
 
-    /// A chunk of streamed output for an open call (`outputAppended` at the right offset).
-    pub fn output(&mut self, line: u64, id: &str, chunk: &str, out: &mut Emitted) {
-        let offset = match self.open.get_mut(id) {
-            Some(call) => {
-                let offset = call.streamed;
-                call.streamed += chunk.len() as u64;
-                offset
-            }
-            // Output for a call never started: the fold reports it.
-            None => 0,
-        };
-        out.event(
+    /// Bytes of output an open call has streamed so far (the offset of its next chunk).
+    fn streamed(&self, id: &str) -> u64 {
+        match self.open(id) {
+            Some(AnyToolCall::Running(call)) => call.streamed_output().total_bytes(),
+            _ => 0,
+        }
+    }
+
+    /// A chunk of streamed output for a call (`outputAppended` at the right offset; for a
+    /// call never started the fold reports it).
+    pub fn output(&mut self, line: u64, id: &str, chunk: &str) {
+        let offset = self.streamed(id);
+        self.sink.apply(
             line,
-            toolnorm::OutputAppended {
+            OutputAppended {
                 id: id.to_owned(),
                 offset,
                 chunk: chunk.to_owned(),
                 at: None,
-            },
+            }
+            .into(),
         );
     }
 
     /// The whole output so far, as a provider that resends it reports it: what extends the
     /// output already streamed is appended; a text that does not extend it (the provider
     /// cut or rewrote it) is left for the final output.
-    pub fn streamed_text(&mut self, line: u64, id: &str, text: &str, out: &mut Emitted) {
-        let Some(call) = self.open.get(id) else {
+    pub fn streamed_text(&mut self, line: u64, id: &str, text: &str) {
+        if !self.is_open(id) {
             return;
-        };
-        let Ok(seen) = usize::try_from(call.streamed) else {
+        }
+        let Ok(seen) = usize::try_from(self.streamed(id)) else {
             return;
         };
         if let Some(fresh) = text.get(seen..).filter(|fresh| !fresh.is_empty()) {
-            self.output(line, id, fresh, out);
+            self.output(line, id, fresh);
         }
     }
 
     /// A call finished with `output`.
-    pub fn complete(
-        &mut self,
-        line: u64,
-        id: &str,
-        output: Option<Value>,
-        ending: Ending,
-        out: &mut Emitted,
-    ) {
+    pub fn complete(&mut self, line: u64, id: &str, output: Option<Value>, ending: Ending) {
         let title = self.close(id, ending.input.as_ref());
-        out.event(
+        self.sink.apply(
             line,
             ToolCallCompleted {
                 id: id.to_owned(),
@@ -375,21 +386,15 @@ impl Calls {
                 title,
                 elapsed_ms: ending.elapsed_ms,
                 at: ending.at,
-            },
+            }
+            .into(),
         );
     }
 
     /// A call failed with `error`.
-    pub fn fail(
-        &mut self,
-        line: u64,
-        id: &str,
-        error: ToolError,
-        ending: Ending,
-        out: &mut Emitted,
-    ) {
+    pub fn fail(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
         let title = self.close(id, ending.input.as_ref());
-        out.event(
+        self.sink.apply(
             line,
             ToolCallFailed {
                 id: id.to_owned(),
@@ -398,84 +403,18 @@ impl Calls {
                 title,
                 elapsed_ms: ending.elapsed_ms,
                 at: ending.at,
-            },
+            }
+            .into(),
         );
     }
 
-    /// Forgets a call that ends; returns the title that goes with its final input, when it
-    /// differs from the current one.
+    /// Forgets what the tracker kept of a call that ends; returns the title that goes with
+    /// its final input, when that input is new and the title differs from the current one.
     fn close(&mut self, id: &str, input: Option<&Value>) -> Option<String> {
-        let title = self.final_title(id, input);
-        self.open.remove(id);
+        let title = input
+            .filter(|input| self.open(id).is_some_and(|call| call.input() != *input))
+            .and_then(|input| self.title_for(id, Some(input)));
+        self.tracker.extras.remove(id);
         title
-    }
-
-    /// The title that goes with a final input, when it differs from the current one.
-    fn final_title(&self, id: &str, input: Option<&Value>) -> Option<String> {
-        let (call, input) = (self.open.get(id)?, input?);
-        // The current title was worked out from the current input.
-        if call.fixed_title || call.input == *input {
-            return None;
-        }
-        let title = describe::title(
-            &self.rules,
-            call.tool(self.provider),
-            input,
-            self.cwd.as_deref(),
-            call.provided_title.as_deref(),
-        );
-        (title != call.title).then_some(title)
-    }
-}
-
-/// A command that exited with a non-zero `code`: message `Exit code N`, code `exit_code`,
-/// and `details` `{exitCode, output}`, the same in every adapter.
-pub fn exit_error(code: i64, output: impl Into<Value>) -> ToolError {
-    ToolError::new(format!("Exit code {code}"))
-        .with_code("exit_code")
-        .with_details(serde_json::json!({ "exitCode": code, "output": output.into() }))
-}
-
-/// A failed command reported as text, `Exit code 3\n<output>` (Claude Code's `Bash`, and
-/// agents speaking ACP): its [`exit_error`].
-pub fn exit_code_error(text: &str) -> Option<ToolError> {
-    let rest = text.trim_start().strip_prefix("Exit code ")?;
-    let (number, output) = rest.split_once('\n').unwrap_or((rest, ""));
-    let code: i64 = number.trim().parse().ok()?;
-    Some(exit_error(code, output))
-}
-
-/// The message of a tool error given as text: its first non-empty line; the whole text
-/// goes to `details.output` when there is more than that line.
-pub fn text_error(text: &str) -> ToolError {
-    let trimmed = text.trim();
-    let first = trimmed.lines().next().unwrap_or_default().trim();
-    let message = if first.is_empty() {
-        "the tool failed"
-    } else {
-        first
-    };
-    let mut error = ToolError::new(message);
-    if trimmed.len() > first.len() {
-        error.details = Some(serde_json::json!({ "output": trimmed }));
-    }
-    error
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn exit_codes_are_read_from_bash_errors() {
-        let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
-        assert_eq!(error.message, "Exit code 3");
-        assert_eq!(error.code.as_deref(), Some("exit_code"));
-        assert_eq!(
-            error.details,
-            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
-        );
-        assert!(exit_code_error("File does not exist.").is_none());
     }
 }

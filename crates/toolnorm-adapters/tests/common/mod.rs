@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Options, Step};
+use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Step};
 
 /// The workspace's `fixtures/` directory.
 pub fn fixtures() -> PathBuf {
@@ -16,10 +16,7 @@ pub fn normalize(
     bytes: &[u8],
     dialect: Option<Dialect>,
 ) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
-    let mut normalizer = Normalizer::new(Options {
-        dialect,
-        ..Options::default()
-    });
+    let mut normalizer = Normalizer::builder().dialect(dialect).build();
     let mut diagnostics = Vec::new();
     let mut on_step = |step: Step<'_>| {
         if let Step::Diagnostic(diagnostic) = step {

@@ -20,7 +20,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -31,12 +30,35 @@ use toolnorm_wire::codex_exec as exec;
 
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::{Adapter, Emitted};
+use crate::providers::Adapter;
 use crate::read::json;
-use crate::rules::{TitleRules, relative_to};
-use crate::track::{Calls, Ending, Sighting, exit_error, text_error};
+use crate::rules::relative_to;
+use crate::track::Facts;
+use crate::track::{Ending, Sighting, exit_error, text_error};
 
-const PROVIDER: &str = "codex";
+use crate::read::probe::Probe;
+
+/// Whether a line is the Codex app-server's: JSON-RPC without `"jsonrpc"`, whose method
+/// is a `noun/verb` path other than ACP's `session/…`.
+pub(crate) fn claims_app_server(probe: &Probe<'_>) -> bool {
+    probe.jsonrpc.as_deref() != Some("2.0")
+        && probe
+            .method
+            .as_deref()
+            .is_some_and(|method| method.contains('/') && !method.starts_with("session/"))
+}
+
+/// Whether a line is `codex exec --json`'s: a `thread.*`, `turn.*` or `item.*` event.
+pub(crate) fn claims_exec(probe: &Probe<'_>) -> bool {
+    probe.method.is_none()
+        && probe.payload.is_none()
+        && probe.properties.is_none()
+        && probe.kind().is_some_and(|kind| {
+            ["thread.", "turn.", "item."]
+                .iter()
+                .any(|prefix| kind.starts_with(prefix))
+        })
+}
 
 /// How an item stands.
 #[derive(Debug)]
@@ -464,21 +486,19 @@ fn patch_kind_app(kind: &app::PatchChangeKind) -> &'static str {
 
 /// Shared handling of item facts: sightings, ends, subagent threads.
 struct Items {
-    calls: Calls,
     /// Subagent thread → the call that started it.
     threads: HashMap<String, String>,
 }
 
 impl Items {
-    fn new(rules: Arc<TitleRules>) -> Self {
+    fn new() -> Self {
         Items {
-            calls: Calls::new(PROVIDER, rules),
             threads: HashMap::new(),
         }
     }
 
     /// An item was seen (started, updated or completed) on `thread`.
-    fn seen(&mut self, line: u64, mut facts: ItemFacts, thread: Option<&str>, out: &mut Emitted) {
+    fn seen(&mut self, line: u64, mut facts: ItemFacts, thread: Option<&str>, out: &mut Facts<'_>) {
         if let Some(parent) = thread.and_then(|thread| self.threads.get(thread)) {
             facts
                 .sighting
@@ -489,11 +509,11 @@ impl Items {
             self.threads.insert(agent_thread, facts.sighting.id.clone());
         }
         let id = facts.sighting.id.clone();
-        let was_open = self.calls.is_open(&id);
+        let was_open = out.is_open(&id);
         facts.sighting.at = facts.started_at.clone();
-        self.calls.sighted(line, facts.sighting, out);
+        out.sighted(line, facts.sighting);
         if !was_open {
-            self.calls.running(line, &id, facts.started_at.clone(), out);
+            out.running(line, &id, facts.started_at.clone());
         }
         // The sighting above already brought the call to this input (and its title).
         let ending = Ending {
@@ -503,8 +523,8 @@ impl Items {
         };
         match facts.outcome {
             Outcome::InProgress => {}
-            Outcome::Completed(output) => self.calls.complete(line, &id, output, ending, out),
-            Outcome::Failed(error) => self.calls.fail(line, &id, error, ending, out),
+            Outcome::Completed(output) => out.complete(line, &id, output, ending),
+            Outcome::Failed(error) => out.fail(line, &id, error, ending),
         }
     }
 
@@ -515,12 +535,12 @@ impl Items {
         thread: &str,
         at: Option<Timestamp>,
         failed: Option<String>,
-        out: &mut Emitted,
+        out: &mut Facts<'_>,
     ) {
         let Some(call) = self.threads.get(thread).cloned() else {
             return;
         };
-        if !self.calls.is_open(&call) {
+        if !out.is_open(&call) {
             return;
         }
         let ending = Ending {
@@ -528,13 +548,12 @@ impl Items {
             ..Ending::default()
         };
         match failed {
-            None => self.calls.complete(line, &call, None, ending, out),
-            Some(status) => self.calls.fail(
+            None => out.complete(line, &call, None, ending),
+            Some(status) => out.fail(
                 line,
                 &call,
                 ToolError::new(format!("the agent was {status}")).with_code(status),
                 ending,
-                out,
             ),
         }
     }
@@ -601,9 +620,9 @@ pub struct CodexAppServerAdapter {
 
 impl CodexAppServerAdapter {
     /// An adapter using these title rules.
-    pub fn new(rules: Arc<TitleRules>) -> Self {
+    pub fn new() -> Self {
         CodexAppServerAdapter {
-            items: Items::new(rules),
+            items: Items::new(),
             approvals: HashMap::new(),
         }
     }
@@ -611,10 +630,10 @@ impl CodexAppServerAdapter {
 
 impl Adapter for CodexAppServerAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::CodexAppServer
+        Dialect::CODEX_APP_SERVER
     }
 
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         let rpc: Rpc<'_> = match json::parse_line(line, bytes, "not a JSON-RPC message") {
             Ok(rpc) => rpc,
             Err(diagnostic) => return out.diagnostic(diagnostic),
@@ -645,19 +664,13 @@ impl Adapter for CodexAppServerAdapter {
             }
             "item/commandExecution/outputDelta" => {
                 match serde_json::from_str::<app::CommandExecutionOutputDeltaNotification>(params) {
-                    Ok(delta) => self
-                        .items
-                        .calls
-                        .output(line, &delta.item_id, &delta.delta, out),
+                    Ok(delta) => out.output(line, &delta.item_id, &delta.delta),
                     Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
             "item/fileChange/outputDelta" => {
                 match serde_json::from_str::<app::FileChangeOutputDeltaNotification>(params) {
-                    Ok(delta) => self
-                        .items
-                        .calls
-                        .output(line, &delta.item_id, &delta.delta, out),
+                    Ok(delta) => out.output(line, &delta.item_id, &delta.delta),
                     Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
@@ -665,9 +678,7 @@ impl Adapter for CodexAppServerAdapter {
                 match serde_json::from_str::<app::McpToolCallProgressNotification>(params) {
                     Ok(progress) => {
                         let metadata = object([("progress", Value::from(progress.message))]);
-                        self.items
-                            .calls
-                            .merge_metadata(line, &progress.item_id, metadata, out);
+                        out.merge_metadata(line, &progress.item_id, metadata);
                     }
                     Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
@@ -688,7 +699,7 @@ impl Adapter for CodexAppServerAdapter {
 }
 
 impl CodexAppServerAdapter {
-    fn thread_started(&mut self, line: u64, params: &str, out: &mut Emitted) {
+    fn thread_started(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
         let Ok(value) = serde_json::from_str::<Value>(params) else {
             out.diagnostic(Diagnostic::at(
                 line,
@@ -706,11 +717,11 @@ impl CodexAppServerAdapter {
             })
             .and_then(Value::as_str);
         if let Some(cwd) = cwd {
-            self.items.calls.set_cwd(cwd);
+            out.set_cwd(cwd);
         }
     }
 
-    fn item(&mut self, line: u64, item: app::ThreadItem, thread: &str, out: &mut Emitted) {
+    fn item(&mut self, line: u64, item: app::ThreadItem, thread: &str, out: &mut Facts<'_>) {
         if let app::ThreadItem::SubAgentActivity {
             kind,
             agent_thread_id,
@@ -738,11 +749,11 @@ impl CodexAppServerAdapter {
                 ..
             }
         );
-        let Some(facts) = app_item_facts(item, self.items.calls.cwd()) else {
+        let Some(facts) = app_item_facts(item, out.cwd()) else {
             return;
         };
         // The activity item that starts an agent completes at once; the call lasts until the agent ends.
-        if started_activity_done && self.items.calls.is_open(&facts.sighting.id) {
+        if started_activity_done && out.is_open(&facts.sighting.id) {
             return;
         }
         self.items.seen(line, facts, Some(thread), out);
@@ -754,7 +765,7 @@ impl CodexAppServerAdapter {
         method: &str,
         id: Option<&RawValue>,
         params: &str,
-        out: &mut Emitted,
+        out: &mut Facts<'_>,
     ) {
         let Ok(request) = serde_json::from_str::<RequestParams<'_>>(params) else {
             out.diagnostic(Diagnostic::at(
@@ -776,15 +787,10 @@ impl CodexAppServerAdapter {
             self.approvals
                 .insert(id.get().to_owned(), (item.to_string(), approval.clone()));
         }
-        self.items.calls.merge_metadata(
-            line,
-            &item,
-            object([("approval", Value::Object(approval))]),
-            out,
-        );
+        out.merge_metadata(line, &item, object([("approval", Value::Object(approval))]));
     }
 
-    fn resolved(&mut self, line: u64, params: &str, out: &mut Emitted) {
+    fn resolved(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
         let Ok(RequestParams {
             request_id: Some(request),
             ..
@@ -795,14 +801,9 @@ impl CodexAppServerAdapter {
         let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
             return;
         };
-        if self.items.calls.is_open(&item) {
+        if out.is_open(&item) {
             approval.insert("status".into(), "resolved".into());
-            self.items.calls.merge_metadata(
-                line,
-                &item,
-                object([("approval", Value::Object(approval))]),
-                out,
-            );
+            out.merge_metadata(line, &item, object([("approval", Value::Object(approval))]));
         }
     }
 }
@@ -831,19 +832,19 @@ pub struct CodexExecAdapter {
 
 impl CodexExecAdapter {
     /// An adapter using these title rules.
-    pub fn new(rules: Arc<TitleRules>) -> Self {
+    pub fn new() -> Self {
         CodexExecAdapter {
-            items: Items::new(rules),
+            items: Items::new(),
         }
     }
 }
 
 impl Adapter for CodexExecAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::CodexExec
+        Dialect::CODEX_EXEC
     }
 
-    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Emitted) {
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         let event: ExecEvent<'_> = match json::parse_line(line, bytes, "not a codex exec event") {
             Ok(event) => event,
             Err(diagnostic) => return out.diagnostic(diagnostic),
@@ -876,12 +877,7 @@ impl Adapter for CodexExecAdapter {
                         ));
                     }
                 };
-                match exec_item_facts(
-                    &item.kind,
-                    raw,
-                    kind == "item.completed",
-                    self.items.calls.cwd(),
-                ) {
+                match exec_item_facts(&item.kind, raw, kind == "item.completed", out.cwd()) {
                     Ok(Some(facts)) => self.items.seen(line, facts, None, out),
                     Ok(None) => {}
                     Err(error) => out.diagnostic(json::malformed(

@@ -1,0 +1,123 @@
+//! [`NormalizerBuilder`]: how a [`Normalizer`] runs.
+
+use std::io::Write;
+
+use super::Normalizer;
+use crate::Dialect;
+use crate::providers::Adapter;
+use crate::rules::TitleRules;
+
+/// What the normalizer is set to do.
+pub(crate) struct Settings {
+    /// The input dialect; `None` detects it from the first lines.
+    pub dialect: Option<Dialect>,
+    /// An adapter the engine brought (it wins over `dialect`).
+    pub adapter: Option<Box<dyn Adapter + Send>>,
+    /// The cap on partial output a running call keeps, in bytes.
+    pub output_cap: usize,
+    /// Drop calls from memory once they are terminal (after reporting them).
+    pub evict_finished: bool,
+    /// Pass each applied event to the callback (costs a copy per event).
+    pub keep_events: bool,
+    /// Title and kind rules (user rules first, then the built-in ones).
+    pub rules: TitleRules,
+    /// MCP server names, for providers that prefix tool names with them (OpenCode).
+    pub mcp_servers: Vec<String>,
+    /// Where lines that produced a diagnostic are copied.
+    pub audit: Option<Box<dyn Write + Send>>,
+}
+
+/// Sets up a [`Normalizer`]: start from [`Normalizer::builder`] (or
+/// [`Normalizer::with_adapter`]), set what differs from the defaults, then
+/// [`build`](NormalizerBuilder::build).
+///
+/// ```
+/// use toolnorm_adapters::{Dialect, Normalizer};
+///
+/// let normalizer = Normalizer::builder()
+///     .dialect(Dialect::CLAUDE_CODE)
+///     .output_cap(64 * 1024)
+///     .evict_finished(true)
+///     .build();
+/// assert_eq!(normalizer.dialect(), Some(Dialect::CLAUDE_CODE));
+/// ```
+#[must_use]
+pub struct NormalizerBuilder {
+    settings: Settings,
+}
+
+impl Default for NormalizerBuilder {
+    fn default() -> Self {
+        NormalizerBuilder {
+            settings: Settings {
+                dialect: None,
+                adapter: None,
+                output_cap: toolnorm::DEFAULT_OUTPUT_CAP,
+                evict_finished: false,
+                keep_events: false,
+                rules: TitleRules::builtin(),
+                mcp_servers: Vec::new(),
+                audit: None,
+            },
+        }
+    }
+}
+
+impl NormalizerBuilder {
+    /// The input dialect (default: detected from the first lines; `None` detects too).
+    pub fn dialect(mut self, dialect: impl Into<Option<Dialect>>) -> Self {
+        self.settings.dialect = dialect.into();
+        self
+    }
+
+    /// Reads the input with this adapter: a dialect of the engine's own.
+    pub fn adapter(mut self, adapter: impl Adapter + Send + 'static) -> Self {
+        self.settings.adapter = Some(Box::new(adapter));
+        self
+    }
+
+    /// The cap, in bytes, on the partial output a running call keeps (default 1 MiB).
+    pub fn output_cap(mut self, bytes: usize) -> Self {
+        self.settings.output_cap = bytes;
+        self
+    }
+
+    /// Drops each call from memory once it is terminal and reported, so memory stays
+    /// flat however long the stream (default: keep every call, for
+    /// [`Normalizer::fold`]). A late event for a dropped call is still reported.
+    pub fn evict_finished(mut self, evict: bool) -> Self {
+        self.settings.evict_finished = evict;
+        self
+    }
+
+    /// Hands each applied event to the callback too (costs a copy per event).
+    pub fn keep_events(mut self, keep: bool) -> Self {
+        self.settings.keep_events = keep;
+        self
+    }
+
+    /// The title and kind rules (default: [`TitleRules::builtin`]).
+    pub fn rules(mut self, rules: TitleRules) -> Self {
+        self.settings.rules = rules;
+        self
+    }
+
+    /// MCP server names, for providers that prefix tool names with them (OpenCode's
+    /// `<server>_<tool>`).
+    pub fn mcp_servers<S: Into<String>>(mut self, servers: impl IntoIterator<Item = S>) -> Self {
+        self.settings.mcp_servers = servers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Copies every input line that produces a diagnostic to `out`, verbatim, as
+    /// `N<TAB>line<LF>` (`N` the 1-based line number), each line once, in input order.
+    pub fn audit_to(mut self, out: Box<dyn Write + Send>) -> Self {
+        self.settings.audit = Some(out);
+        self
+    }
+
+    /// The normalizer.
+    pub fn build(self) -> Normalizer {
+        Normalizer::from_settings(self.settings)
+    }
+}

@@ -1,0 +1,247 @@
+//! The provider registry: every dialect toolnorm reads, and what each one brings.
+//!
+//! Adding a provider takes three things, and only these:
+//!
+//! 1. a provider module under `src/providers/` (its wire reading, an [`Adapter`], and a
+//!    `claims` function that recognises its lines);
+//! 2. its rules file under `rules/` (the kind and title of each of its tools);
+//! 3. an [`Entry`] in [`ENTRIES`] below, and its [`Dialect`] constant.
+//!
+//! Detection, the command line's `--provider` values, the fuzz targets and the
+//! recorder's list of sources all read this table.
+
+mod dialect;
+
+pub use dialect::Dialect;
+
+use crate::providers::{self, Adapter, ProviderOptions};
+use crate::read::probe::Probe;
+
+/// One provider dialect: how to recognise its lines and how to read them.
+pub(crate) struct Entry {
+    /// Its name and provider.
+    pub dialect: Dialect,
+    /// One line for people (`--help`).
+    pub summary: &'static str,
+    /// Its rules file, as `(origin, TOML text)`.
+    pub rules: (&'static str, &'static str),
+    /// Whether a line is one of its own (the first entry that claims a line decides).
+    pub claims: fn(&Probe<'_>) -> bool,
+    /// A fresh adapter.
+    pub adapter: fn(&ProviderOptions) -> Box<dyn Adapter + Send>,
+    /// The recorder's sources that record this dialect from the real CLIs (each names
+    /// a driver of `toolnorm-record`); empty for dialects no CLI writes.
+    pub recordings: &'static [&'static str],
+}
+
+const CLAUDE_CODE_RULES: (&str, &str) = (
+    "rules/claude-code.toml",
+    include_str!("../../rules/claude-code.toml"),
+);
+const CODEX_RULES: (&str, &str) = ("rules/codex.toml", include_str!("../../rules/codex.toml"));
+const OPENCODE_RULES: (&str, &str) = (
+    "rules/opencode.toml",
+    include_str!("../../rules/opencode.toml"),
+);
+const DEFAULT_RULES: (&str, &str) = (
+    "rules/default.toml",
+    include_str!("../../rules/default.toml"),
+);
+
+impl Dialect {
+    /// Claude Code `--output-format stream-json`, and its session transcripts.
+    pub const CLAUDE_CODE: Dialect = Dialect::new("claude-code", "claude-code");
+    /// `codex app-server` (JSON-RPC, protocol v2).
+    pub const CODEX_APP_SERVER: Dialect = Dialect::new("codex-app-server", "codex");
+    /// `codex exec --json`.
+    pub const CODEX_EXEC: Dialect = Dialect::new("codex-exec", "codex");
+    /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
+    pub const OPENCODE: Dialect = Dialect::new("opencode", "opencode");
+    /// toolnorm's own canonical event log.
+    pub const EVENTS: Dialect = Dialect::new("events", "toolnorm");
+    /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
+    pub const ACP: Dialect = Dialect::new("acp", "acp");
+}
+
+/// Every provider dialect, in detection order.
+pub(crate) const ENTRIES: &[Entry] = &[
+    Entry {
+        dialect: Dialect::ACP,
+        summary: "Agent Client Protocol JSON-RPC, as a client sees it",
+        rules: DEFAULT_RULES,
+        claims: providers::acp::claims,
+        adapter: |options| Box::new(providers::acp::AcpAdapter::new(options.mcp_servers.clone())),
+        recordings: &["opencode-acp", "claude-code-acp"],
+    },
+    Entry {
+        dialect: Dialect::CODEX_APP_SERVER,
+        summary: "`codex app-server` JSON-RPC stream",
+        rules: CODEX_RULES,
+        claims: providers::codex::claims_app_server,
+        adapter: |_| Box::new(providers::codex::CodexAppServerAdapter::new()),
+        recordings: &["codex-app-server"],
+    },
+    Entry {
+        dialect: Dialect::EVENTS,
+        summary: "toolnorm's own event log (`--format events`)",
+        rules: DEFAULT_RULES,
+        claims: providers::event_log::claims,
+        adapter: |_| Box::new(providers::event_log::EventLogAdapter),
+        recordings: &[],
+    },
+    Entry {
+        dialect: Dialect::OPENCODE,
+        summary: "OpenCode serve events, `/global/event`, or `opencode run --format json`",
+        rules: OPENCODE_RULES,
+        claims: providers::opencode::claims,
+        adapter: |options| {
+            Box::new(providers::opencode::OpenCodeAdapter::new(
+                options.mcp_servers.clone(),
+            ))
+        },
+        recordings: &["opencode-run", "opencode-serve"],
+    },
+    Entry {
+        dialect: Dialect::CODEX_EXEC,
+        summary: "`codex exec --json`",
+        rules: CODEX_RULES,
+        claims: providers::codex::claims_exec,
+        adapter: |_| Box::new(providers::codex::CodexExecAdapter::new()),
+        recordings: &["codex-exec"],
+    },
+    Entry {
+        dialect: Dialect::CLAUDE_CODE,
+        summary: "Claude Code stream-json or session transcript",
+        rules: CLAUDE_CODE_RULES,
+        claims: providers::claude_code::claims,
+        adapter: |_| Box::new(providers::claude_code::ClaudeCodeAdapter::new()),
+        recordings: &["claude-code"],
+    },
+];
+
+/// The registry entry of a dialect toolnorm reads.
+pub(crate) fn entry(dialect: Dialect) -> Option<&'static Entry> {
+    ENTRIES.iter().find(|entry| entry.dialect == dialect)
+}
+
+/// The dialect one line belongs to, if it says: the first entry that claims it.
+pub fn detect_line(bytes: &[u8]) -> Option<Dialect> {
+    let probe = Probe::of(bytes)?;
+    ENTRIES
+        .iter()
+        .find(|entry| (entry.claims)(&probe))
+        .map(|entry| entry.dialect)
+}
+
+/// The recorder's sources, each with the dialect it records, in registry order.
+pub fn recordings() -> impl Iterator<Item = (&'static str, Dialect)> {
+    ENTRIES.iter().flat_map(|entry| {
+        entry
+            .recordings
+            .iter()
+            .map(move |source| (*source, entry.dialect))
+    })
+}
+
+/// The built-in rules files: each provider's, then the generic ones, once each.
+pub(crate) fn rules_files() -> Vec<(&'static str, &'static str)> {
+    let mut files: Vec<(&str, &str)> = Vec::new();
+    for entry in ENTRIES {
+        if entry.rules != DEFAULT_RULES && !files.contains(&entry.rules) {
+            files.push(entry.rules);
+        }
+    }
+    files.push(DEFAULT_RULES);
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
+        let files = rules_files();
+        let origins: Vec<&str> = files.iter().map(|(origin, _)| *origin).collect();
+        assert_eq!(
+            origins,
+            [
+                "rules/codex.toml",
+                "rules/opencode.toml",
+                "rules/claude-code.toml",
+                "rules/default.toml"
+            ]
+        );
+    }
+
+    #[test]
+    fn names_are_unique_and_found_again() {
+        let names: Vec<&str> = Dialect::all().map(Dialect::as_str).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        for dialect in Dialect::all() {
+            assert_eq!(Dialect::from_name(dialect.as_str()), Some(dialect));
+            assert!(dialect.summary().is_some());
+        }
+        assert_eq!(Dialect::from_name("auto"), None);
+    }
+
+    #[test]
+    fn each_dialect_is_recognised() {
+        let cases: &[(&str, Option<Dialect>)] = &[
+            (
+                r#"{"type":"toolCallRunning","id":"a"}"#,
+                Some(Dialect::EVENTS),
+            ),
+            (
+                r#"{"type":"system","subtype":"init","cwd":"/w"}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (
+                r#"{"parentUuid":null,"type":"user","message":{}}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (
+                r#"{"type":"thread.started","thread_id":"t"}"#,
+                Some(Dialect::CODEX_EXEC),
+            ),
+            (
+                r#"{"method":"item/started","params":{}}"#,
+                Some(Dialect::CODEX_APP_SERVER),
+            ),
+            (r#"{"id":1,"result":{}}"#, None),
+            (
+                r#"{"id":"e","type":"message.part.updated","properties":{}}"#,
+                Some(Dialect::OPENCODE),
+            ),
+            (
+                r#"{"directory":"/w","payload":{"type":"server.connected"}}"#,
+                Some(Dialect::OPENCODE),
+            ),
+            (
+                r#"{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}"#,
+                Some(Dialect::OPENCODE),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{}}"#,
+                Some(Dialect::ACP),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{}}"#,
+                Some(Dialect::ACP),
+            ),
+            (r#"{"method":"session/update","params":{}}"#, None),
+            (
+                r#"{"jsonrpc":"2.0","method":"_auth/status_update","params":{}}"#,
+                Some(Dialect::ACP),
+            ),
+            (r#"{"type":"mystery"}"#, None),
+            ("not json", None),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(detect_line(line.as_bytes()), *expected, "{line}");
+        }
+    }
+}

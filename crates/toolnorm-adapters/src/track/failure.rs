@@ -1,0 +1,68 @@
+//! Failure classification shared by every provider: the same failure gets the same
+//! error, whichever dialect reported it.
+
+use serde_json::Value;
+use toolnorm::ToolError;
+
+/// A command that exited with a non-zero `code`: message `Exit code N`, code `exit_code`,
+/// and `details` `{exitCode, output}`, the same in every adapter.
+pub fn exit_error(code: i64, output: impl Into<Value>) -> ToolError {
+    ToolError::new(format!("Exit code {code}"))
+        .with_code("exit_code")
+        .with_details(serde_json::json!({ "exitCode": code, "output": output.into() }))
+}
+
+/// A failed command reported as text, `Exit code 3\n<output>` (Claude Code's `Bash`, and
+/// agents speaking ACP): its [`exit_error`].
+pub fn exit_code_error(text: &str) -> Option<ToolError> {
+    let rest = text.trim_start().strip_prefix("Exit code ")?;
+    let (number, output) = rest.split_once('\n').unwrap_or((rest, ""));
+    let code: i64 = number.trim().parse().ok()?;
+    Some(exit_error(code, output))
+}
+
+/// The message of a tool error given as text: its first non-empty line; the whole text
+/// goes to `details.output` when there is more than that line.
+pub fn text_error(text: &str) -> ToolError {
+    let trimmed = text.trim();
+    let first = trimmed.lines().next().unwrap_or_default().trim();
+    let message = if first.is_empty() {
+        "the tool failed"
+    } else {
+        first
+    };
+    let mut error = ToolError::new(message);
+    if trimmed.len() > first.len() {
+        error.details = Some(serde_json::json!({ "output": trimmed }));
+    }
+    error
+}
+
+/// Whether an error says a permission rule or the user refused the call.
+pub fn is_refusal(error: &str) -> bool {
+    error.starts_with(
+        "The user has specified a rule which prevents you from using this specific tool call",
+    ) || error.starts_with("The user rejected permission to use this specific tool call")
+        || error.starts_with(USER_DECLINED)
+}
+
+/// How Claude Code (and the agents built on it) says the user declined a call.
+pub const USER_DECLINED: &str = "The user doesn't want to proceed with this tool use";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn exit_codes_are_read_from_bash_errors() {
+        let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
+        assert_eq!(error.message, "Exit code 3");
+        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(
+            error.details,
+            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+        );
+        assert!(exit_code_error("File does not exist.").is_none());
+    }
+}

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::error::{Error, Result, io};
 use crate::manifest::Manifest;
-use crate::schema_doc::{Defs, closure, definitions, read_json};
+use crate::schema_doc::{Defs, closure, definitions, parse_json, read_json};
 use crate::sources::{Roots, SOURCES, Source};
 
 /// Directory of the generated crate's sources, relative to the repository root.
@@ -22,8 +23,13 @@ pub const REGENERATE: &str = "cargo run -p toolnorm-codegen -- generate";
 /// cut down to the `$ref` closure of its roots.
 pub fn prepared_definitions(repo: &Path, source: &Source) -> Result<Defs> {
     let path = repo.join("schemas").join(source.schema);
-    let doc = read_json(&path)?;
-    let mut defs = definitions(source.schema, &doc)?;
+    prepare(source, &read_json(&path)?)
+}
+
+/// The preprocessed definitions of a source's document, cut down to the
+/// `$ref` closure of its roots.
+fn prepare(source: &Source, doc: &Value) -> Result<Defs> {
+    let mut defs = definitions(source.schema, doc)?;
     for step in source.steps {
         step.apply(&mut defs);
     }
@@ -126,14 +132,22 @@ fn lib_rs(manifest: &Manifest) -> String {
 /// Generates every file of `generated/rust/src`, keyed by file name.
 pub fn generate_all(repo: &Path) -> Result<BTreeMap<String, String>> {
     let manifest = Manifest::load(&repo.join("schemas"))?;
+    render_all(&manifest, |source| prepared_definitions(repo, source))
+}
+
+/// Generates every file from the definitions `defs_of` prepares per source.
+fn render_all(
+    manifest: &Manifest,
+    mut defs_of: impl FnMut(&Source) -> Result<Defs>,
+) -> Result<BTreeMap<String, String>> {
     let mut files = BTreeMap::new();
-    files.insert("lib.rs".to_string(), lib_rs(&manifest));
+    files.insert("lib.rs".to_string(), lib_rs(manifest));
     for source in SOURCES {
-        let defs = prepared_definitions(repo, source)?;
+        let defs = defs_of(source)?;
         let body = render_types(source.module, &defs)?;
         files.insert(
             format!("{}.rs", source.module),
-            format!("{}\n{body}", banner(source, &manifest)),
+            format!("{}\n{body}", banner(source, manifest)),
         );
     }
     Ok(files)
@@ -208,8 +222,26 @@ pub fn diff_against_disk(repo: &Path, files: &BTreeMap<String, String>) -> Resul
 /// `generate --check`: regenerates in memory and fails with a diff when the
 /// checked-in files differ.
 pub fn check(repo: &Path) -> Result<()> {
-    let files = generate_all(repo)?;
-    let diff = diff_against_disk(repo, &files)?;
+    fail_if_stale(repo, &generate_all(repo)?)
+}
+
+/// `generate --check` as the command runs it: [`crate::sync::verify`], then
+/// [`check`], generating from the bytes just verified so that each pinned
+/// file is read once.
+pub fn verify_and_check(repo: &Path) -> Result<()> {
+    let (manifest, pinned) = crate::sync::read_verified(repo)?;
+    let files = render_all(&manifest, |source| match pinned.get(source.schema) {
+        Some(bytes) => {
+            let path = repo.join("schemas").join(source.schema);
+            prepare(source, &parse_json(&path, bytes)?)
+        }
+        None => prepared_definitions(repo, source),
+    })?;
+    fail_if_stale(repo, &files)
+}
+
+fn fail_if_stale(repo: &Path, files: &BTreeMap<String, String>) -> Result<()> {
+    let diff = diff_against_disk(repo, files)?;
     if diff.is_empty() {
         Ok(())
     } else {

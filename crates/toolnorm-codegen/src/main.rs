@@ -64,8 +64,7 @@ fn run(cli: Cli) -> Result<(), Error> {
     let repo = cli.repo.unwrap_or_else(default_repo_root);
     match cli.command {
         Cmd::Generate { check: true } => {
-            sync::verify(&repo)?;
-            generate::check(&repo)?;
+            generate::verify_and_check(&repo)?;
             println!("generated/ is up to date");
         }
         Cmd::Generate { check: false } => {

@@ -23,6 +23,14 @@ pub fn read_json(path: &Path) -> Result<Value> {
     })
 }
 
+/// Parses JSON already read from `path`.
+pub fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value> {
+    serde_json::from_slice(bytes).map_err(|source| Error::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Serializes a document the way `schemas/` stores it: two-space indented,
 /// keys sorted, trailing newline.
 pub fn to_pretty(doc: &Value) -> String {

@@ -334,8 +334,16 @@ pub fn sync(options: &SyncOptions) -> Result<String> {
 
 /// Checks that every pinned file matches the sha256 in the manifest.
 pub fn verify(repo: &Path) -> Result<()> {
+    read_verified(repo).map(drop)
+}
+
+/// Reads the manifest and every pinned file once, checking each file
+/// against its sha256; returns the manifest and the files' bytes, by path
+/// relative to `schemas/`.
+pub fn read_verified(repo: &Path) -> Result<(Manifest, BTreeMap<String, Vec<u8>>)> {
     let schemas = repo.join("schemas");
     let manifest = Manifest::load(&schemas)?;
+    let mut pinned = BTreeMap::new();
     for file in &manifest.files {
         let path = schemas.join(&file.path);
         let bytes = std::fs::read(&path).map_err(io(&path))?;
@@ -349,8 +357,9 @@ pub fn verify(repo: &Path) -> Result<()> {
                 ),
             });
         }
+        pinned.insert(file.path.clone(), bytes);
     }
-    Ok(())
+    Ok((manifest, pinned))
 }
 
 #[cfg(test)]

@@ -16,6 +16,13 @@ fn generated_rust_is_up_to_date() {
 }
 
 #[test]
+fn the_command_check_passes() {
+    if let Err(e) = generate::verify_and_check(&default_repo_root()) {
+        panic!("{e}");
+    }
+}
+
+#[test]
 fn generation_is_deterministic() -> toolnorm_codegen::Result<()> {
     let root = default_repo_root();
     let first = generate::generate_all(&root)?;

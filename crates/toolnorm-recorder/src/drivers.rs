@@ -10,19 +10,9 @@ use serde_json::{Value, json};
 use crate::error::{Error, Result};
 use crate::normalize::{Normalizer, Substitutions};
 use crate::provenance::{Cli, Entry};
+use crate::providers::package_of;
 use crate::run::{self, RunDirs};
 use crate::scenario::Scenario;
-
-/// Every provider directory the recorder writes, in recording order.
-pub const PROVIDERS: &[&str] = &[
-    "claude-code",
-    "codex-exec",
-    "codex-app-server",
-    "opencode-run",
-    "opencode-serve",
-    "opencode-acp",
-    "claude-code-acp",
-];
 
 /// The loopback port used as an HTTP(S) proxy that refuses every connection,
 /// so that update checks and telemetry fail at once.
@@ -30,19 +20,6 @@ pub const DEAD_PROXY: &str = "http://127.0.0.1:9";
 
 /// Port shown in fixtures instead of the mock model's real port.
 pub const SHOWN_PORT: u16 = 4010;
-
-/// The npm package behind a provider directory.
-pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
-    match provider {
-        "claude-code" | "claude-code-transcript" => Some(("@anthropic-ai/claude-code", "claude")),
-        "claude-code-acp" => Some(("@agentclientprotocol/claude-agent-acp", "claude-agent-acp")),
-        "codex-exec" | "codex-app-server" => Some(("@openai/codex", "codex")),
-        "opencode-run" | "opencode-serve" | "opencode-serve-global" | "opencode-acp" => {
-            Some(("opencode-ai", "opencode"))
-        }
-        _ => None,
-    }
-}
 
 /// Settings shared by every recording.
 #[derive(Debug, Clone)]

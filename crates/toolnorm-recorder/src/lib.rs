@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod mock;
 pub mod normalize;
 pub mod provenance;
+pub mod providers;
 pub mod run;
 pub mod scenario;
 pub mod serve;

@@ -3,8 +3,6 @@
 //! normalized fixtures with provenance.
 #![deny(missing_docs)]
 
-pub mod acp;
-pub mod appserver;
 pub mod drivers;
 pub mod error;
 pub mod mcp;
@@ -14,6 +12,5 @@ pub mod provenance;
 pub mod providers;
 pub mod run;
 pub mod scenario;
-pub mod serve;
 
 pub use error::{Error, Result};

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::drivers::{Raw, Recorder};
+use super::{Raw, Recorder};
 use crate::error::{Error, Result};
 use crate::run::{self, RunDirs};
 use crate::scenario::Scenario;
@@ -47,7 +47,7 @@ fn answer(sc: &Scenario, method: &str, params: &Value) -> Value {
 }
 
 /// Records one scenario through `codex app-server`.
-pub fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
     let fail = |message: String| Error::Recording {
         provider: "codex-app-server".into(),
         scenario: sc.name.clone(),

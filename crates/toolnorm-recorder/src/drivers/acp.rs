@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::drivers::Raw;
+use super::{Raw, Recorder};
 use crate::error::{Error, Result};
 use crate::run::{self, RunDirs};
 use crate::scenario::Scenario;
@@ -55,8 +55,51 @@ fn permission_outcome(sc: &Scenario, params: &Value) -> Value {
     }
 }
 
+impl Recorder {
+    /// Records one scenario through `claude-agent-acp`, which drives the
+    /// pinned `claude` binary (`CLAUDE_CODE_EXECUTABLE`); the MCP server is
+    /// handed over in `session/new`.
+    pub(super) fn claude_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let mut cmd = self.claude_command(sc, dirs)?;
+        cmd.env("CLAUDE_CODE_EXECUTABLE", self.bin_dir().join("claude"));
+        let program = self.bin_dir().join("claude-agent-acp");
+        let mut acp = Command::new(program);
+        acp.current_dir(&dirs.work).env_clear();
+        for (k, v) in cmd.get_envs() {
+            if let Some(v) = v {
+                acp.env(k, v);
+            }
+        }
+        record(
+            "claude-code-acp",
+            acp,
+            "claude-agent-acp  # CLAUDE_CODE_EXECUTABLE=claude",
+            sc,
+            dirs,
+            self.timeout,
+            Some(&self.mcp_bin),
+        )
+    }
+
+    /// Records one scenario through `opencode acp` (its MCP server comes from
+    /// the OpenCode config).
+    pub(super) fn opencode_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let mut cmd = self.opencode_command(sc, dirs)?;
+        cmd.arg("acp");
+        record(
+            "opencode-acp",
+            cmd,
+            "opencode acp",
+            sc,
+            dirs,
+            self.timeout,
+            None,
+        )
+    }
+}
+
 /// Records one scenario by driving an ACP agent started by `cmd`.
-pub fn record(
+fn record(
     provider: &str,
     mut cmd: Command,
     display: &str,

@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Raw, Recorder, shell_join, write_json};
+use super::oneshot::OneShot;
+use super::{Raw, Recorder, write_json};
 use crate::error::{Error, Result};
-use crate::run::{self, RunDirs};
+use crate::run::RunDirs;
 use crate::scenario::Scenario;
 
 /// Transcript records that snapshot whole prompts or API request bodies are
@@ -79,20 +79,19 @@ impl Recorder {
             }
             None => args.push("--dangerously-skip-permissions".into()),
         }
-        let mut cmd = self.claude_command(sc, dirs)?;
-        cmd.args(&args);
-        let trigger = |l: &str| l.contains("\"tool_use\"");
-        let interrupt = sc
-            .options
-            .interrupt_after_ms
-            .map(|ms| (Duration::from_millis(ms), &trigger as &dyn Fn(&str) -> bool));
-        let stdout = self.finished(
-            "claude-code",
+        let cmd = self.claude_command(sc, dirs)?;
+        let mut raw = self.one_shot(
             sc,
             dirs,
-            run::run(&mut cmd, self.timeout, interrupt)?,
+            cmd,
+            &OneShot {
+                provider: "claude-code",
+                program: "claude",
+                args,
+                trigger: "\"tool_use\"",
+                shown_suffix: "",
+            },
         )?;
-        let mut extras = Vec::new();
         // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
         let mut transcripts: Vec<PathBuf> = Vec::new();
         collect_jsonl(&config_dir.join("projects"), &mut transcripts);
@@ -104,13 +103,10 @@ impl Recorder {
             }
         }
         if !lines.is_empty() {
-            extras.push(("claude-code-transcript".to_owned(), lines));
+            raw.extras
+                .push(("claude-code-transcript".to_owned(), lines));
         }
-        Ok(Raw {
-            lines: stdout,
-            command: format!("claude {}", shell_join(&args)),
-            extras,
-        })
+        Ok(raw)
     }
 }
 

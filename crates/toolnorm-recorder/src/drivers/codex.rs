@@ -3,11 +3,11 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Duration;
 
-use super::{Raw, Recorder, shell_join};
+use super::oneshot::OneShot;
+use super::{Raw, Recorder};
 use crate::error::{Error, Result};
-use crate::run::{self, RunDirs};
+use crate::run::RunDirs;
 use crate::scenario::Scenario;
 
 impl Recorder {
@@ -87,23 +87,18 @@ trust_level = "trusted"
             dirs.work.display().to_string(),
             sc.full_prompt(),
         ];
-        let mut cmd = self.codex_command(sc, dirs)?;
-        cmd.args(&args);
-        let trigger = |l: &str| l.contains("\"item.started\"");
-        let interrupt = sc
-            .options
-            .interrupt_after_ms
-            .map(|ms| (Duration::from_millis(ms), &trigger as &dyn Fn(&str) -> bool));
-        let stdout = self.finished(
-            "codex-exec",
+        let cmd = self.codex_command(sc, dirs)?;
+        self.one_shot(
             sc,
             dirs,
-            run::run(&mut cmd, self.timeout, interrupt)?,
-        )?;
-        Ok(Raw {
-            lines: stdout,
-            command: format!("codex {} </dev/null", shell_join(&args)),
-            extras: Vec::new(),
-        })
+            cmd,
+            &OneShot {
+                provider: "codex-exec",
+                program: "codex",
+                args,
+                trigger: "\"item.started\"",
+                shown_suffix: " </dev/null",
+            },
+        )
     }
 }

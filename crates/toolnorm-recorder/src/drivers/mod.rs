@@ -1,8 +1,9 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve`, `acp`), the clean environment every CLI runs in (`sandbox`) and
-//! the substitutions that make a capture stable (`substitutions`).
+//! `serve`, `acp`), the runner the one-shot CLIs share (`oneshot`), the
+//! clean environment every CLI runs in (`sandbox`) and the substitutions that
+//! make a capture stable (`substitutions`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ mod acp;
 mod appserver;
 mod claude;
 mod codex;
+mod oneshot;
 mod opencode;
 mod sandbox;
 mod serve;
@@ -170,30 +172,6 @@ impl Recorder {
             });
         }
         Ok(entries)
-    }
-
-    /// Keeps a CLI run's stderr next to the recording and returns its stdout; a run that
-    /// had to be killed on timeout is an error, not a shorter fixture.
-    fn finished(
-        &self,
-        provider: &str,
-        sc: &Scenario,
-        dirs: &RunDirs,
-        cap: run::Captured,
-    ) -> Result<Vec<String>> {
-        run::write_lines(&dirs.root.join("stderr.log"), &cap.stderr)?;
-        if cap.timed_out {
-            return Err(Error::Recording {
-                provider: provider.into(),
-                scenario: sc.name.clone(),
-                message: format!(
-                    "killed after {}s without finishing ({} lines)",
-                    self.timeout.as_secs(),
-                    cap.stdout.len()
-                ),
-            });
-        }
-        Ok(cap.stdout)
     }
 }
 

@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Duration;
 
 use serde_json::json;
 
-use super::{Raw, Recorder, shell_join, write_json};
+use super::oneshot::OneShot;
+use super::{Raw, Recorder, write_json};
 use crate::error::Result;
-use crate::run::{self, RunDirs};
+use crate::run::RunDirs;
 use crate::scenario::Scenario;
 
 impl Recorder {
@@ -73,23 +73,18 @@ impl Recorder {
             "mock/mock-model".into(),
             sc.full_prompt(),
         ];
-        let mut cmd = self.opencode_command(sc, dirs)?;
-        cmd.args(&args);
-        let trigger = |l: &str| l.contains("\"step_start\"");
-        let interrupt = sc
-            .options
-            .interrupt_after_ms
-            .map(|ms| (Duration::from_millis(ms), &trigger as &dyn Fn(&str) -> bool));
-        let stdout = self.finished(
-            "opencode-run",
+        let cmd = self.opencode_command(sc, dirs)?;
+        self.one_shot(
             sc,
             dirs,
-            run::run(&mut cmd, self.timeout, interrupt)?,
-        )?;
-        Ok(Raw {
-            lines: stdout,
-            command: format!("opencode {}", shell_join(&args)),
-            extras: Vec::new(),
-        })
+            cmd,
+            &OneShot {
+                provider: "opencode-run",
+                program: "opencode",
+                args,
+                trigger: "\"step_start\"",
+                shown_suffix: "",
+            },
+        )
     }
 }

@@ -3,23 +3,17 @@
 //! `session/request_permission` (rejecting when the scenario declines), and
 //! records every line the agent writes until the prompt's response arrives.
 
-use std::io::Write;
-use std::process::{ChildStdin, Command};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::jsonrpc::{self, Protocol};
 use super::{Raw, Recorder};
-use crate::error::{Error, Result};
-use crate::run::{self, RunDirs};
+use crate::error::Result;
+use crate::run::RunDirs;
 use crate::scenario::Scenario;
-
-fn send(stdin: &mut ChildStdin, msg: &Value) -> Result<()> {
-    writeln!(stdin, "{msg}").map_err(|e| Error::io("writing to the ACP agent", e))?;
-    stdin
-        .flush()
-        .map_err(|e| Error::io("writing to the ACP agent", e))
-}
 
 /// Picks the permission option: the first `reject*` option when the scenario
 /// declines the call, else the first `allow*` option.
@@ -98,6 +92,87 @@ impl Recorder {
     }
 }
 
+/// The ACP client side, from `initialize` to the response to
+/// `session/prompt`.
+struct Acp<'a> {
+    sc: &'a Scenario,
+    work: &'a Path,
+    /// MCP servers handed over in `session/new` (agents that take them from
+    /// their own config get none).
+    mcp_servers: Vec<Value>,
+    session: Option<String>,
+    done: bool,
+}
+
+impl Protocol for Acp<'_> {
+    const PEER: &'static str = "the ACP agent";
+    const JSONRPC: bool = true;
+    const UNFINISHED: &'static str = "prompt did not finish";
+    const GRACE: Duration = Duration::ZERO;
+
+    fn opening(&mut self) -> Vec<Value> {
+        vec![json!({"id": 1, "method": "initialize", "params": {
+            "protocolVersion": 1,
+            "clientCapabilities": {"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false},
+            "clientInfo": {"name": "toolnorm-record", "version": env!("CARGO_PKG_VERSION")}
+        }})]
+    }
+
+    fn answer(&self, method: &str, params: &Value) -> Value {
+        if method == "session/request_permission" {
+            permission_outcome(self.sc, params)
+        } else {
+            json!({})
+        }
+    }
+
+    fn response(
+        &mut self,
+        id: &Value,
+        msg: &Value,
+        line: &str,
+    ) -> std::result::Result<Vec<Value>, String> {
+        if id == &json!(1) {
+            return Ok(vec![
+                json!({"id": 2, "method": "session/new", "params": {"cwd": self.work, "mcpServers": self.mcp_servers}}),
+            ]);
+        }
+        if id == &json!(2) {
+            let sid = msg
+                .pointer("/result/sessionId")
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("session/new failed: {line}"))?
+                .to_owned();
+            let prompt = json!({"id": 3, "method": "session/prompt", "params": {"sessionId": sid, "prompt": [{"type": "text", "text": self.sc.full_prompt()}]}});
+            self.session = Some(sid);
+            return Ok(vec![prompt]);
+        }
+        if id == &json!(3) {
+            self.done = true;
+        }
+        Ok(Vec::new())
+    }
+
+    fn notification(&mut self, _method: &str, _msg: &Value) {}
+
+    fn arms_interrupt(&self, method: &str, msg: &Value) -> bool {
+        method == "session/update"
+            && msg
+                .pointer("/params/update/sessionUpdate")
+                .and_then(Value::as_str)
+                == Some("tool_call_update")
+    }
+
+    fn interrupt(&self) -> Option<Value> {
+        let sid = self.session.as_ref()?;
+        Some(json!({"method": "session/cancel", "params": {"sessionId": sid}}))
+    }
+
+    fn done(&self) -> bool {
+        self.done
+    }
+}
+
 /// Records one scenario by driving an ACP agent started by `cmd`.
 fn record(
     provider: &str,
@@ -106,121 +181,19 @@ fn record(
     sc: &Scenario,
     dirs: &RunDirs,
     timeout: Duration,
-    mcp_bin: Option<&std::path::Path>,
+    mcp_bin: Option<&Path>,
 ) -> Result<Raw> {
-    let fail = |message: String| Error::Recording {
-        provider: provider.into(),
-        scenario: sc.name.clone(),
-        message,
+    let mut proto = Acp {
+        sc,
+        work: &dirs.work,
+        mcp_servers: mcp_bin
+            .map(|p| json!({"name": crate::mcp::SERVER_NAME, "command": p, "args": [], "env": []}))
+            .into_iter()
+            .collect(),
+        session: None,
+        done: false,
     };
-    let (mut child, orx, erx) = run::spawn_lines(&mut cmd, true)?;
-    let mut stdin = child.stdin.take().ok_or_else(|| fail("no stdin".into()))?;
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": 1,
-            "clientCapabilities": {"fs": {"readTextFile": false, "writeTextFile": false}, "terminal": false},
-            "clientInfo": {"name": "toolnorm-record", "version": env!("CARGO_PKG_VERSION")}
-        }}),
-    )?;
-    // MCP servers handed over in `session/new` (agents that take them from
-    // their own config get none).
-    let mcp_servers: Vec<Value> = mcp_bin
-        .map(|p| json!({"name": crate::mcp::SERVER_NAME, "command": p, "args": [], "env": []}))
-        .into_iter()
-        .collect();
-    let mut lines = Vec::new();
-    let mut stderr = Vec::new();
-    let start = Instant::now();
-    let mut session: Option<String> = None;
-    let mut cancel_at: Option<Instant> = None;
-    let mut cancelled = false;
-    let mut done = false;
-    while !done && start.elapsed() < timeout {
-        stderr.extend(erx.try_iter());
-        if let (Some(t), Some(sid)) = (cancel_at, &session)
-            && !cancelled
-            && Instant::now() >= t
-        {
-            send(
-                &mut stdin,
-                &json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": sid}}),
-            )?;
-            cancelled = true;
-        }
-        let Ok(line) = orx.recv_timeout(Duration::from_millis(50)) else {
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            continue;
-        };
-        lines.push(line.clone());
-        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        let method = msg.get("method").and_then(Value::as_str);
-        match (method, msg.get("id")) {
-            (Some(m), Some(id)) => {
-                let params = msg.get("params").cloned().unwrap_or(Value::Null);
-                let result = if m == "session/request_permission" {
-                    json!(permission_outcome(sc, &params))
-                } else {
-                    json!({})
-                };
-                send(
-                    &mut stdin,
-                    &json!({"jsonrpc": "2.0", "id": id, "result": result}),
-                )?;
-            }
-            (None, Some(id)) if id == &json!(1) => {
-                send(
-                    &mut stdin,
-                    &json!({"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": dirs.work, "mcpServers": mcp_servers}}),
-                )?;
-            }
-            (None, Some(id)) if id == &json!(2) => {
-                let sid = msg
-                    .pointer("/result/sessionId")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| fail(format!("session/new failed: {line}")))?
-                    .to_owned();
-                send(
-                    &mut stdin,
-                    &json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": {"sessionId": sid, "prompt": [{"type": "text", "text": sc.full_prompt()}]}}),
-                )?;
-                session = Some(sid);
-            }
-            (None, Some(id)) if id == &json!(3) => done = true,
-            (Some("session/update"), None) => {
-                if cancel_at.is_none()
-                    && let Some(ms) = sc.options.interrupt_after_ms
-                    && msg
-                        .pointer("/params/update/sessionUpdate")
-                        .and_then(Value::as_str)
-                        == Some("tool_call_update")
-                {
-                    cancel_at = Some(Instant::now() + Duration::from_millis(ms));
-                }
-            }
-            _ => {}
-        }
-    }
-    let tail = Instant::now() + Duration::from_millis(300);
-    while let Ok(l) = orx.recv_timeout(tail.saturating_duration_since(Instant::now())) {
-        lines.push(l);
-    }
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    stderr.extend(erx.try_iter());
-    run::write_lines(&dirs.root.join("stderr.log"), &stderr)?;
-    if !done {
-        return Err(fail(format!(
-            "prompt did not finish within {}s ({} lines)",
-            timeout.as_secs(),
-            lines.len()
-        )));
-    }
+    let lines = jsonrpc::converse(&mut proto, &mut cmd, provider, sc, dirs, timeout)?;
     Ok(Raw {
         lines,
         command: format!(

@@ -1,9 +1,10 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve`, `acp`), the runner the one-shot CLIs share (`oneshot`), the
-//! clean environment every CLI runs in (`sandbox`) and the substitutions that
-//! make a capture stable (`substitutions`).
+//! `serve`, `acp`), the runners they share (`oneshot` for a CLI that prints
+//! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
+//! environment every CLI runs in (`sandbox`) and the substitutions that make a
+//! capture stable (`substitutions`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ mod acp;
 mod appserver;
 mod claude;
 mod codex;
+mod jsonrpc;
 mod oneshot;
 mod opencode;
 mod sandbox;

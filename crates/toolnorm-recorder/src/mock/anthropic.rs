@@ -3,53 +3,28 @@
 
 use serde_json::{Value, json};
 
-use super::PLAIN_TEXT;
-use super::script::{call_input, content_text, has_tools, select};
-use super::server::{Ctx, Reply};
+use super::script::{Request, Step, role_entries};
+use super::server::Reply;
 use super::stream::{chunks, sse_event, words};
 use crate::scenario::Dialect;
 
-pub(super) fn anthropic(ctx: &Ctx, body: &Value) -> Reply {
-    let model = body
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("claude-mock")
-        .to_owned();
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
-    let messages = body
-        .get("messages")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let tools = body
-        .get("tools")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let hosted_search = tools.iter().any(|t| {
+/// Answers a Messages request, streamed or not.
+pub(super) fn reply(req: &Request<'_>) -> Reply {
+    let model = req.field("model", "claude-mock");
+    let stream = req.stream();
+    let messages = req.list("messages");
+    let hosted_search = req.list("tools").iter().any(|t| {
         t.get("type")
             .and_then(Value::as_str)
             .is_some_and(|s| s.starts_with("web_search"))
     });
-    let entries: Vec<(bool, bool, String)> = messages
-        .iter()
-        .map(|m| {
-            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
-            (
-                role == "user",
-                role == "assistant",
-                content_text(m.get("content").unwrap_or(&Value::Null)),
-            )
-        })
-        .collect();
+    let entries = role_entries(messages);
     let mut blocks: Vec<Value> = Vec::new();
-    let mut chunk = 24;
-    let mut delay = None;
     // Claude Code merges assistant messages that share an id, so every turn
     // needs its own.
     let mut msg_id = format!("msg_mock_u{}", messages.len());
-    if hosted_search {
-        let last = entries.last().map(|e| e.2.clone()).unwrap_or_default();
+    let step = if hosted_search {
+        let last = entries.last().map(|e| e.text.clone()).unwrap_or_default();
         let query = last
             .rsplit_once(": ")
             .map(|(_, q)| q.trim().to_owned())
@@ -60,38 +35,28 @@ pub(super) fn anthropic(ctx: &Ctx, body: &Value) -> Reply {
             {"type": "web_search_result", "title": "Another result", "url": "https://example.org/result", "encrypted_content": "bW9jaw==", "page_age": null}
         ]}));
         blocks.push(json!({"type": "text", "text": "The search found the toolnorm test page, which says the answer is 42."}));
+        Step::plain()
     } else {
-        let sel = if has_tools(body) {
-            select(ctx, &entries)
-        } else {
-            None
-        };
-        match sel
-            .as_ref()
-            .and_then(|s| s.turn(Dialect::Anthropic).map(|t| (s, t)))
-        {
-            Some((sel, turn)) => {
-                delay = sel.delay();
-                chunk = turn.chunk.unwrap_or(chunk);
-                msg_id = format!("msg_mock_{}", sel.id_prefix());
+        let step = req.step(Dialect::Anthropic, &entries);
+        match step.turn {
+            Some(turn) => {
+                msg_id = format!("msg_mock_{}", step.prefix);
                 if let Some(t) = &turn.text {
                     blocks.push(json!({"type": "text", "text": t}));
                 }
                 for (i, call) in turn.calls.iter().enumerate() {
                     blocks.push(json!({
                         "type": "tool_use",
-                        "id": format!("toolu_mock_{}_{}", sel.id_prefix(), i + 1),
+                        "id": format!("toolu_mock_{}_{}", step.prefix, i + 1),
                         "name": call.name,
-                        "input": call_input(ctx, call),
+                        "input": req.call_input(call),
                     }));
                 }
             }
-            None => {
-                let text = if sel.is_some() { "Done." } else { PLAIN_TEXT };
-                blocks.push(json!({"type": "text", "text": text}));
-            }
+            None => blocks.push(json!({"type": "text", "text": step.text})),
         }
-    }
+        step
+    };
     let stop_reason = if blocks.iter().any(|b| b["type"] == "tool_use") {
         "tool_use"
     } else {
@@ -99,12 +64,11 @@ pub(super) fn anthropic(ctx: &Ctx, body: &Value) -> Reply {
     };
     let usage = json!({"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0});
     if !stream {
-        let mut r = Reply::json(json!({
+        return Reply::json(json!({
             "id": msg_id, "type": "message", "role": "assistant", "model": model,
             "content": blocks, "stop_reason": stop_reason, "stop_sequence": null, "usage": usage
-        }));
-        r.delay = delay;
-        return r;
+        }))
+        .after(step.delay);
     }
     let mut out = String::new();
     sse_event(
@@ -141,7 +105,7 @@ pub(super) fn anthropic(ctx: &Ctx, body: &Value) -> Reply {
                     "content_block_start",
                     &json!({"type": "content_block_start", "index": index, "content_block": start}),
                 );
-                for c in chunks(&block["input"].to_string(), chunk) {
+                for c in chunks(&block["input"].to_string(), step.chunk) {
                     sse_event(
                         &mut out,
                         "content_block_delta",
@@ -169,7 +133,5 @@ pub(super) fn anthropic(ctx: &Ctx, body: &Value) -> Reply {
         &json!({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": null}, "usage": {"output_tokens": 20}}),
     );
     sse_event(&mut out, "message_stop", &json!({"type": "message_stop"}));
-    let mut r = Reply::sse(out);
-    r.delay = delay;
-    r
+    Reply::sse(out).after(step.delay)
 }

@@ -2,63 +2,31 @@
 
 use serde_json::{Value, json};
 
-use super::PLAIN_TEXT;
-use super::script::{call_args, content_text, has_tools, select};
-use super::server::{Ctx, Reply};
+use super::script::{Request, role_entries};
+use super::server::Reply;
 use super::stream::{chunks, words};
 use crate::scenario::Dialect;
 
-pub(super) fn chat(ctx: &Ctx, body: &Value) -> Reply {
-    let model = body
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("mock-model")
-        .to_owned();
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
-    let messages = body
-        .get("messages")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let entries: Vec<(bool, bool, String)> = messages
-        .iter()
-        .map(|m| {
-            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
-            (
-                role == "user",
-                role == "assistant",
-                content_text(m.get("content").unwrap_or(&Value::Null)),
-            )
-        })
-        .collect();
-    let sel = if has_tools(body) {
-        select(ctx, &entries)
-    } else {
-        None
-    };
+/// Answers a Chat Completions request, streamed or not.
+pub(super) fn reply(req: &Request<'_>) -> Reply {
+    let model = req.field("model", "mock-model");
+    let stream = req.stream();
+    let step = req.step(Dialect::Chat, &role_entries(req.list("messages")));
+    let chunk = step.chunk;
     let mut text: Option<String> = None;
     let mut calls: Vec<(String, String, String)> = Vec::new();
-    let mut chunk = 24;
-    let mut delay = None;
-    match sel
-        .as_ref()
-        .and_then(|s| s.turn(Dialect::Chat).map(|t| (s, t)))
-    {
-        Some((sel, turn)) => {
-            delay = sel.delay();
-            chunk = turn.chunk.unwrap_or(chunk);
+    match step.turn {
+        Some(turn) => {
             text.clone_from(&turn.text);
             for (i, call) in turn.calls.iter().enumerate() {
                 calls.push((
-                    format!("call_mock_{}_{}", sel.id_prefix(), i + 1),
+                    format!("call_mock_{}_{}", step.prefix, i + 1),
                     call.name.clone(),
-                    call_args(ctx, call),
+                    req.call_args(call),
                 ));
             }
         }
-        None => {
-            text = Some(if sel.is_some() { "Done." } else { PLAIN_TEXT }.to_owned());
-        }
+        None => text = Some(step.text.to_owned()),
     }
     let finish = if calls.is_empty() {
         "stop"
@@ -73,12 +41,11 @@ pub(super) fn chat(ctx: &Ctx, body: &Value) -> Reply {
         if !calls.is_empty() {
             message["tool_calls"] = json!(calls.iter().map(|(id, name, args)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})).collect::<Vec<_>>());
         }
-        let mut r = Reply::json(json!({
+        return Reply::json(json!({
             "id": id, "object": "chat.completion", "created": created, "model": model,
             "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage
-        }));
-        r.delay = delay;
-        return r;
+        }))
+        .after(step.delay);
     }
     let mut out = String::new();
     let mut push = |delta: Value, finish: Option<&str>| {
@@ -111,7 +78,5 @@ pub(super) fn chat(ctx: &Ctx, body: &Value) -> Reply {
     out.push_str("data: ");
     out.push_str(&u.to_string());
     out.push_str("\n\ndata: [DONE]\n\n");
-    let mut r = Reply::sse(out);
-    r.delay = delay;
-    r
+    Reply::sse(out).after(step.delay)
 }

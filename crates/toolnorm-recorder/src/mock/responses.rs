@@ -3,26 +3,17 @@
 
 use serde_json::{Value, json};
 
-use super::PLAIN_TEXT;
-use super::script::{call_args, call_input, content_text, has_tools, select};
-use super::server::{Ctx, Reply};
+use super::script::{Entry, Request, content_text};
+use super::server::Reply;
 use super::stream::{chunks, sse_event, words};
 use crate::scenario::Dialect;
 
-pub(super) fn responses(ctx: &Ctx, body: &Value) -> Reply {
-    let model = body
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("gpt-5.5")
-        .to_owned();
-    let input = match body.get("input") {
-        Some(Value::Array(a)) => a.clone(),
-        Some(Value::String(s)) => vec![json!({"type": "message", "role": "user", "content": s})],
-        _ => Vec::new(),
-    };
-    let mut entries: Vec<(bool, bool, String)> = Vec::new();
+/// The entries of a Responses `input` list: user messages (and a subagent's
+/// task), and where each run of assistant-side items starts.
+fn entries(input: &[Value]) -> Vec<Entry> {
+    let mut entries = Vec::new();
     let mut prev_assistant = false;
-    for item in &input {
+    for item in input {
         let ty = item
             .get("type")
             .and_then(Value::as_str)
@@ -36,45 +27,50 @@ pub(super) fn responses(ctx: &Ctx, body: &Value) -> Reply {
         ) || (ty == "message" && role == "assistant");
         let start = is_assistant_side && !prev_assistant;
         prev_assistant = is_assistant_side || (ty == "reasoning" && prev_assistant);
-        entries.push((
-            is_user,
-            start,
-            content_text(item.get("content").unwrap_or(&Value::Null)),
-        ));
+        entries.push(Entry {
+            user: is_user,
+            turn_start: start,
+            text: content_text(item.get("content").unwrap_or(&Value::Null)),
+        });
     }
-    let sel = if has_tools(body) {
-        select(ctx, &entries)
-    } else {
-        None
+    entries
+}
+
+/// Answers a Responses request (always streamed).
+pub(super) fn reply(req: &Request<'_>) -> Reply {
+    let model = req.field("model", "gpt-5.5");
+    let wrapped: [Value; 1];
+    let input: &[Value] = match req.body().get("input") {
+        Some(Value::Array(a)) => a,
+        Some(Value::String(s)) => {
+            wrapped = [json!({"type": "message", "role": "user", "content": s})];
+            &wrapped
+        }
+        _ => &[],
     };
+    let step = req.step(Dialect::Responses, &entries(input));
+    let chunk = step.chunk;
     let mut items: Vec<Value> = Vec::new();
-    let mut chunk = 24;
-    let mut delay = None;
-    match sel
-        .as_ref()
-        .and_then(|s| s.turn(Dialect::Responses).map(|t| (s, t)))
-    {
-        Some((sel, turn)) => {
-            delay = sel.delay();
-            chunk = turn.chunk.unwrap_or(chunk);
-            let prefix = sel.id_prefix();
+    match step.turn {
+        Some(turn) => {
+            let prefix = &step.prefix;
             for (i, call) in turn.calls.iter().enumerate() {
                 let n = i + 1;
                 let item = match call.r#type.as_str() {
                     "custom" => json!({
                         "type": "custom_tool_call", "id": format!("ctc_mock_{prefix}_{n}"),
                         "status": "completed", "call_id": format!("call_mock_{prefix}_{n}"),
-                        "name": call.name, "input": call_args(ctx, call)
+                        "name": call.name, "input": req.call_args(call)
                     }),
                     "web_search" => json!({
                         "type": "web_search_call", "id": format!("ws_mock_{prefix}_{n}"),
-                        "status": "completed", "action": call_input(ctx, call)
+                        "status": "completed", "action": req.call_input(call)
                     }),
                     _ => {
                         let mut v = json!({
                             "type": "function_call", "id": format!("fc_mock_{prefix}_{n}"),
                             "status": "completed", "call_id": format!("call_mock_{prefix}_{n}"),
-                            "name": call.name, "arguments": call_args(ctx, call)
+                            "name": call.name, "arguments": req.call_args(call)
                         });
                         if let Some(ns) = &call.namespace {
                             v["namespace"] = json!(ns);
@@ -96,9 +92,8 @@ pub(super) fn responses(ctx: &Ctx, body: &Value) -> Reply {
             }
         }
         None => {
-            let text = if sel.is_some() { "Done." } else { PLAIN_TEXT };
             items.push(json!({"type": "message", "id": "msg_mock_final", "role": "assistant", "status": "completed",
-                "content": [{"type": "output_text", "text": text, "annotations": []}]}));
+                "content": [{"type": "output_text", "text": step.text, "annotations": []}]}));
         }
     }
     let resp_id = "resp_mock";
@@ -206,7 +201,5 @@ pub(super) fn responses(ctx: &Ctx, body: &Value) -> Reply {
         &mut out,
         json!({"type": "response.completed", "response": done}),
     );
-    let mut r = Reply::sse(out);
-    r.delay = delay;
-    r
+    Reply::sse(out).after(step.delay)
 }

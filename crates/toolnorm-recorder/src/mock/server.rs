@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use regex::Regex;
 use serde_json::{Value, json};
 
-use super::{anthropic, chat, responses, script};
+use super::script::{Request, Script};
+use super::{anthropic, chat, responses};
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 
@@ -26,13 +26,11 @@ pub struct MockServer {
     handle: Option<thread::JoinHandle<()>>,
 }
 
-pub(super) struct Ctx {
-    pub(super) scenarios: BTreeMap<String, Scenario>,
+struct Ctx {
+    script: Script,
     log_dir: Option<PathBuf>,
     counter: AtomicUsize,
     log_lock: Mutex<()>,
-    pub(super) marker: Regex,
-    pub(super) base_url: String,
 }
 
 impl MockServer {
@@ -50,19 +48,16 @@ impl MockServer {
             .map(|a| a.port())
             .ok_or_else(|| Error::Server("not an IP listener".into()))?;
         let server = Arc::new(server);
-        let marker = Regex::new(r"\[\[scenario:([A-Za-z0-9_.-]+)(?:#([A-Za-z0-9_.-]+))?\]\]")
-            .map_err(|e| Error::Server(e.to_string()))?;
+        let script = Script::new(scenarios, format!("http://127.0.0.1:{port}"))?;
         if let Some(dir) = &log_dir {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
         }
         let ctx = Arc::new(Ctx {
-            scenarios,
+            script,
             log_dir,
             counter: AtomicUsize::new(0),
             log_lock: Mutex::new(()),
-            marker,
-            base_url: format!("http://127.0.0.1:{port}"),
         });
         let srv = Arc::clone(&server);
         let handle = thread::spawn(move || {
@@ -102,11 +97,12 @@ impl Drop for MockServer {
     }
 }
 
+/// A reply of the mock model.
 pub(super) struct Reply {
     status: u16,
     content_type: &'static str,
     body: String,
-    pub(super) delay: Option<Duration>,
+    delay: Option<Duration>,
 }
 
 impl Reply {
@@ -126,6 +122,10 @@ impl Reply {
             delay: None,
         }
     }
+    /// The same reply, sent after `delay`.
+    pub(super) fn after(self, delay: Option<Duration>) -> Self {
+        Reply { delay, ..self }
+    }
     fn status(status: u16, body: &str) -> Self {
         Reply {
             status,
@@ -143,9 +143,7 @@ fn handle(ctx: &Ctx, mut req: tiny_http::Request) {
     let url = req.url().to_owned();
     let path = url.split('?').next().unwrap_or("").to_owned();
     let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let work = script::find_work_dir(&parsed);
-    script::WORK_DIR.with(|w| *w.borrow_mut() = work);
-    let reply = route(ctx, &method, &path, &parsed);
+    let reply = route(&Request::new(&ctx.script, &parsed), &method, &path);
     if let Some(dir) = &ctx.log_dir {
         let n = ctx.counter.fetch_add(1, Ordering::SeqCst);
         let _g = ctx.log_lock.lock();
@@ -164,11 +162,12 @@ fn handle(ctx: &Ctx, mut req: tiny_http::Request) {
         thread::sleep(d);
     }
     let header = tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes());
+    let len = reply.body.len();
     let mut resp = tiny_http::Response::new(
         tiny_http::StatusCode(reply.status),
         Vec::new(),
-        Cursor::new(reply.body.clone().into_bytes()),
-        Some(reply.body.len()),
+        Cursor::new(reply.body.into_bytes()),
+        Some(len),
         None,
     );
     if let Ok(h) = header {
@@ -180,7 +179,7 @@ fn handle(ctx: &Ctx, mut req: tiny_http::Request) {
     let _ = req.respond(resp);
 }
 
-fn route(ctx: &Ctx, method: &str, path: &str, body: &Value) -> Reply {
+fn route(req: &Request<'_>, method: &str, path: &str) -> Reply {
     let p = path.trim_end_matches('/');
     match (method, p) {
         ("HEAD", _) | ("GET", "") => Reply::json(json!({})),
@@ -201,9 +200,9 @@ fn route(ctx: &Ctx, method: &str, path: &str, body: &Value) -> Reply {
         ("POST", p) if p.ends_with("/messages/count_tokens") => {
             Reply::json(json!({"input_tokens": 100}))
         }
-        ("POST", p) if p.ends_with("/messages") => anthropic::anthropic(ctx, body),
-        ("POST", p) if p.ends_with("/responses") => responses::responses(ctx, body),
-        ("POST", p) if p.ends_with("/chat/completions") => chat::chat(ctx, body),
+        ("POST", p) if p.ends_with("/messages") => anthropic::reply(req),
+        ("POST", p) if p.ends_with("/responses") => responses::reply(req),
+        ("POST", p) if p.ends_with("/chat/completions") => chat::reply(req),
         _ => Reply::status(404, "not served by the mock model"),
     }
 }

@@ -3,16 +3,14 @@
 //! normalized fixtures with provenance.
 #![deny(missing_docs)]
 
-pub mod acp;
-pub mod appserver;
 pub mod drivers;
 pub mod error;
 pub mod mcp;
 pub mod mock;
 pub mod normalize;
 pub mod provenance;
+pub mod providers;
 pub mod run;
 pub mod scenario;
-pub mod serve;
 
 pub use error::{Error, Result};

@@ -70,13 +70,24 @@ impl Substitutions {
 
 /// A JSON token of interest in a line.
 enum Tok {
-    /// A string token (byte range including quotes) and, for a value, its key.
-    Str(usize, usize, Option<String>),
-    /// A number token (byte range) and the key it is the value of, if any.
-    Num(usize, usize, Option<String>),
+    /// A string token: its byte range (quotes included), its decoded value
+    /// (`None` when it does not decode) and, for a value, its key.
+    Str {
+        start: usize,
+        end: usize,
+        value: Option<String>,
+        key: Option<String>,
+    },
+    /// A number token: its byte range and the key it is the value of, if any.
+    Num {
+        start: usize,
+        end: usize,
+        key: Option<String>,
+    },
 }
 
-/// Scans one JSON text for string and number tokens.
+/// Scans one JSON text for string and number tokens, decoding each string
+/// once.
 fn scan(line: &str) -> Vec<Tok> {
     let b = line.as_bytes();
     let mut toks = Vec::new();
@@ -100,12 +111,19 @@ fn scan(line: &str) -> Vec<Tok> {
                 while j < b.len() && (b[j] as char).is_ascii_whitespace() {
                     j += 1;
                 }
-                if j < b.len() && b[j] == b':' {
-                    pending_key = serde_json::from_str::<String>(&line[start..end]).ok();
-                    toks.push(Tok::Str(start, end, None));
+                let value = serde_json::from_str::<String>(&line[start..end]).ok();
+                let key = if j < b.len() && b[j] == b':' {
+                    pending_key.clone_from(&value);
+                    None
                 } else {
-                    toks.push(Tok::Str(start, end, pending_key.take()));
-                }
+                    pending_key.take()
+                };
+                toks.push(Tok::Str {
+                    start,
+                    end,
+                    value,
+                    key,
+                });
             }
             b'-' | b'0'..=b'9' => {
                 let start = i;
@@ -113,7 +131,11 @@ fn scan(line: &str) -> Vec<Tok> {
                 {
                     i += 1;
                 }
-                toks.push(Tok::Num(start, i, pending_key.take()));
+                toks.push(Tok::Num {
+                    start,
+                    end: i,
+                    key: pending_key.take(),
+                });
             }
             b'[' | b'{' => {
                 pending_key = None;
@@ -175,22 +197,24 @@ impl Normalizer {
             .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
             .collect();
         let dropped = lines.iter().filter(|l| !l.trim().is_empty()).count() - json_lines.len();
+        // Each line is tokenised once, for both passes.
+        let tokens: Vec<Vec<Tok>> = json_lines.iter().map(|l| scan(l)).collect();
         // Pass 1: timestamps are numbered by the line where a value first
         // appears (and by their order within that line), so that a collision
         // or a small shift in one run changes only that value, not every
         // later one; time-sortable ids are numbered by rank.
         let mut sortable: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for (line_no, line) in json_lines.iter().enumerate() {
+        for (line_no, (line, toks)) in json_lines.iter().zip(&tokens).enumerate() {
             let mut isos: BTreeSet<(String, String)> = BTreeSet::new();
             let mut ms: BTreeSet<i64> = BTreeSet::new();
             let mut secs: BTreeSet<String> = BTreeSet::new();
-            for tok in scan(line) {
+            for tok in toks {
                 match tok {
-                    Tok::Str(a, b, _) => {
-                        let Ok(s) = serde_json::from_str::<String>(&line[a..b]) else {
+                    Tok::Str { value, .. } => {
+                        let Some(s) = value else {
                             continue;
                         };
-                        let s = self.subs.apply(&s);
+                        let s = self.subs.apply(s);
                         for m in self.iso.find_iter(&s) {
                             if !self.iso_map.contains_key(m.as_str()) {
                                 isos.insert((sort_key_iso(m.as_str()), m.as_str().to_owned()));
@@ -205,8 +229,8 @@ impl Normalizer {
                             }
                         }
                     }
-                    Tok::Num(a, b, key) => {
-                        let raw = &line[a..b];
+                    Tok::Num { start, end, key } => {
+                        let raw = &line[*start..*end];
                         if key.as_deref().is_some_and(|k| {
                             self.duration_key.is_match(k) || self.pid_key.is_match(k)
                         }) {
@@ -244,37 +268,47 @@ impl Normalizer {
                     .insert(raw.clone(), format!("{prefix}_{:026}", rank + 1));
             }
         }
-        let out = json_lines.iter().map(|l| self.rewrite(l)).collect();
+        let out = json_lines
+            .iter()
+            .zip(&tokens)
+            .map(|(l, toks)| self.rewrite(l, toks))
+            .collect();
         (out, dropped)
     }
 
-    fn rewrite(&mut self, line: &str) -> String {
-        let toks = scan(line);
+    fn rewrite(&mut self, line: &str, toks: &[Tok]) -> String {
         let mut out = String::with_capacity(line.len());
         let mut pos = 0;
         for tok in toks {
             match tok {
-                Tok::Str(a, b, key) => {
+                Tok::Str {
+                    start: a,
+                    end: b,
+                    value,
+                    key,
+                } => {
+                    let (a, b) = (*a, *b);
                     out.push_str(&line[pos..a]);
-                    match serde_json::from_str::<String>(&line[a..b]) {
-                        Ok(s) => {
-                            let n = match key {
+                    match value {
+                        Some(s) => {
+                            let s = s.as_str();
+                            let n = match key.as_deref() {
                                 Some(k)
-                                    if self.pid_key.is_match(&k)
+                                    if self.pid_key.is_match(k)
                                         && !s.is_empty()
                                         && s.chars().all(|c| c.is_ascii_digit()) =>
                                 {
                                     "4242".to_owned()
                                 }
                                 // OpenCode's random session slugs ("jolly-circuit").
-                                Some(k) if k == "slug" => {
+                                Some("slug") => {
                                     let n = self.slugs.len() + 1;
                                     self.slugs
-                                        .entry(s.clone())
+                                        .entry(s.to_owned())
                                         .or_insert_with(|| format!("slug-{n}"))
                                         .clone()
                                 }
-                                _ => self.string(&s),
+                                _ => self.string(s),
                             };
                             if n == s {
                                 out.push_str(&line[a..b]);
@@ -285,14 +319,14 @@ impl Normalizer {
                                 );
                             }
                         }
-                        Err(_) => out.push_str(&line[a..b]),
+                        None => out.push_str(&line[a..b]),
                     }
                     pos = b;
                 }
-                Tok::Num(a, b, key) => {
-                    out.push_str(&line[pos..a]);
-                    out.push_str(&self.number(&line[a..b], key.as_deref()));
-                    pos = b;
+                Tok::Num { start, end, key } => {
+                    out.push_str(&line[pos..*start]);
+                    out.push_str(&self.number(&line[*start..*end], key.as_deref()));
+                    pos = *end;
                 }
             }
         }

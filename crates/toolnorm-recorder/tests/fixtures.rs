@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use toolnorm_recorder::drivers::package_of;
 use toolnorm_recorder::provenance::Provenance;
+use toolnorm_recorder::providers::package_of;
 use toolnorm_recorder::scenario;
 
 fn repo_root() -> PathBuf {

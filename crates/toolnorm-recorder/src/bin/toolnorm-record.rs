@@ -7,9 +7,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use toolnorm_recorder::drivers::{PROVIDERS, Recorder};
+use toolnorm_recorder::drivers::Recorder;
 use toolnorm_recorder::mock::MockServer;
 use toolnorm_recorder::provenance::Provenance;
+use toolnorm_recorder::providers::PROVIDERS;
 use toolnorm_recorder::{Error, Result, scenario};
 
 #[derive(Parser)]

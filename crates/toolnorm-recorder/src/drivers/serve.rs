@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::drivers::{Raw, Recorder};
+use super::{Raw, Recorder};
 use crate::error::{Error, Result};
 use crate::run::{self, RunDirs};
 use crate::scenario::Scenario;
@@ -67,7 +67,7 @@ fn subscribe(url: String, tx: mpsc::Sender<String>) -> Result<()> {
 }
 
 /// Records one scenario through `opencode serve`.
-pub fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
     let fail = |message: String| Error::Recording {
         provider: "opencode-serve".into(),
         scenario: sc.name.clone(),

@@ -1,0 +1,145 @@
+//! Claude Code driver: `claude -p … --output-format stream-json --verbose`,
+//! plus the session transcripts it writes under `$CLAUDE_CONFIG_DIR/projects/`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::oneshot::OneShot;
+use super::{Raw, Recorder, write_json};
+use crate::error::{Error, Result};
+use crate::run::RunDirs;
+use crate::scenario::Scenario;
+
+/// Transcript records that snapshot whole prompts or API request bodies are
+/// dropped from the fixture (they are tens of KB each and carry no tool events);
+/// the raw file keeps them.
+pub const TRANSCRIPT_DROPPED: &[&str] = &[
+    "api-request-shape",
+    "api-request-blob",
+    "attachment:prompt_snapshot",
+    "attachment:skill_listing",
+    "attachment:agent_listing_delta",
+    "attachment:deferred_tools_delta",
+];
+
+impl Recorder {
+    /// A `claude` command with its environment and a scratch config dir.
+    pub fn claude_command(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Command> {
+        let config_dir = dirs.home.join(".claude");
+        std::fs::create_dir_all(&config_dir)
+            .map_err(|e| Error::io("creating claude config dir", e))?;
+        write_json(
+            &config_dir.join("settings.json"),
+            &json!({"skipWebFetchPreflight": true, "autoUpdates": false}),
+        )?;
+        let mut cmd = self.command("claude", dirs);
+        cmd.env("ANTHROPIC_BASE_URL", self.base_url())
+            .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+            .env("ANTHROPIC_MODEL", "claude-sonnet-4-5")
+            .env("CLAUDE_CONFIG_DIR", &config_dir)
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_ERROR_REPORTING", "1")
+            .env("IS_SANDBOX", "1");
+        for (k, v) in &sc.options.claude_env {
+            cmd.env(k, v);
+        }
+        Ok(cmd)
+    }
+
+    pub(super) fn claude(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let config_dir = dirs.home.join(".claude");
+        let mcp = dirs.root.join("mcp.json");
+        write_json(
+            &mcp,
+            &json!({"mcpServers": {crate::mcp::SERVER_NAME: {"type": "stdio", "command": self.mcp_bin, "args": []}}}),
+        )?;
+        let mut args: Vec<String> = vec![
+            "-p".into(),
+            sc.full_prompt(),
+            "--output-format".into(),
+            "stream-json".into(),
+            "--verbose".into(),
+            "--model".into(),
+            "claude-sonnet-4-5".into(),
+            "--mcp-config".into(),
+            mcp.display().to_string(),
+            "--strict-mcp-config".into(),
+        ];
+        if sc.options.partial_messages {
+            args.push("--include-partial-messages".into());
+        }
+        match &sc.options.claude_permission_mode {
+            Some(mode) => {
+                args.push("--permission-mode".into());
+                args.push(mode.clone());
+            }
+            None => args.push("--dangerously-skip-permissions".into()),
+        }
+        let cmd = self.claude_command(sc, dirs)?;
+        let mut raw = self.one_shot(
+            sc,
+            dirs,
+            cmd,
+            &OneShot {
+                provider: "claude-code",
+                program: "claude",
+                args,
+                trigger: "\"tool_use\"",
+                shown_suffix: "",
+            },
+        )?;
+        // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
+        let mut transcripts: Vec<PathBuf> = Vec::new();
+        collect_jsonl(&config_dir.join("projects"), &mut transcripts);
+        transcripts.sort();
+        let mut lines = Vec::new();
+        for t in &transcripts {
+            if let Ok(text) = std::fs::read_to_string(t) {
+                lines.extend(text.lines().map(str::to_owned));
+            }
+        }
+        if !lines.is_empty() {
+            raw.extras
+                .push(("claude-code-transcript".to_owned(), lines));
+        }
+        Ok(raw)
+    }
+}
+
+/// Leaves out the transcript records listed in [`TRANSCRIPT_DROPPED`].
+pub(super) fn trim_transcript(lines: Vec<String>) -> Vec<String> {
+    lines
+        .into_iter()
+        .filter(|l| {
+            let Ok(v) = serde_json::from_str::<Value>(l) else {
+                return true;
+            };
+            let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
+            let sub = v
+                .get("attachment")
+                .and_then(|a| a.get("type"))
+                .and_then(Value::as_str)
+                .map(|s| format!("{ty}:{s}"))
+                .unwrap_or_default();
+            !TRANSCRIPT_DROPPED.contains(&ty) && !TRANSCRIPT_DROPPED.contains(&sub.as_str())
+        })
+        .collect()
+}
+
+fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_jsonl(&p, out);
+        } else if p.extension().is_some_and(|x| x == "jsonl") {
+            out.push(p);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! Drivers: run each real CLI against the mock model and capture its stream.
+//!
+//! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
+//! `serve`, `acp`), the runners they share (`oneshot` for a CLI that prints
+//! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
+//! environment every CLI runs in (`sandbox`) and the substitutions that make a
+//! capture stable (`substitutions`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::normalize::Normalizer;
+use crate::provenance::{Cli, Entry};
+use crate::providers::package_of;
+use crate::run::{self, RunDirs};
+use crate::scenario::Scenario;
+
+mod acp;
+mod appserver;
+mod claude;
+mod codex;
+mod jsonrpc;
+mod oneshot;
+mod opencode;
+mod sandbox;
+mod serve;
+mod substitutions;
+
+pub use claude::TRANSCRIPT_DROPPED;
+pub use sandbox::DEAD_PROXY;
+pub use substitutions::SHOWN_PORT;
+
+/// Settings shared by every recording.
+#[derive(Debug, Clone)]
+pub struct Recorder {
+    /// Repository root (holds `fixtures/`).
+    pub root: PathBuf,
+    /// Scratch directory outside the repository.
+    pub scratch: PathBuf,
+    /// Directory holding `node_modules/` with the CLIs.
+    pub npm_dir: PathBuf,
+    /// Path of the `toolnorm-mock-mcp` binary.
+    pub mcp_bin: PathBuf,
+    /// Port of the running mock model.
+    pub port: u16,
+    /// Per-recording time limit.
+    pub timeout: Duration,
+}
+
+/// A raw capture before normalization.
+#[derive(Debug, Default)]
+pub struct Raw {
+    /// Lines of the main stream.
+    pub lines: Vec<String>,
+    /// The command line as shown in provenance.
+    pub command: String,
+    /// Extra streams: (provider directory, lines), e.g. session transcripts.
+    pub extras: Vec<(String, Vec<String>)>,
+}
+
+impl Recorder {
+    /// The mock model's base URL.
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The installed version of a CLI package.
+    pub fn cli_version(&self, package: &str) -> Result<String> {
+        let p = self
+            .npm_dir
+            .join("node_modules")
+            .join(package)
+            .join("package.json");
+        let text = std::fs::read_to_string(&p).map_err(|e| {
+            Error::io(
+                format!("reading {} (is the CLI installed?)", p.display()),
+                e,
+            )
+        })?;
+        let v: Value =
+            serde_json::from_str(&text).map_err(|e| Error::json(p.display().to_string(), e))?;
+        v.get("version")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| Error::NotFound(format!("no version in {}", p.display())))
+    }
+
+    /// The CLI packages and versions for the provenance header.
+    pub fn clis(&self) -> Result<BTreeMap<String, Cli>> {
+        let mut out = BTreeMap::new();
+        for (name, package, required) in [
+            ("claude-code", "@anthropic-ai/claude-code", true),
+            ("codex", "@openai/codex", true),
+            ("opencode", "opencode-ai", true),
+            (
+                "claude-agent-acp",
+                "@agentclientprotocol/claude-agent-acp",
+                false,
+            ),
+        ] {
+            let version = match self.cli_version(package) {
+                Ok(v) => v,
+                Err(_) if !required => continue,
+                Err(e) => return Err(e),
+            };
+            out.insert(
+                name.to_owned(),
+                Cli {
+                    package: package.to_owned(),
+                    version,
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    /// Records one scenario with one provider; writes raw and normalized files
+    /// and returns the provenance entries.
+    pub fn record(&self, provider: &str, scenario: &Scenario) -> Result<Vec<Entry>> {
+        let dirs = RunDirs::fresh(&self.scratch, provider, &scenario.name)?;
+        let raw = match provider {
+            "claude-code" => self.claude(scenario, &dirs)?,
+            "codex-exec" => self.codex_exec(scenario, &dirs)?,
+            "codex-app-server" => appserver::record(self, scenario, &dirs)?,
+            "opencode-run" => self.opencode_run(scenario, &dirs)?,
+            "opencode-serve" => serve::record(self, scenario, &dirs)?,
+            "claude-code-acp" => self.claude_acp(scenario, &dirs)?,
+            "opencode-acp" => self.opencode_acp(scenario, &dirs)?,
+            other => return Err(Error::NotFound(format!("unknown provider {other}"))),
+        };
+        if raw.lines.is_empty() {
+            return Err(Error::Recording {
+                provider: provider.into(),
+                scenario: scenario.name.clone(),
+                message: "the CLI wrote no events".into(),
+            });
+        }
+        let subs = self.substitutions(&dirs)?;
+        let mut entries = Vec::new();
+        let mut streams = vec![(provider.to_owned(), raw.lines)];
+        streams.extend(raw.extras);
+        for (dir, lines) in streams {
+            let rel = format!("{dir}/{}.jsonl", scenario.name);
+            run::write_lines(&self.scratch.join("raw").join(&rel), &lines)?;
+            let lines = if dir == "claude-code-transcript" {
+                claude::trim_transcript(lines)
+            } else {
+                lines
+            };
+            let mut norm = Normalizer::new(subs.clone())?;
+            let (out, _dropped) = norm.normalize_lines(&lines);
+            run::write_lines(&self.root.join("fixtures").join(&rel), &out)?;
+            let (package, _) = package_of(&dir).unwrap_or(("", ""));
+            let command = substitutions::apply(&subs, &raw.command);
+            entries.push(Entry {
+                path: rel,
+                provider: dir.clone(),
+                cli: package.to_owned(),
+                version: self.cli_version(package)?,
+                scenario: scenario.name.clone(),
+                scenario_file: scenario
+                    .path
+                    .strip_prefix(&self.root)
+                    .unwrap_or(&scenario.path)
+                    .display()
+                    .to_string(),
+                description: scenario.description.clone(),
+                command,
+                lines: out.len(),
+            });
+        }
+        Ok(entries)
+    }
+}
+
+/// Writes pretty JSON to a file.
+pub fn write_json(path: &Path, v: &Value) -> Result<()> {
+    let text = serde_json::to_string_pretty(v).map_err(|e| Error::json("encoding", e))?;
+    std::fs::write(path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+}
+
+/// Quotes arguments for display.
+pub fn shell_join(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:@".contains(c))
+            {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

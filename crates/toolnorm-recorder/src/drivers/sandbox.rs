@@ -1,0 +1,59 @@
+//! The clean environment every CLI runs in: only loopback, a refusing proxy,
+//! the scratch HOME and working directory.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use super::Recorder;
+use crate::run::RunDirs;
+
+/// The loopback port used as an HTTP(S) proxy that refuses every connection,
+/// so that update checks and telemetry fail at once.
+pub const DEAD_PROXY: &str = "http://127.0.0.1:9";
+
+impl Recorder {
+    /// `node_modules/.bin` of the installed CLIs.
+    pub(super) fn bin_dir(&self) -> PathBuf {
+        self.npm_dir.join("node_modules").join(".bin")
+    }
+
+    /// The `rg` Codex ships, put on every CLI's PATH.
+    fn rg_dir(&self) -> PathBuf {
+        self.npm_dir.join(
+            "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path",
+        )
+    }
+
+    /// A command with a clean environment: only loopback, a refusing proxy,
+    /// the scratch HOME.
+    pub(super) fn command(&self, program: &str, dirs: &RunDirs) -> Command {
+        let mut cmd = Command::new(self.bin_dir().join(program));
+        let path = format!(
+            "{}:{}:/usr/local/bin:/usr/bin:/bin",
+            self.bin_dir().display(),
+            self.rg_dir().display()
+        );
+        cmd.env_clear()
+            .env("PATH", path)
+            .env("HOME", &dirs.home)
+            .env("USER", "user")
+            .env("LANG", "C.UTF-8")
+            .env("TERM", "dumb")
+            .env("TZ", "UTC")
+            .env("XDG_CONFIG_HOME", dirs.home.join(".config"))
+            .env("XDG_DATA_HOME", dirs.home.join(".local/share"))
+            .env("XDG_CACHE_HOME", dirs.home.join(".cache"))
+            .env("XDG_STATE_HOME", dirs.home.join(".local/state"))
+            .env("TMPDIR", dirs.root.join("tmp"))
+            .env("HTTP_PROXY", DEAD_PROXY)
+            .env("HTTPS_PROXY", DEAD_PROXY)
+            .env("http_proxy", DEAD_PROXY)
+            .env("https_proxy", DEAD_PROXY)
+            .env("ALL_PROXY", DEAD_PROXY)
+            .env("NO_PROXY", "127.0.0.1,localhost")
+            .env("no_proxy", "127.0.0.1,localhost")
+            .current_dir(&dirs.work);
+        let _ = std::fs::create_dir_all(dirs.root.join("tmp"));
+        cmd
+    }
+}

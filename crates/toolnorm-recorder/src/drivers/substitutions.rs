@@ -1,0 +1,70 @@
+//! The literal and pattern substitutions that turn a run's volatile values
+//! (scratch paths, the mock model's port, agent and run ids) into the stable
+//! ones the fixtures show.
+
+use super::Recorder;
+use crate::error::Result;
+use crate::normalize::{Normalizer, Substitutions};
+use crate::run::RunDirs;
+
+/// Port shown in fixtures instead of the mock model's real port.
+pub const SHOWN_PORT: u16 = 4010;
+
+impl Recorder {
+    /// The substitutions for one run's directories.
+    pub(super) fn substitutions(&self, dirs: &RunDirs) -> Result<Substitutions> {
+        let mut s = Substitutions::default();
+        s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
+        // Codex rollout file names and plain calendar dates.
+        s.add_pattern(
+            r"sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-",
+            "sessions/2026/01/01/rollout-2026-01-01T00-00-00-",
+        )?;
+        s.add_pattern(r"\b20\d\d-\d\d-\d\d\b", "2026-01-01")?;
+        // Claude Code agent ids and run ids.
+        s.add_counted(r"\ba[0-9a-f]{16}\b", "a")?;
+        s.add_counted(r"\b[0-9a-z]{9}-[0-9a-f]{8}\b", "run")?;
+        s.add(dirs.work.display().to_string(), "/workspace");
+        s.add(
+            dirs.work
+                .display()
+                .to_string()
+                .replace(['/', '.', '_'], "-"),
+            "-workspace",
+        );
+        s.add(dirs.home.display().to_string(), "/home/user");
+        s.add(dirs.root.display().to_string(), "/scratch");
+        // OpenCode also shows paths relative to `/` (its global project).
+        for (dir, to) in [
+            (&dirs.work, "workspace"),
+            (&dirs.home, "home/user"),
+            (&dirs.root, "scratch"),
+        ] {
+            let rel = dir.display().to_string();
+            s.add(rel.trim_start_matches('/'), to);
+        }
+        s.add(
+            self.mcp_bin.display().to_string(),
+            "/opt/toolnorm/toolnorm-mock-mcp",
+        );
+        s.add(self.npm_dir.display().to_string(), "/opt/cli");
+        s.add(
+            format!("127.0.0.1:{}", self.port),
+            format!("127.0.0.1:{SHOWN_PORT}"),
+        );
+        s.add(
+            format!("localhost:{}", self.port),
+            format!("localhost:{SHOWN_PORT}"),
+        );
+        Ok(s)
+    }
+}
+
+/// Applies the substitutions to one string (the command shown in provenance).
+pub(super) fn apply(subs: &Substitutions, s: &str) -> String {
+    let mut n = match Normalizer::new(subs.clone()) {
+        Ok(n) => n,
+        Err(_) => return s.to_owned(),
+    };
+    n.string(s)
+}

@@ -1,0 +1,269 @@
+//! The scripted turns the three model APIs share: which scenario, part and
+//! step a request selects, and the call inputs with their placeholders filled.
+
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{BASE_URL_PLACEHOLDER, PLAIN_TEXT, WORK_PLACEHOLDER};
+use crate::error::{Error, Result};
+use crate::scenario::{Call, Dialect, Scenario, Turn, toml_to_json};
+
+/// Size of the streamed argument chunks when a turn does not set one.
+const DEFAULT_CHUNK: usize = 24;
+
+/// What a CLI writes in its request to name its working directory, in the
+/// order they are tried; the first group is the directory.
+static WORK_DIR_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        r"Primary working directory: ([^\\\s]+)",
+        r"Working directory: ([^\\\s]+)",
+        r"<cwd>([^<]+)</cwd>",
+    ]
+    .into_iter()
+    .filter_map(|p| Regex::new(p).ok())
+    .collect()
+});
+
+/// The scenarios the mock model plays, and what their inputs refer to.
+pub(super) struct Script {
+    scenarios: BTreeMap<String, Scenario>,
+    /// `[[scenario:NAME]]` or `[[scenario:NAME#PART]]`.
+    marker: Regex,
+    base_url: String,
+}
+
+impl Script {
+    /// The script of a mock model serving at `base_url`.
+    pub(super) fn new(scenarios: BTreeMap<String, Scenario>, base_url: String) -> Result<Self> {
+        let marker = Regex::new(r"\[\[scenario:([A-Za-z0-9_.-]+)(?:#([A-Za-z0-9_.-]+))?\]\]")
+            .map_err(|e| Error::Server(e.to_string()))?;
+        Ok(Script {
+            scenarios,
+            marker,
+            base_url,
+        })
+    }
+}
+
+/// One message of a request's conversation, as the script reads it.
+pub(super) struct Entry {
+    /// Written by the user: a marker here selects the script.
+    pub user: bool,
+    /// Starts an assistant turn: these are counted to find the step.
+    pub turn_start: bool,
+    /// Its text, tool results left out.
+    pub text: String,
+}
+
+/// The entries of a `messages` list with roles (Anthropic Messages, Chat
+/// Completions).
+pub(super) fn role_entries(messages: &[Value]) -> Vec<Entry> {
+    messages
+        .iter()
+        .map(|m| {
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+            Entry {
+                user: role == "user",
+                turn_start: role == "assistant",
+                text: content_text(m.get("content").unwrap_or(&Value::Null)),
+            }
+        })
+        .collect()
+}
+
+/// Collects the text of a message content (string or list of text blocks),
+/// skipping tool results.
+pub(super) fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|b| {
+                let t = b.get("type").and_then(Value::as_str).unwrap_or("");
+                if t == "tool_result" || t == "function_call_output" {
+                    return None;
+                }
+                b.get("text")
+                    .or_else(|| b.get("encrypted_content"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// What the script answers to one request.
+pub(super) struct Step<'a> {
+    /// The scripted turn; `None` answers with `text` alone.
+    pub turn: Option<&'a Turn>,
+    /// What the ids of the turn's message and calls carry (`2`, `worker_1`).
+    pub prefix: String,
+    /// Size of the streamed argument chunks.
+    pub chunk: usize,
+    /// How long the reply waits.
+    pub delay: Option<Duration>,
+    /// The text of an answer without a turn: `Done.` once the script has
+    /// run out, [`PLAIN_TEXT`] when the request has no script.
+    pub text: &'static str,
+}
+
+impl Step<'_> {
+    /// The answer to a request without a script.
+    pub(super) fn plain() -> Self {
+        Step {
+            turn: None,
+            prefix: String::new(),
+            chunk: DEFAULT_CHUNK,
+            delay: None,
+            text: PLAIN_TEXT,
+        }
+    }
+}
+
+/// One request to a model API. The working directory the CLI states in it is
+/// looked up (on the body serialised once) only when a call input needs it.
+pub(super) struct Request<'a> {
+    script: &'a Script,
+    body: &'a Value,
+    work: OnceCell<String>,
+}
+
+impl<'a> Request<'a> {
+    /// A request with its parsed body.
+    pub(super) fn new(script: &'a Script, body: &'a Value) -> Self {
+        Request {
+            script,
+            body,
+            work: OnceCell::new(),
+        }
+    }
+
+    /// The parsed body.
+    pub(super) fn body(&self) -> &'a Value {
+        self.body
+    }
+
+    /// A string field of the body, or `default`.
+    pub(super) fn field(&self, key: &str, default: &str) -> String {
+        self.body
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_owned()
+    }
+
+    /// Whether the client asks for a stream.
+    pub(super) fn stream(&self) -> bool {
+        self.body
+            .get("stream")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// A list field of the body (`messages`, `tools`), empty when absent.
+    pub(super) fn list(&self, key: &str) -> &'a [Value] {
+        self.body
+            .get(key)
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The step of the script for this request: the last user entry with a
+    /// marker names the scenario (and part), the assistant turns after it the
+    /// step. Requests without tools (titles, summaries) have no script.
+    pub(super) fn step(&self, dialect: Dialect, entries: &[Entry]) -> Step<'a> {
+        if self.list("tools").is_empty() {
+            return Step::plain();
+        }
+        let mut found: Option<(usize, &'a Scenario, Option<String>)> = None;
+        for (i, e) in entries.iter().enumerate() {
+            if !e.user {
+                continue;
+            }
+            if let Some(c) = self.script.marker.captures_iter(&e.text).last() {
+                let name = c.get(1).map(|m| m.as_str()).unwrap_or("");
+                if let Some(s) = self.script.scenarios.get(name) {
+                    found = Some((i, s, c.get(2).map(|m| m.as_str().to_owned())));
+                }
+            }
+        }
+        let Some((idx, scenario, part)) = found else {
+            return Step::plain();
+        };
+        let step = entries[idx + 1..].iter().filter(|e| e.turn_start).count();
+        let Some(turn) = scenario
+            .turns(dialect, part.as_deref())
+            .and_then(|t| t.get(step))
+        else {
+            return Step {
+                text: "Done.",
+                ..Step::plain()
+            };
+        };
+        Step {
+            turn: Some(turn),
+            prefix: match &part {
+                Some(p) => format!("{p}_{}", step + 1),
+                None => format!("{}", step + 1),
+            },
+            chunk: turn.chunk.unwrap_or(DEFAULT_CHUNK),
+            delay: scenario.options.delay_ms.map(Duration::from_millis),
+            text: "Done.",
+        }
+    }
+
+    /// A call's arguments as text, placeholders filled.
+    pub(super) fn call_args(&self, call: &Call) -> String {
+        let s = match &call.input {
+            toml::Value::String(s) if call.r#type == "custom" => s.clone(),
+            v => toml_to_json(v).to_string(),
+        };
+        let s = s.replace(BASE_URL_PLACEHOLDER, &self.script.base_url);
+        if s.contains(WORK_PLACEHOLDER) {
+            s.replace(WORK_PLACEHOLDER, self.work())
+        } else {
+            s
+        }
+    }
+
+    /// A call's arguments as JSON (a string when they are not JSON).
+    pub(super) fn call_input(&self, call: &Call) -> Value {
+        let s = self.call_args(call);
+        serde_json::from_str(&s).unwrap_or(Value::String(s))
+    }
+
+    fn work(&self) -> &str {
+        self.work.get_or_init(|| find_work_dir(self.body))
+    }
+}
+
+/// Finds the working directory a CLI announces in its request.
+fn find_work_dir(body: &Value) -> String {
+    let text = body.to_string();
+    WORK_DIR_PATTERNS
+        .iter()
+        .find_map(|re| re.captures(&text)?.get(1).map(|m| m.as_str().to_owned()))
+        .unwrap_or_else(|| ".".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn work_dir_patterns_compile_and_keep_their_order() {
+        assert_eq!(WORK_DIR_PATTERNS.len(), 3);
+        let body = json!({"system": "<cwd>/b</cwd> Working directory: /a\nmore"});
+        assert_eq!(find_work_dir(&body), "/a");
+        assert_eq!(find_work_dir(&json!({"x": "<cwd>/b</cwd>"})), "/b");
+        assert_eq!(find_work_dir(&Value::Null), ".");
+    }
+}

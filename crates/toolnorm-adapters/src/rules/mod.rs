@@ -130,9 +130,36 @@ impl TitleRules {
             .filter(|rule| rule.matches(tool))
             .find_map(|rule| rule.kind)
     }
+
+    /// The tools these rules know as `provider`'s built-in tools: the exact (`*`-free)
+    /// names of the rules for that provider with `source = "builtin"`, in rule order, each
+    /// once. A provider's list of built-in tools is read from here, not kept in code.
+    pub fn tools(&self, provider: &str) -> impl Iterator<Item = &str> {
+        let mut seen = std::collections::HashSet::new();
+        self.rules
+            .iter()
+            .filter_map(move |rule| rule.builtin_tool(provider))
+            .filter(move |tool| seen.insert(*tool))
+    }
+
+    /// Whether `tool` is one of `provider`'s built-in tools by these rules (see
+    /// [`tools`](Self::tools)).
+    pub fn knows(&self, provider: &str, tool: &str) -> bool {
+        self.rules
+            .iter()
+            .any(|rule| rule.builtin_tool(provider) == Some(tool))
+    }
 }
 
 impl Rule {
+    /// The exact tool name of a rule for `provider`'s built-in tools.
+    fn builtin_tool(&self, provider: &str) -> Option<&str> {
+        if self.source != Some(Source::Builtin) || self.provider.as_deref() != Some(provider) {
+            return None;
+        }
+        self.tool.exact()
+    }
+
     fn matches(&self, tool: &ToolRef<'_>) -> bool {
         // Cheapest test first: most rules are for another provider.
         self.provider
@@ -162,6 +189,14 @@ impl Pattern {
     fn new(text: &str) -> Self {
         Pattern {
             parts: text.split('*').map(str::to_owned).collect(),
+        }
+    }
+
+    /// The name, when the pattern has no `*`.
+    fn exact(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [only] => Some(only),
+            _ => None,
         }
     }
 

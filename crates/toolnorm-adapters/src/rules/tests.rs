@@ -144,3 +144,73 @@ fn patterns() {
     assert!(!Pattern::new("exact").matches("exactly"));
     assert!(Pattern::new("*").matches(""));
 }
+
+#[test]
+fn tools_are_the_exact_names_of_a_providers_builtin_rules() {
+    let rules = TitleRules::from_toml(
+        r#"
+        [defaults]
+        provider = "opencode"
+        source = "builtin"
+        [[rule]]
+        tool = "bash"
+        [[rule]]
+        tool = "read"
+        [[rule]]
+        tool = "bash"
+        when = { "description" = "x" }
+        [[rule]]
+        tool = "browser_*"
+        [[rule]]
+        tool = "fetch"
+        source = "mcp"
+        [[rule]]
+        tool = "shell"
+        provider = "codex"
+        "#,
+        "user.toml",
+    )
+    .unwrap()
+    .then(
+        TitleRules::from_toml(
+            "[[rule]]\ntool = \"any\"\nprovider = \"opencode\"",
+            "more.toml",
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        rules.tools("opencode").collect::<Vec<_>>(),
+        ["bash", "read"]
+    );
+    assert_eq!(rules.tools("codex").collect::<Vec<_>>(), ["shell"]);
+    assert_eq!(rules.tools("claude-code").count(), 0);
+    let builtin = TitleRules::builtin();
+    let opencode: Vec<&str> = builtin.tools("opencode").collect();
+    assert!(opencode.contains(&"apply_patch") && opencode.contains(&"invalid"));
+    assert!(builtin.tools("claude-code").any(|tool| tool == "Bash"));
+    assert!(
+        builtin
+            .tools("codex")
+            .any(|tool| tool == "commandExecution")
+    );
+}
+
+#[test]
+fn knows_a_providers_builtin_tools_only() {
+    let rules = TitleRules::builtin();
+    for tool in ["bash", "apply_patch", "plan_enter", "todoread", "invalid"] {
+        assert!(rules.knows("opencode", tool), "{tool}");
+    }
+    // Another provider's tool, an MCP rule's tool, and a name only a glob matches.
+    assert!(!rules.knows("opencode", "Bash"));
+    assert!(!rules.knows("claude-code", "bash"));
+    assert!(!rules.knows("opencode", "browser_navigate"));
+    assert!(!rules.knows("opencode", "amalgm_browser_navigate"));
+    let glob = TitleRules::from_toml(
+        "[[rule]]\ntool = \"x_*\"\nprovider = \"p\"\nsource = \"builtin\"",
+        "user.toml",
+    )
+    .unwrap();
+    assert!(!glob.knows("p", "x_*"));
+    assert!(!glob.knows("p", "x_y"));
+}

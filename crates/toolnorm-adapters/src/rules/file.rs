@@ -7,21 +7,34 @@ use super::template::{FieldPath, Template};
 use super::{Pattern, Rule, TitleRules};
 use crate::error::Error;
 
+/// Claude Code's built-in tools, as `(origin, text)`.
+pub const CLAUDE_CODE_RULES: (&str, &str) = (
+    "rules/claude-code.toml",
+    include_str!("../../rules/claude-code.toml"),
+);
+
+/// Codex's built-in tools, as `(origin, text)`.
+pub const CODEX_RULES: (&str, &str) = ("rules/codex.toml", include_str!("../../rules/codex.toml"));
+
+/// OpenCode's built-in tools, as `(origin, text)`.
+pub const OPENCODE_RULES: (&str, &str) = (
+    "rules/opencode.toml",
+    include_str!("../../rules/opencode.toml"),
+);
+
+/// MCP tools and other tools without a built-in title, for every provider, as
+/// `(origin, text)`.
+pub const DEFAULT_RULES: (&str, &str) = (
+    "rules/default.toml",
+    include_str!("../../rules/default.toml"),
+);
+
 /// The built-in rules: one file per provider's built-in tools, then the MCP rules.
 pub const BUILTIN_RULES: [(&str, &str); 4] = [
-    (
-        "rules/claude-code.toml",
-        include_str!("../../rules/claude-code.toml"),
-    ),
-    ("rules/codex.toml", include_str!("../../rules/codex.toml")),
-    (
-        "rules/opencode.toml",
-        include_str!("../../rules/opencode.toml"),
-    ),
-    (
-        "rules/default.toml",
-        include_str!("../../rules/default.toml"),
-    ),
+    CLAUDE_CODE_RULES,
+    CODEX_RULES,
+    OPENCODE_RULES,
+    DEFAULT_RULES,
 ];
 
 #[derive(Debug, Deserialize)]
@@ -91,23 +104,38 @@ impl TitleRules {
 
     /// Parses rules from TOML; `origin` names the source in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, Error> {
-        let file: RulesFile = toml::from_str(text).map_err(|error| Error::Rules {
-            origin: origin.to_owned(),
-            message: error.to_string(),
-        })?;
-        let rules = file
-            .rules
-            .into_iter()
-            .map(|mut spec| {
-                spec.provider = spec.provider.or_else(|| file.defaults.provider.clone());
-                spec.source = spec.source.or(file.defaults.source);
-                Rule::compile(spec, origin)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        Ok(TitleRules {
+            rules: compile_file(text, origin)?.into(),
+        })
+    }
+
+    /// Parses rules from `(origin, text)` TOML sources, in order: the rules of the first
+    /// source are tried first. The error is the first source's that does not parse.
+    pub fn from_sources(sources: &[(&str, &str)]) -> Result<Self, Error> {
+        let mut rules = Vec::new();
+        for (origin, text) in sources {
+            rules.extend(compile_file(text, origin)?);
+        }
         Ok(TitleRules {
             rules: rules.into(),
         })
     }
+}
+
+/// The rules of one file, in order, its defaults applied.
+fn compile_file(text: &str, origin: &str) -> Result<Vec<Rule>, Error> {
+    let file: RulesFile = toml::from_str(text).map_err(|error| Error::Rules {
+        origin: origin.to_owned(),
+        message: error.to_string(),
+    })?;
+    file.rules
+        .into_iter()
+        .map(|mut spec| {
+            spec.provider = spec.provider.or_else(|| file.defaults.provider.clone());
+            spec.source = spec.source.or(file.defaults.source);
+            Rule::compile(spec, origin)
+        })
+        .collect()
 }
 
 impl Rule {
@@ -141,6 +169,7 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::ToolRef;
 
     #[test]
     fn builtin_rules_parse() {
@@ -163,5 +192,37 @@ mod tests {
             .unwrap_err();
         assert!(error.to_string().contains("unclosed"), "{error}");
         assert!(TitleRules::from_toml("[[rule]]\ntoool = \"x\"", "mine.toml").is_err());
+    }
+
+    #[test]
+    fn sources_are_read_in_order() {
+        let first = ("first.toml", "[[rule]]\ntool = \"t\"\ntitle = \"First\"");
+        let second = (
+            "second.toml",
+            "[[rule]]\ntool = \"t\"\ntitle = \"Second\"\nkind = \"bash\"",
+        );
+        let tool = ToolRef {
+            provider: "p",
+            tool: "t",
+            server: None,
+            input: &serde_json::json!({}),
+            cwd: None,
+        };
+        let rules = TitleRules::from_sources(&[first, second]).unwrap();
+        assert_eq!(rules.rules.len(), 2);
+        assert_eq!(rules.title(&tool).as_deref(), Some("First"));
+        assert_eq!(rules.kind(&tool), Some(ToolKind::Bash));
+        let rules = TitleRules::from_sources(&[second, first]).unwrap();
+        assert_eq!(rules.title(&tool).as_deref(), Some("Second"));
+        assert!(TitleRules::from_sources(&[]).unwrap().rules.is_empty());
+
+        let builtin = TitleRules::from_sources(&BUILTIN_RULES).unwrap();
+        assert_eq!(builtin.rules.len(), TitleRules::builtin().rules.len());
+        let opencode = TitleRules::from_sources(&[OPENCODE_RULES]).unwrap();
+        assert!(opencode.knows("opencode", "bash") && !opencode.knows("codex", "shell"));
+
+        let bad = ("bad.toml", "[[rule]]\ntool = \"x\"\ntitle = \"{a|nope}\"");
+        let error = TitleRules::from_sources(&[first, bad, second]).unwrap_err();
+        assert!(error.to_string().starts_with("bad.toml: "), "{error}");
     }
 }

@@ -26,7 +26,9 @@
 //!
 //! - this module: the rule set ([`TitleRules`]), what a rule is matched against
 //!   ([`ToolRef`]), and matching;
-//! - [`file`]: the TOML format, loading it, and the built-in files
+//! - [`file`](mod@file): the TOML format, loading it ([`TitleRules::from_toml`],
+//!   [`TitleRules::from_sources`]), and the built-in files, one constant each
+//!   ([`OPENCODE_RULES`](file::OPENCODE_RULES), …) and all in order
 //!   ([`BUILTIN_RULES`](file::BUILTIN_RULES));
 //! - [`template`]: the template language (pieces, filters, field paths);
 //! - [`words`]: English, for action text ([`action_text`]);
@@ -36,7 +38,7 @@
 //! - [`mcp`]: telling an MCP tool's server and name apart.
 
 pub(crate) mod describe;
-mod file;
+pub(crate) mod file;
 pub mod mcp;
 mod template;
 #[cfg(test)]

@@ -52,33 +52,6 @@ pub(crate) fn claims(probe: &Probe<'_>) -> bool {
             ))
 }
 
-/// OpenCode's built-in tools (their names never hold an MCP server).
-const BUILTIN_TOOLS: &[&str] = &[
-    "bash",
-    "read",
-    "write",
-    "edit",
-    "multiedit",
-    "patch",
-    "apply_patch",
-    "list",
-    "glob",
-    "grep",
-    "codesearch",
-    "lsp",
-    "webfetch",
-    "websearch",
-    "task",
-    "todowrite",
-    "todoread",
-    "question",
-    "plan_enter",
-    "plan_exit",
-    "skill",
-    "batch",
-    "invalid",
-];
-
 /// Event types that carry nothing about tools.
 const IGNORED_EVENTS: &[&str] = &[
     "server.connected",
@@ -295,11 +268,14 @@ impl OpenCodeAdapter {
         }
     }
 
-    fn split_mcp(&self, tool: &str) -> Option<(String, String)> {
+    /// The MCP server and tool of `tool`: by the configured server names, else (for a
+    /// name that is not one of OpenCode's built-in tools, as its rules list them) split at
+    /// the first `_`.
+    fn split_mcp(&self, tool: &str, builtin: bool) -> Option<(String, String)> {
         if let Some(split) = mcp::split_server_prefix(tool, &self.servers) {
             return Some((split.server.to_owned(), split.tool.to_owned()));
         }
-        if BUILTIN_TOOLS.contains(&tool) {
+        if builtin {
             return None;
         }
         let (server, bare) = tool.split_once('_')?;
@@ -355,7 +331,7 @@ impl OpenCodeAdapter {
             .and_then(|metadata| metadata.get("actionDescriptor"))
             .and_then(action_descriptor_text);
         let mut sighting = Sighting::new(id.clone(), part.tool.clone(), Value::Object(input));
-        sighting.mcp = self.split_mcp(&part.tool);
+        sighting.mcp = self.split_mcp(&part.tool, out.is_builtin(&part.tool));
         let mcp_tool = sighting.mcp.is_some();
         sighting.metadata = call_metadata;
         sighting.at = started.map(epoch);
@@ -467,18 +443,22 @@ mod tests {
 
     #[test]
     fn mcp_names_split_on_the_server() {
+        let rules = crate::TitleRules::builtin();
+        let split = |adapter: &OpenCodeAdapter, tool: &str| {
+            adapter.split_mcp(tool, rules.knows("opencode", tool))
+        };
         let configured = OpenCodeAdapter::new(vec!["my_server".into()]);
         assert_eq!(
-            configured.split_mcp("my_server_do_it"),
+            split(&configured, "my_server_do_it"),
             Some(("my_server".into(), "do_it".into()))
         );
         let guessing = OpenCodeAdapter::new(Vec::new());
         assert_eq!(
-            guessing.split_mcp("amalgm_browser_tabs_new"),
+            split(&guessing, "amalgm_browser_tabs_new"),
             Some(("amalgm".into(), "browser_tabs_new".into()))
         );
-        assert_eq!(guessing.split_mcp("apply_patch"), None);
-        assert_eq!(guessing.split_mcp("bash"), None);
+        assert_eq!(split(&guessing, "apply_patch"), None);
+        assert_eq!(split(&guessing, "bash"), None);
     }
 
     #[test]

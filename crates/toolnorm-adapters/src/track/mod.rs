@@ -124,6 +124,11 @@ impl<'a> Facts<'a> {
         self.open(id).map(AnyToolCall::name)
     }
 
+    /// Whether `tool` is one of the provider's built-in tools, as its rules list them.
+    pub fn is_builtin(&self, tool: &str) -> bool {
+        self.tracker.rules.knows(self.tracker.provider, tool)
+    }
+
     /// Reports a problem with the line.
     pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
         self.sink.diagnostic(diagnostic);

@@ -1,0 +1,284 @@
+//! The template language of titles: literal text and `{field|filter}` holes, and the
+//! field paths that holes and `when` conditions read from a call's input.
+
+use serde_json::Value;
+
+use super::ToolRef;
+use super::text::{host_of, relative_to, unwrap_shell};
+use crate::error::Error;
+
+/// A title template: literal text and `{field|filter}` holes.
+#[derive(Debug, Clone)]
+pub(super) struct Template {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Debug, Clone)]
+enum Piece {
+    Text(String),
+    Field { path: FieldPath, filter: Filter },
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Filter {
+    None,
+    Host,
+    Line,
+    File,
+    Quote,
+    RelPath,
+    Shell,
+}
+
+impl Template {
+    pub(super) fn parse(text: &str, origin: &str) -> Result<Self, Error> {
+        let bad = |message: String| Error::Rules {
+            origin: origin.to_owned(),
+            message,
+        };
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                pieces.push(Piece::Text(rest[..open].to_owned()));
+            }
+            let after = &rest[open + 1..];
+            let close = after
+                .find('}')
+                .ok_or_else(|| bad(format!("unclosed `{{` in title {text:?}")))?;
+            let (field, filter) = match after[..close].split_once('|') {
+                Some((field, filter)) => (field, filter.trim()),
+                None => (&after[..close], ""),
+            };
+            let filter = match filter {
+                "" => Filter::None,
+                "host" => Filter::Host,
+                "line" => Filter::Line,
+                "file" => Filter::File,
+                "quote" => Filter::Quote,
+                "relpath" => Filter::RelPath,
+                "shell" => Filter::Shell,
+                other => return Err(bad(format!("unknown filter `{other}` in title {text:?}"))),
+            };
+            let path = FieldPath::parse(field.trim(), origin)?;
+            pieces.push(Piece::Field { path, filter });
+            rest = &after[close + 1..];
+        }
+        if !rest.is_empty() {
+            pieces.push(Piece::Text(rest.to_owned()));
+        }
+        Ok(Template { pieces })
+    }
+
+    /// The title, when every field is present and not empty.
+    pub(super) fn render(&self, tool: &ToolRef<'_>) -> Option<String> {
+        let mut title = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => title.push_str(text),
+                Piece::Field { path, filter } => {
+                    let text = scalar_text(path.get(tool.input)?)?;
+                    let text = filter.apply(text.trim(), tool.cwd)?;
+                    if text.is_empty() {
+                        return None;
+                    }
+                    title.push_str(&text);
+                }
+            }
+        }
+        Some(title)
+    }
+}
+
+impl Filter {
+    fn apply(self, text: &str, cwd: Option<&str>) -> Option<String> {
+        match self {
+            Filter::RelPath => Some(relative_to(text, cwd).to_owned()),
+            Filter::Shell => Filter::Line.apply(&unwrap_shell(text), cwd),
+            Filter::None => Some(text.to_owned()),
+            Filter::Host => Some(host_of(text)?.to_owned()),
+            Filter::Line => text
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .map(|line| line.trim().to_owned()),
+            Filter::File => text.rsplit(['/', '\\']).next().map(str::to_owned),
+            Filter::Quote => Some(format!("\"{text}\"")),
+        }
+    }
+}
+
+/// A scalar as text: strings as they are, numbers and booleans written out.
+pub(super) fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        Value::Bool(flag) => Some(flag.to_string()),
+        _ => None,
+    }
+}
+
+/// A path into the input: `a.b`, `items.0.name`, or `todos[status=in_progress].activeForm`
+/// (the first array element whose `status` is `in_progress`).
+#[derive(Debug, Clone)]
+pub(super) struct FieldPath {
+    steps: Vec<Step>,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    Find {
+        key: String,
+        field: String,
+        value: String,
+    },
+}
+
+impl FieldPath {
+    pub(super) fn parse(text: &str, origin: &str) -> Result<Self, Error> {
+        let bad = || Error::Rules {
+            origin: origin.to_owned(),
+            message: format!("bad field path `{text}`"),
+        };
+        let mut steps = Vec::new();
+        for segment in text.split('.') {
+            match segment.split_once('[') {
+                None if !segment.is_empty() => steps.push(Step::Key(segment.to_owned())),
+                Some((key, selector)) => {
+                    let selector = selector.strip_suffix(']').ok_or_else(bad)?;
+                    let (field, value) = selector.split_once('=').ok_or_else(bad)?;
+                    if key.is_empty() || field.is_empty() {
+                        return Err(bad());
+                    }
+                    steps.push(Step::Find {
+                        key: key.to_owned(),
+                        field: field.to_owned(),
+                        value: value.to_owned(),
+                    });
+                }
+                None => return Err(bad()),
+            }
+        }
+        Ok(FieldPath { steps })
+    }
+
+    pub(super) fn get<'v>(&self, input: &'v Value) -> Option<&'v Value> {
+        self.steps.iter().try_fold(input, |value, step| match step {
+            Step::Key(key) => match value {
+                Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+                _ => value.get(key),
+            },
+            Step::Find {
+                key,
+                field,
+                value: wanted,
+            } => value.get(key)?.as_array()?.iter().find(|item| {
+                item.get(field)
+                    .and_then(scalar_text)
+                    .is_some_and(|text| text == *wanted)
+            }),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::TitleRules;
+    use super::super::tests::title;
+    use super::super::text::relative_to;
+
+    #[test]
+    fn filters() {
+        let rules = TitleRules::from_toml(
+            r#"
+            [[rule]]
+            tool = "t"
+            title = "{url|host} {command|line} {path|file} {pattern|quote}"
+            "#,
+            "test",
+        )
+        .unwrap();
+        let input = json!({
+            "url": "https://www.apnews.com/article?id=1",
+            "command": "\n  cargo test\nmore",
+            "path": "/a/b/c.rs",
+            "pattern": "Updated"
+        });
+        assert_eq!(
+            title(&rules, "p", "t", None, input).as_deref(),
+            Some("apnews.com cargo test c.rs \"Updated\"")
+        );
+    }
+
+    #[test]
+    fn conditions_selectors_and_relative_paths() {
+        let rules = TitleRules::from_toml(
+            r#"
+            [[rule]]
+            tool = "webSearch"
+            when = { "action.type" = "findInPage" }
+            title = "Finding {action.pattern|quote} on {action.url|host}"
+
+            [[rule]]
+            tool = "TodoWrite"
+            title = ["{todos[status=in_progress].activeForm}", "Updating todos"]
+
+            [[rule]]
+            tool = "Read"
+            title = "Reading {file_path|relpath}"
+            "#,
+            "test",
+        )
+        .unwrap();
+        let find = json!({"action": {"type": "findInPage", "url": "https://apnews.com/a", "pattern": "Updated"}});
+        assert_eq!(
+            title(&rules, "codex", "webSearch", None, find).as_deref(),
+            Some("Finding \"Updated\" on apnews.com")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "codex",
+                "webSearch",
+                None,
+                json!({"action": {"type": "search"}})
+            ),
+            None
+        );
+        let todos = json!({"todos": [{"status": "completed", "activeForm": "A"}, {"status": "in_progress", "activeForm": "Doing B"}]});
+        assert_eq!(
+            title(&rules, "c", "TodoWrite", None, todos).as_deref(),
+            Some("Doing B")
+        );
+        assert_eq!(
+            title(&rules, "c", "TodoWrite", None, json!({"todos": []})).as_deref(),
+            Some("Updating todos")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "c",
+                "Read",
+                None,
+                json!({"file_path": "/work/src/a.rs"})
+            )
+            .as_deref(),
+            Some("Reading src/a.rs")
+        );
+        assert_eq!(
+            title(
+                &rules,
+                "c",
+                "Read",
+                None,
+                json!({"file_path": "/etc/hosts"})
+            )
+            .as_deref(),
+            Some("Reading /etc/hosts")
+        );
+        assert_eq!(relative_to("/work", Some("/work/")), ".");
+        assert_eq!(relative_to("/workshop/x", Some("/work")), "/workshop/x");
+    }
+}

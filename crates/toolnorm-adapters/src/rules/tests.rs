@@ -1,0 +1,216 @@
+//! Tests of the rule set: matching, order, and the built-in rules.
+
+use serde_json::{Value, json};
+use toolnorm::ToolKind;
+
+use super::*;
+
+pub(super) fn title(
+    rules: &TitleRules,
+    provider: &str,
+    tool: &str,
+    server: Option<&str>,
+    input: Value,
+) -> Option<String> {
+    rules.title(&ToolRef {
+        provider,
+        tool,
+        server,
+        input: &input,
+        cwd: Some("/work"),
+    })
+}
+
+#[test]
+fn contract_mcp_titles() {
+    let rules = TitleRules::builtin();
+    let amalgm = Some("amalgm");
+    assert_eq!(
+        title(&rules, "codex", "browser_snapshot", amalgm, json!({})).as_deref(),
+        Some("Reading browser page")
+    );
+    assert_eq!(
+        title(
+            &rules,
+            "codex",
+            "browser_navigate",
+            amalgm,
+            json!({"url": "https://x.y"})
+        )
+        .as_deref(),
+        Some("Opening browser page")
+    );
+    assert_eq!(
+        title(
+            &rules,
+            "claude-code",
+            "artifacts_register",
+            amalgm,
+            json!({"name": "Spotify Clone"})
+        )
+        .as_deref(),
+        Some("Registering artifact Spotify Clone")
+    );
+    assert_eq!(
+        title(&rules, "opencode", "browser_tabs_new", amalgm, json!({})).as_deref(),
+        Some("Opening browser tab")
+    );
+}
+
+#[test]
+fn rules_for_one_provider_keep_their_order_and_the_rules_for_any_provider() {
+    let rules = TitleRules::from_toml(
+        r#"
+        [[rule]]
+        tool = "run"
+        provider = "codex"
+        title = "Codex {a}"
+        [[rule]]
+        tool = "run"
+        provider = "opencode"
+        title = "OpenCode {a}"
+        [[rule]]
+        tool = "run"
+        title = "Any {a}"
+        "#,
+        "user.toml",
+    )
+    .unwrap();
+    for provider in ["codex", "opencode", "claude-code"] {
+        let only = rules.for_provider(provider);
+        for input in [json!({"a": 1}), json!({})] {
+            assert_eq!(
+                title(&only, provider, "run", None, input.clone()),
+                title(&rules, provider, "run", None, input)
+            );
+        }
+    }
+    assert_eq!(rules.for_provider("codex").rules.len(), 2);
+    assert_eq!(rules.for_provider("claude-code").rules.len(), 1);
+}
+
+#[test]
+fn user_rules_come_first_and_alternatives_fall_through() {
+    let user = TitleRules::from_toml(
+        r#"
+        [[rule]]
+        tool = "deploy_*"
+        server = "ops"
+        title = ["Deploying {service} to {target.env}", "Deploying {service}"]
+        kind = "bash"
+        "#,
+        "user.toml",
+    )
+    .unwrap()
+    .then(TitleRules::builtin());
+    let tool = |input: Value| title(&user, "codex", "deploy_app", Some("ops"), input);
+    assert_eq!(
+        tool(json!({"service": "api", "target": {"env": "prod"}})).as_deref(),
+        Some("Deploying api to prod")
+    );
+    assert_eq!(
+        tool(json!({"service": "api"})).as_deref(),
+        Some("Deploying api")
+    );
+    assert_eq!(tool(json!({})), None);
+    assert_eq!(
+        title(
+            &user,
+            "codex",
+            "deploy_app",
+            Some("other"),
+            json!({"service": "api"})
+        ),
+        None
+    );
+    let kind = user.kind(&ToolRef {
+        provider: "codex",
+        tool: "deploy_app",
+        server: Some("ops"),
+        input: &json!({}),
+        cwd: None,
+    });
+    assert_eq!(kind, Some(ToolKind::Bash));
+}
+
+#[test]
+fn patterns() {
+    assert!(Pattern::new("browser_*").matches("browser_navigate"));
+    assert!(!Pattern::new("browser_*").matches("xbrowser_navigate"));
+    assert!(Pattern::new("*_new").matches("tabs_new"));
+    assert!(Pattern::new("a*b*c").matches("abc"));
+    assert!(!Pattern::new("a*b*c").matches("acb"));
+    assert!(Pattern::new("exact").matches("exact"));
+    assert!(!Pattern::new("exact").matches("exactly"));
+    assert!(Pattern::new("*").matches(""));
+}
+
+#[test]
+fn tools_are_the_exact_names_of_a_providers_builtin_rules() {
+    let rules = TitleRules::from_toml(
+        r#"
+        [defaults]
+        provider = "opencode"
+        source = "builtin"
+        [[rule]]
+        tool = "bash"
+        [[rule]]
+        tool = "read"
+        [[rule]]
+        tool = "bash"
+        when = { "description" = "x" }
+        [[rule]]
+        tool = "browser_*"
+        [[rule]]
+        tool = "fetch"
+        source = "mcp"
+        [[rule]]
+        tool = "shell"
+        provider = "codex"
+        "#,
+        "user.toml",
+    )
+    .unwrap()
+    .then(
+        TitleRules::from_toml(
+            "[[rule]]\ntool = \"any\"\nprovider = \"opencode\"",
+            "more.toml",
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        rules.tools("opencode").collect::<Vec<_>>(),
+        ["bash", "read"]
+    );
+    assert_eq!(rules.tools("codex").collect::<Vec<_>>(), ["shell"]);
+    assert_eq!(rules.tools("claude-code").count(), 0);
+    let builtin = TitleRules::builtin();
+    let opencode: Vec<&str> = builtin.tools("opencode").collect();
+    assert!(opencode.contains(&"apply_patch") && opencode.contains(&"invalid"));
+    assert!(builtin.tools("claude-code").any(|tool| tool == "Bash"));
+    assert!(
+        builtin
+            .tools("codex")
+            .any(|tool| tool == "commandExecution")
+    );
+}
+
+#[test]
+fn knows_a_providers_builtin_tools_only() {
+    let rules = TitleRules::builtin();
+    for tool in ["bash", "apply_patch", "plan_enter", "todoread", "invalid"] {
+        assert!(rules.knows("opencode", tool), "{tool}");
+    }
+    // Another provider's tool, an MCP rule's tool, and a name only a glob matches.
+    assert!(!rules.knows("opencode", "Bash"));
+    assert!(!rules.knows("claude-code", "bash"));
+    assert!(!rules.knows("opencode", "browser_navigate"));
+    assert!(!rules.knows("opencode", "amalgm_browser_navigate"));
+    let glob = TitleRules::from_toml(
+        "[[rule]]\ntool = \"x_*\"\nprovider = \"p\"\nsource = \"builtin\"",
+        "user.toml",
+    )
+    .unwrap();
+    assert!(!glob.knows("p", "x_*"));
+    assert!(!glob.knows("p", "x_y"));
+}

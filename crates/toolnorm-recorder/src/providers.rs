@@ -1,15 +1,16 @@
-//! The provider directories the recorder writes and the npm package behind each.
+//! The recorder's sources (each a driver that runs one CLI and writes one provider
+//! directory of fixtures) and the npm package behind each.
+//!
+//! Which sources exist is the adapters' provider registry's business
+//! (`toolnorm_adapters::recordings`): a dialect lists the sources that record it, and
+//! the recorder has a driver for each.
 
-/// Every provider directory the recorder writes, in recording order.
-pub const PROVIDERS: &[&str] = &[
-    "claude-code",
-    "codex-exec",
-    "codex-app-server",
-    "opencode-run",
-    "opencode-serve",
-    "opencode-acp",
-    "claude-code-acp",
-];
+/// Every source the recorder records, in the provider registry's order.
+pub fn providers() -> Vec<&'static str> {
+    toolnorm_adapters::recordings()
+        .map(|(source, _)| source)
+        .collect()
+}
 
 /// The npm package behind a provider directory: (package, program).
 pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
@@ -21,5 +22,19 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
             Some(("opencode-ai", "opencode"))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_source_of_the_registry_has_a_cli() {
+        let sources = providers();
+        assert!(!sources.is_empty());
+        for source in sources {
+            assert!(package_of(source).is_some(), "no CLI records `{source}`");
+        }
     }
 }

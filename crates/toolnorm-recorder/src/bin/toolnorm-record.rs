@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use toolnorm_recorder::drivers::Recorder;
 use toolnorm_recorder::mock::MockServer;
 use toolnorm_recorder::provenance::Provenance;
-use toolnorm_recorder::providers::PROVIDERS;
+use toolnorm_recorder::providers::providers;
 use toolnorm_recorder::{Error, Result, scenario};
 
 #[derive(Parser)]
@@ -88,9 +88,8 @@ fn real_main() -> Result<ExitCode> {
     match &args.cmd {
         Cmd::List => {
             for (name, sc) in &scenarios {
-                let provs: Vec<&str> = PROVIDERS
-                    .iter()
-                    .copied()
+                let provs: Vec<&str> = providers()
+                    .into_iter()
                     .filter(|p| sc.applies_to(p))
                     .collect();
                 println!("{name:24} {}  — {}", provs.join(","), sc.description);
@@ -124,7 +123,7 @@ fn real_main() -> Result<ExitCode> {
             provider,
             scenarios: names,
         } => {
-            if !PROVIDERS.contains(&provider.as_str()) {
+            if !providers().contains(&provider.as_str()) {
                 return Err(Error::NotFound(format!("unknown provider {provider}")));
             }
             let names: Vec<String> = if names.is_empty() {
@@ -138,9 +137,9 @@ fn real_main() -> Result<ExitCode> {
             };
             names.into_iter().map(|n| (provider.clone(), n)).collect()
         }
-        Cmd::All { provider } => PROVIDERS
-            .iter()
-            .filter(|p| provider.is_empty() || provider.iter().any(|x| x == *p))
+        Cmd::All { provider } => providers()
+            .into_iter()
+            .filter(|p| provider.is_empty() || provider.iter().any(|x| x == p))
             .flat_map(|p| {
                 scenarios
                     .values()

@@ -1,6 +1,6 @@
 //! Applying canonical events: the fold, the counts, and the steps the caller sees.
 
-use toolnorm::{AnyToolCall, Error as FoldError, Fold, Outcome, ToolEvent};
+use toolnorm::{AnyToolCall, Error as FoldError, Fold, Outcome, ToolEvent, ToolState};
 
 use super::finished::Finished;
 use super::{Stats, Step};
@@ -79,5 +79,12 @@ impl Sink for Applier<'_> {
 
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
+    }
+
+    fn finished(&self, id: &str) -> Option<ToolState> {
+        match self.fold.get(id) {
+            Some(call) => call.is_terminal().then(|| call.state()),
+            None => self.finished.get(id),
+        }
     }
 }

@@ -26,6 +26,9 @@ pub struct Sighting {
     pub title: Option<String>,
     /// The provider's own title, used when no rule gives one.
     pub provided_title: Option<String>,
+    /// The metadata is the call's whole metadata as toolnorm itself wrote it (a stream
+    /// read back, such as ACP frames with `_meta.toolnorm`): the tracker adds nothing.
+    pub restored: bool,
 }
 
 impl Sighting {
@@ -41,6 +44,7 @@ impl Sighting {
             kind: None,
             title: None,
             provided_title: None,
+            restored: false,
         }
     }
 
@@ -76,6 +80,13 @@ impl Sighting {
     #[must_use]
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// The metadata is the call's whole metadata, as toolnorm wrote it.
+    #[must_use]
+    pub fn restored(mut self) -> Self {
+        self.restored = true;
         self
     }
 

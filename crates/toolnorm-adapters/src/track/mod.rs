@@ -27,6 +27,7 @@ use serde_json::Value;
 use toolnorm::{
     AnyToolCall, InputUpdated, JsonObject, MetadataMerged, OutputAppended, TitleUpdated,
     ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
+    ToolState,
 };
 
 pub use fact::{Ending, Sighting};
@@ -44,6 +45,8 @@ pub(crate) trait Sink {
     fn call(&self, id: &str) -> Option<&AnyToolCall>;
     /// Reports a problem with the input.
     fn diagnostic(&mut self, diagnostic: Diagnostic);
+    /// The final state of a call that finished, whether or not the fold still holds it.
+    fn finished(&self, id: &str) -> Option<ToolState>;
 }
 
 /// What the tracker knows of an open call that the fold does not hold.
@@ -112,6 +115,16 @@ impl<'a> Facts<'a> {
     /// The call, when it is open (started and not finished).
     fn open(&self, id: &str) -> Option<&AnyToolCall> {
         self.sink.call(id).filter(|call| !call.is_terminal())
+    }
+
+    /// The call as the fold holds it (open, or finished and not yet dropped).
+    pub fn call(&self, id: &str) -> Option<&AnyToolCall> {
+        self.sink.call(id)
+    }
+
+    /// The final state of a call that finished (also after the fold dropped it).
+    pub fn finished(&self, id: &str) -> Option<ToolState> {
+        self.sink.finished(id)
     }
 
     /// Whether the call is open (started and not finished).
@@ -208,12 +221,14 @@ impl<'a> Facts<'a> {
             )
         });
         let mut metadata = sighting.metadata;
-        metadata.insert("provider".into(), tracker.provider.into());
-        if let Some((server, bare)) = &sighting.mcp {
-            let mut names = JsonObject::new();
-            names.insert("server".into(), server.as_str().into());
-            names.insert("tool".into(), bare.as_str().into());
-            metadata.insert("mcp".into(), Value::Object(names));
+        if !sighting.restored {
+            metadata.insert("provider".into(), tracker.provider.into());
+            if let Some((server, bare)) = &sighting.mcp {
+                let mut names = JsonObject::new();
+                names.insert("server".into(), server.as_str().into());
+                names.insert("tool".into(), bare.as_str().into());
+                metadata.insert("mcp".into(), Value::Object(names));
+            }
         }
         let extras = Extras {
             mcp: sighting.mcp,
@@ -233,7 +248,7 @@ impl<'a> Facts<'a> {
                 kind,
                 title,
                 input: sighting.input,
-                metadata: Some(metadata),
+                metadata: (!metadata.is_empty()).then_some(metadata),
                 at: sighting.at,
             }
             .into(),
@@ -315,6 +330,28 @@ impl<'a> Facts<'a> {
         }
     }
 
+    /// The provider retitled an open call: `titleUpdated`, and the title is the provider's
+    /// from now on.
+    pub fn set_title(&mut self, line: u64, id: &str, title: String) {
+        if !self.is_open(id) {
+            return;
+        }
+        self.tracker
+            .extras
+            .entry(id.to_owned())
+            .or_default()
+            .fixed_title = true;
+        self.sink.apply(
+            line,
+            TitleUpdated {
+                id: id.to_owned(),
+                title,
+                at: None,
+            }
+            .into(),
+        );
+    }
+
     /// Metadata for a call (open or not: the fold decides whether it still applies).
     pub fn merge_metadata(&mut self, line: u64, id: &str, metadata: JsonObject) {
         self.sink.apply(
@@ -341,7 +378,7 @@ impl<'a> Facts<'a> {
     }
 
     /// Bytes of output an open call has streamed so far (the offset of its next chunk).
-    fn streamed(&self, id: &str) -> u64 {
+    pub fn streamed(&self, id: &str) -> u64 {
         match self.open(id) {
             Some(AnyToolCall::Running(call)) => call.streamed_output().total_bytes(),
             _ => 0,

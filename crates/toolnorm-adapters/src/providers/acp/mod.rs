@@ -1,0 +1,381 @@
+//! ACP to canonical events: the stream an ACP client sees, read into tool-call facts.
+//!
+//! Read: `session/update` notifications with `tool_call` / `tool_call_update`,
+//! `session/request_permission` requests and the responses to them. Everything else
+//! (other session updates, `initialize` and `session/*` responses, file-system and
+//! terminal requests) carries no tool-call data and is skipped on purpose, without a
+//! diagnostic.
+//!
+//! Frames written by toolnorm carry `_meta.toolnorm` (tool name, kind, error, timing,
+//! metadata, output chunks), which is restored losslessly. Other agents' calls get a kind
+//! from the ACP kind and their names, and the shared error codes.
+
+mod outcome;
+mod seen;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use toolnorm::{JsonObject, Timestamp, ToolError, ToolKind, ToolState};
+use toolnorm_wire::acp;
+
+use crate::Dialect;
+use crate::acp::{Clues, kind_of, state_of};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::providers::Adapter;
+use crate::read::json;
+use crate::read::probe::Probe;
+use crate::track::{Ending, Facts, Sighting};
+use outcome::{exit_error, foreign_error, truncation_flags};
+use seen::{Seen, foreign_metadata, mcp_name};
+
+/// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` (methods `session/…`,
+/// `fs/…`, `terminal/…`, `_…` extensions).
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    probe.method.is_some() && probe.jsonrpc.as_deref() == Some("2.0")
+}
+
+/// `session/request_permission` params (the pinned schema holds only `session/update`;
+/// the tool call in it is the schema's `ToolCallUpdate`).
+#[derive(Deserialize)]
+struct PermissionRequest {
+    #[serde(rename = "toolCall")]
+    tool_call: acp::ToolCallUpdate,
+    #[serde(default)]
+    options: Vec<Value>,
+}
+
+/// Reads ACP JSON-RPC lines (`--provider acp`).
+#[derive(Debug, Default)]
+pub struct AcpAdapter {
+    /// MCP server names, to split `<server>_<tool>` names.
+    mcp_servers: Vec<String>,
+    /// Open calls whose frames carry `_meta.toolnorm` (the rest are other agents').
+    own: HashSet<String>,
+    /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id.
+    permissions: HashMap<String, String>,
+}
+
+impl AcpAdapter {
+    /// A fresh adapter; `mcp_servers` name the MCP servers of `<server>_<tool>` names.
+    pub fn new(mcp_servers: Vec<String>) -> Self {
+        AcpAdapter {
+            mcp_servers,
+            ..AcpAdapter::default()
+        }
+    }
+
+    fn seen(&mut self, line: u64, seen: Seen, out: &mut Facts<'_>) {
+        if out.finished(&seen.id).is_some() {
+            if let Some(status) = seen
+                .status
+                .filter(|status| !state_of(*status).is_terminal())
+            {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::Rejected,
+                    format!(
+                        "tool call `{}` already finished: status `{status}` ignored",
+                        seen.id
+                    ),
+                ));
+            }
+            return;
+        }
+        let first = out.call(&seen.id).is_none();
+        if first {
+            self.start(line, &seen, out);
+        } else {
+            refine(line, &seen, out);
+        }
+        let Some(call) = out.call(&seen.id) else {
+            return;
+        };
+        let (current, kind) = (call.state(), call.kind());
+        let own = self.own.contains(&seen.id);
+        let toolnorm = seen.toolnorm();
+        let timing = |key: &str| -> Option<&Value> { toolnorm?.get("timing")?.get(key) };
+        let state = seen.status.map(state_of).unwrap_or(current);
+        if state != ToolState::Started && current == ToolState::Started {
+            out.running(line, &seen.id, timing("startedAt").and_then(timestamp));
+        }
+        if state != ToolState::Started {
+            stream(line, &seen, own, out);
+        }
+        let ending = Ending::at(timing("completedAt").and_then(timestamp))
+            .elapsed_ms(timing("elapsedMs").and_then(Value::as_u64));
+        match state {
+            ToolState::Started | ToolState::Running => return,
+            ToolState::Complete => {
+                let output = if own {
+                    seen.raw_output.clone()
+                } else {
+                    seen.raw_output
+                        .clone()
+                        .or_else(|| seen.text().map(Value::from))
+                };
+                if let Some(error) = (!own && kind == ToolKind::Bash)
+                    .then(|| exit_error(output.as_ref(), &seen))
+                    .flatten()
+                {
+                    out.fail(line, &seen.id, error, ending);
+                } else {
+                    if let Some(flags) = truncation_flags(toolnorm) {
+                        out.merge_metadata(line, &seen.id, flags);
+                    }
+                    out.complete(line, &seen.id, output, ending);
+                }
+            }
+            ToolState::Error => {
+                let own_error = toolnorm
+                    .and_then(|meta| meta.get("error"))
+                    .and_then(|error| ToolError::deserialize(error).ok());
+                let error = own_error.unwrap_or_else(|| foreign_error(&seen, kind));
+                out.fail(line, &seen.id, error, ending);
+            }
+        }
+        self.own.remove(&seen.id);
+    }
+
+    /// The first sight of a call.
+    fn start(&mut self, line: u64, seen: &Seen, out: &mut Facts<'_>) {
+        let toolnorm = seen.toolnorm();
+        let own_name = toolnorm
+            .and_then(|meta| meta.get("toolName"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let name = own_name
+            .or_else(|| seen.foreign_name())
+            .or_else(|| seen.title.clone())
+            .unwrap_or_else(|| seen.id.clone());
+        let title = seen.title.clone().unwrap_or_else(|| name.clone());
+        let own_kind = toolnorm
+            .and_then(|meta| meta.get("kind"))
+            .and_then(|kind| ToolKind::deserialize(kind).ok());
+        let mcp = matches!(seen.kind, None | Some(acp::ToolKind::Other))
+            .then(|| mcp_name(&name, &self.mcp_servers))
+            .flatten();
+        let kind = own_kind.unwrap_or_else(|| {
+            let clues = Clues {
+                name: Some(name.as_str()),
+                title: &title,
+                only_new_files: seen.only_new_files(),
+                mcp: mcp.is_some(),
+            };
+            kind_of(seen.kind, clues)
+        });
+        let at = toolnorm
+            .and_then(|meta| meta.get("timing")?.get("startedAt"))
+            .and_then(timestamp);
+        let input = seen.raw_input.clone().unwrap_or(Value::Null);
+        let sighting = Sighting::new(seen.id.clone(), name, input)
+            .kind(kind)
+            .title(title)
+            .at(at);
+        let sighting = match toolnorm {
+            Some(meta) => {
+                self.own.insert(seen.id.clone());
+                let metadata = meta.get("metadata").and_then(Value::as_object).cloned();
+                sighting.metadata(metadata.unwrap_or_default()).restored()
+            }
+            None => {
+                let sighting = sighting.metadata(foreign_metadata(seen));
+                match mcp.filter(|_| kind == ToolKind::Mcp) {
+                    Some((server, tool)) => sighting.mcp(server, tool),
+                    None => sighting,
+                }
+            }
+        };
+        out.sighted(line, sighting);
+    }
+
+    fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
+        let Some(params) = message.get("params") else {
+            out.diagnostic(malformed(
+                line,
+                "`session/request_permission` without params",
+            ));
+            return;
+        };
+        let request = match PermissionRequest::deserialize(params) {
+            Ok(request) => request,
+            Err(error) => {
+                out.diagnostic(malformed(
+                    line,
+                    format!("`session/request_permission`: {error}"),
+                ));
+                return;
+            }
+        };
+        let raw = params.get("toolCall").unwrap_or(&Value::Null);
+        let seen = Seen::from_update(request.tool_call, raw, params.get("sessionId").cloned());
+        let id = seen.id.clone();
+        self.seen(line, seen, out);
+        if !out.is_open(&id) {
+            return;
+        }
+        let mut permission = Map::new();
+        permission.insert("options".into(), Value::Array(request.options));
+        merge_permission(line, &id, permission, out);
+        if let Some(request_id) = message.get("id") {
+            self.permissions.insert(request_id.to_string(), id);
+        }
+    }
+
+    fn response(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
+        let Some(request_id) = message.get("id") else {
+            return;
+        };
+        let Some(id) = self.permissions.remove(&request_id.to_string()) else {
+            return;
+        };
+        // The permission asked, as the call's metadata holds it.
+        let Some(asked) = out
+            .call(&id)
+            .filter(|call| !call.is_terminal())
+            .map(|call| {
+                call.metadata()
+                    .get("permission")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default()
+            })
+        else {
+            return;
+        };
+        let outcome = match (message.get("result"), message.get("error")) {
+            (Some(result), _) => result.get("outcome").cloned().unwrap_or(Value::Null),
+            (None, Some(error)) => serde_json::json!({ "outcome": "error", "error": error }),
+            (None, None) => return,
+        };
+        let mut permission = asked;
+        permission.insert("outcome".into(), outcome);
+        merge_permission(line, &id, permission, out);
+    }
+
+    fn update(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
+        let params = message.get("params");
+        let Some(update) = params.and_then(|params| params.get("update")) else {
+            out.diagnostic(malformed(line, "`session/update` without params.update"));
+            return;
+        };
+        let session = params.and_then(|params| params.get("sessionId")).cloned();
+        let seen = match update.get("sessionUpdate").and_then(Value::as_str) {
+            Some("tool_call") => acp::ToolCall::deserialize(update)
+                .map(|call| Seen::from_call(call, update, session))
+                .map_err(|error| format!("`tool_call`: {error}")),
+            Some("tool_call_update") => acp::ToolCallUpdate::deserialize(update)
+                .map(|call| Seen::from_update(call, update, session))
+                .map_err(|error| format!("`tool_call_update`: {error}")),
+            // Message chunks, plans, commands, modes, usage: not tool calls.
+            Some(_) => return,
+            None => Err("`session/update` without `sessionUpdate`".to_owned()),
+        };
+        match seen {
+            Ok(seen) => self.seen(line, seen, out),
+            Err(message) => out.diagnostic(malformed(line, message)),
+        }
+    }
+}
+
+impl Adapter for AcpAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::ACP
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let message = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(message)) => message,
+            Ok(_) => {
+                out.diagnostic(malformed(line, "not a JSON-RPC message (not an object)"));
+                return;
+            }
+            Err(error) => {
+                out.diagnostic(match json::classify(bytes, &error) {
+                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+                    None => malformed(line, error.to_string()),
+                });
+                return;
+            }
+        };
+        match message.get("method").and_then(Value::as_str) {
+            Some("session/update") => self.update(line, &message, out),
+            Some("session/request_permission") => self.permission_request(line, &message, out),
+            // Other requests and notifications carry no tool-call data.
+            Some(_) => {}
+            None if message.contains_key("id") => self.response(line, &message, out),
+            None => out.diagnostic(malformed(
+                line,
+                "not a JSON-RPC message (no method and no id)",
+            )),
+        }
+    }
+}
+
+/// A later sight of an open call: a new title, input or (toolnorm's frames) metadata.
+fn refine(line: u64, seen: &Seen, out: &mut Facts<'_>) {
+    let Some(call) = out.call(&seen.id) else {
+        return;
+    };
+    let title = seen
+        .title
+        .as_ref()
+        .filter(|title| title.as_str() != call.title())
+        .cloned();
+    let input = seen
+        .raw_input
+        .as_ref()
+        .filter(|input| *input != call.input())
+        .cloned();
+    if let Some(title) = title {
+        out.set_title(line, &seen.id, title);
+    }
+    if let Some(input) = input {
+        out.update_input(line, &seen.id, input, None);
+    }
+    if let Some(metadata) = seen
+        .toolnorm()
+        .and_then(|meta| meta.get("metadata"))
+        .and_then(Value::as_object)
+        .filter(|metadata| !metadata.is_empty())
+    {
+        out.merge_metadata(line, &seen.id, metadata.clone());
+    }
+}
+
+fn malformed(line: u64, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::at(line, DiagnosticKind::MalformedEvent, message)
+}
+
+fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &mut Facts<'_>) {
+    let mut metadata = JsonObject::new();
+    metadata.insert("permission".into(), Value::Object(permission));
+    out.merge_metadata(line, id, metadata);
+}
+
+fn timestamp(value: &Value) -> Option<Timestamp> {
+    Timestamp::deserialize(value).ok()
+}
+
+/// New text content of a running call, as output chunks: frames from toolnorm carry
+/// `_meta.toolnorm.outputAppended` (applied when it starts where the output so far
+/// ends); other agents resend their text content, of which what extends the output so
+/// far is appended.
+fn stream(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
+    if own {
+        let chunk = seen
+            .toolnorm()
+            .and_then(|meta| meta.get("outputAppended"))
+            .and_then(|appended| {
+                let offset = appended.get("offset")?.as_u64()?;
+                let chunk = appended.get("chunk")?.as_str()?;
+                (offset == out.streamed(&seen.id) && !chunk.is_empty()).then_some(chunk)
+            });
+        if let Some(chunk) = chunk {
+            out.output(line, &seen.id, chunk);
+        }
+    } else if let Some(text) = seen.text() {
+        out.streamed_text(line, &seen.id, &text);
+    }
+}

@@ -1,0 +1,94 @@
+//! How an ACP call ended, in toolnorm's terms: the shared error codes for other agents'
+//! failures, and the truncation flags of toolnorm's own frames.
+
+use serde_json::{Map, Value};
+use toolnorm::{JsonObject, ToolError, ToolKind};
+
+use super::seen::Seen;
+use crate::track::text_error;
+
+/// The core's truncation flags, when the emitter cut `rawOutput`.
+pub(super) fn truncation_flags(toolnorm: Option<&Map<String, Value>>) -> Option<JsonObject> {
+    let cut = toolnorm?.get("truncated")?.get("rawOutput")?;
+    let mut flags = JsonObject::new();
+    flags.insert(toolnorm::OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
+    for (key, field) in [
+        (toolnorm::OUTPUT_TOTAL_BYTES_KEY, "totalBytes"),
+        (toolnorm::OUTPUT_CAP_BYTES_KEY, "capBytes"),
+    ] {
+        if let Some(value) = cut.get(field) {
+            flags.insert(key.into(), value.clone());
+        }
+    }
+    Some(flags)
+}
+
+/// A shell command reported completed with a non-zero exit status (OpenCode's
+/// `rawOutput.metadata.exit`, or an `exitCode` / `exit_code` field): `exit_code`, as
+/// every adapter reports it.
+pub(super) fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
+    let output = output?;
+    let code = [
+        output
+            .get("metadata")
+            .and_then(|metadata| metadata.get("exit")),
+        output.get("exitCode"),
+        output.get("exit_code"),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(Value::as_i64)
+    .filter(|code| *code != 0)?;
+    let text = output
+        .get("output")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| seen.text())
+        .unwrap_or_default();
+    Some(crate::track::exit_error(code, text))
+}
+
+/// Text without the Markdown code fence an agent wrapped it in (Claude Code's adapter
+/// shows results as ```` ``` ```` blocks).
+fn unfenced(text: &str) -> &str {
+    let trimmed = text.trim();
+    let Some(rest) = trimmed.strip_prefix("```") else {
+        return text;
+    };
+    let body = rest.split_once('\n').map_or("", |(_, body)| body);
+    body.strip_suffix("```").unwrap_or(body)
+}
+
+/// The error of a foreign failed call: a text `rawOutput` (or its `error`/`message`, or
+/// the text content) as message, `rawOutput` as details; a shell command's `Exit code N`
+/// is `exit_code`, a refused permission `permission_denied`, a failed MCP tool
+/// `mcp_error`.
+pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
+    let raw = seen.raw_output.as_ref();
+    let raw_text = raw.and_then(|raw| match raw {
+        Value::String(text) => Some(text.clone()),
+        other => ["error", "message"]
+            .iter()
+            .find_map(|key| Some(other.get(key)?.as_str()?.to_owned())),
+    });
+    let text = raw_text
+        .or_else(|| seen.text().map(|text| unfenced(&text).to_owned()))
+        .unwrap_or_default();
+    if kind == ToolKind::Bash
+        && let Some(error) = crate::track::exit_code_error(&text)
+    {
+        return error;
+    }
+    let mut error = text_error(&text);
+    // OpenCode's refusal texts, and Claude Code's ACP adapter's.
+    if crate::track::is_refusal(text.trim()) || text.starts_with("User refused permission") {
+        error.code = Some("permission_denied".to_owned());
+    } else if kind == ToolKind::Mcp {
+        error.code = Some("mcp_error".to_owned());
+    }
+    // A text `rawOutput` is the message (and `details.output` when longer) already.
+    if let Some(raw) = raw.filter(|raw| !raw.is_null() && !raw.is_string()) {
+        error.details = Some(raw.clone());
+    }
+    error
+}

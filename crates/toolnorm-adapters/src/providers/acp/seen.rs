@@ -1,0 +1,140 @@
+//! One sight of an ACP tool call, as a `tool_call`, a `tool_call_update` or the call of a
+//! permission request carries it, and what is read from it.
+
+use serde_json::{Map, Value};
+use toolnorm::JsonObject;
+use toolnorm_wire::acp;
+
+use crate::acp::META_KEY;
+
+/// One sight of a call, from `tool_call`, `tool_call_update` or a permission request.
+pub(super) struct Seen {
+    pub id: String,
+    pub session: Option<Value>,
+    pub title: Option<String>,
+    pub kind: Option<acp::ToolKind>,
+    pub status: Option<acp::ToolCallStatus>,
+    pub name: Option<String>,
+    pub raw_input: Option<Value>,
+    pub raw_output: Option<Value>,
+    /// The content blocks, as sent (already checked against the schema's types).
+    pub content: Option<Vec<Value>>,
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl Seen {
+    /// `raw` is the object the call was read from: `rawInput`/`rawOutput` are taken from
+    /// it so that a present `null` stays a value.
+    pub(super) fn from_call(call: acp::ToolCall, raw: &Value, session: Option<Value>) -> Self {
+        Seen {
+            id: call.tool_call_id.0,
+            session,
+            title: Some(call.title),
+            kind: call.kind,
+            status: call.status,
+            name: call.name,
+            raw_input: raw.get("rawInput").cloned(),
+            raw_output: raw.get("rawOutput").cloned(),
+            content: raw.get("content").and_then(Value::as_array).cloned(),
+            meta: call.meta,
+        }
+    }
+
+    pub(super) fn from_update(
+        update: acp::ToolCallUpdate,
+        raw: &Value,
+        session: Option<Value>,
+    ) -> Self {
+        Seen {
+            id: update.tool_call_id.0,
+            session,
+            title: update.title,
+            kind: update.kind,
+            status: update.status,
+            name: update.name,
+            raw_input: raw.get("rawInput").cloned(),
+            raw_output: raw.get("rawOutput").cloned(),
+            content: raw.get("content").and_then(Value::as_array).cloned(),
+            meta: update.meta,
+        }
+    }
+
+    /// `_meta.toolnorm`, when a toolnorm emitter wrote the frame.
+    pub(super) fn toolnorm(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()?.get(META_KEY)?.as_object()
+    }
+
+    /// The text blocks of the content, joined by newlines.
+    pub(super) fn text(&self) -> Option<String> {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .flatten()
+            .filter(|content| content.get("type").and_then(Value::as_str) == Some("content"))
+            .filter_map(|content| {
+                let block = content.get("content")?;
+                (block.get("type")?.as_str()? == "text").then_some(block.get("text")?.as_str()?)
+            })
+            .collect();
+        (!texts.is_empty()).then(|| texts.join("\n"))
+    }
+
+    /// Whether the content has diffs, all of new files.
+    pub(super) fn only_new_files(&self) -> bool {
+        let mut diffs = self
+            .content
+            .iter()
+            .flatten()
+            .filter(|content| content.get("type").and_then(Value::as_str) == Some("diff"))
+            .map(|diff| diff.get("oldText").is_none_or(Value::is_null));
+        diffs.next().is_some_and(|new| new && diffs.all(|new| new))
+    }
+
+    /// The tool name of a foreign call: `name`, else a `toolName` some agent put in
+    /// its own `_meta` namespace (Claude Code's ACP adapter: `_meta.claudeCode.toolName`).
+    pub(super) fn foreign_name(&self) -> Option<String> {
+        self.name.clone().or_else(|| {
+            self.meta
+                .as_ref()?
+                .values()
+                .find_map(|namespace| Some(namespace.get("toolName")?.as_str()?.to_owned()))
+        })
+    }
+}
+
+/// Metadata of a call from an agent that did not send `_meta.toolnorm`.
+pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
+    let mut metadata = JsonObject::new();
+    metadata.insert("provider".into(), "acp".into());
+    if let Some(session) = &seen.session {
+        metadata.insert("sessionId".into(), session.clone());
+    }
+    if let Some(kind) = seen.kind {
+        metadata.insert("acpKind".into(), kind.to_string().into());
+    }
+    if let Some(meta) = seen.meta.as_ref().filter(|meta| !meta.is_empty()) {
+        metadata.insert("acpMeta".into(), Value::Object(meta.clone()));
+        // A call made inside a subagent (Claude Code's adapter: `parentToolUseId`).
+        let parent = meta.values().find_map(|namespace| {
+            ["parentToolUseId", "parentToolCallId"]
+                .iter()
+                .find_map(|key| namespace.get(key)?.as_str())
+        });
+        if let Some(parent) = parent {
+            metadata.insert("parentToolCallId".into(), parent.into());
+        }
+    }
+    metadata
+}
+
+/// The server and tool of an MCP tool name: `mcp__server__tool`, `<server>_<tool>` with a
+/// configured server, else split at the first `_`.
+pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String)> {
+    if let Some(split) = crate::rules::mcp::split_double_underscore(name)
+        .or_else(|| crate::rules::mcp::split_server_prefix(name, servers))
+    {
+        return Some((split.server.to_owned(), split.tool.to_owned()));
+    }
+    let (server, tool) = name.split_once('_')?;
+    (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
+}

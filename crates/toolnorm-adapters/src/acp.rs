@@ -19,11 +19,118 @@
 //! States map one to one: `started` ↔ `pending`, `running` ↔ `in_progress`,
 //! `complete` ↔ `completed`, `error` ↔ `failed`.
 
-use toolnorm::{ToolKind, ToolState};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use toolnorm::{JsonObject, Timing, ToolError, ToolKind, ToolState};
 use toolnorm_wire::acp;
 
-/// The key under `_meta` that holds toolnorm's own fields.
+/// The key under `_meta` that holds toolnorm's own fields ([`ToolnormMeta`]).
 pub const META_KEY: &str = "toolnorm";
+
+/// `_meta.toolnorm`: what toolnorm's ACP frames carry that ACP has no field for. The
+/// emitter writes it (each `tool_call_update` with only the fields that changed); the
+/// reader restores the part from it. Read leniently: a field that does not fit is left
+/// out, the others still count.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolnormMeta {
+    /// The part's `name`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub tool_name: Option<String>,
+    /// The part's `kind`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub kind: Option<ToolKind>,
+    /// The part's `error`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub error: Option<ToolError>,
+    /// The part's `timing`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub timing: Option<Timing>,
+    /// Which frame fields were cut at the output cap, and from how much.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub truncated: Option<Truncated>,
+    /// The part's `metadata` (in an update: the keys that changed).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub metadata: Option<JsonObject>,
+    /// Streamed output that arrived since the last frame.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub output_appended: Option<OutputChunk>,
+}
+
+/// The frame fields cut at the output cap.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Truncated {
+    /// `rawOutput` was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_output: Option<Truncation>,
+    /// The text `content` was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Truncation>,
+}
+
+impl Truncated {
+    /// Whether nothing was cut.
+    pub fn is_empty(&self) -> bool {
+        self.raw_output.is_none() && self.content.is_none()
+    }
+}
+
+/// How much of a field there was, and the cap it was cut at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Truncation {
+    /// Bytes before the cut.
+    pub total_bytes: u64,
+    /// The cap, in bytes.
+    pub cap_bytes: u64,
+}
+
+/// A chunk of streamed output and where it starts in the call's whole output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputChunk {
+    /// Byte offset of `chunk`.
+    pub offset: u64,
+    /// The text.
+    pub chunk: String,
+}
+
+/// A field read as `T`, or left out when it does not fit.
+fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    Ok(T::deserialize(value).ok())
+}
 
 /// The ACP kind of a toolnorm kind.
 pub fn acp_kind(kind: ToolKind) -> acp::ToolKind {

@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
-use crate::acp::{META_KEY, acp_kind, acp_status};
+use crate::acp::{
+    META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation, acp_kind, acp_status,
+};
 use crate::pipeline::finished::Finished;
 
 /// Metadata keys the core derives from streamed output while a call runs; they travel as
@@ -45,8 +47,8 @@ impl Default for AcpOptions {
 struct View {
     /// Standard ACP fields (`title`, `kind`, `status`, `name`, `rawInput`, …).
     fields: Map<String, Value>,
-    /// `_meta.toolnorm` fields other than `metadata`.
-    meta: Map<String, Value>,
+    /// `_meta.toolnorm` fields other than `metadata` and `outputAppended`.
+    meta: ToolnormMeta,
     /// The part's metadata, without the keys derived from streamed output.
     metadata: Map<String, Value>,
     /// The streamed output so far (`metadata.partialOutput` of a running call).
@@ -115,10 +117,10 @@ fn first_frame(part: &NormalizedToolPart, view: &View) -> Map<String, Value> {
     }
     let mut meta = view.meta.clone();
     if !view.metadata.is_empty() {
-        meta.insert("metadata".into(), Value::Object(view.metadata.clone()));
+        meta.metadata = Some(view.metadata.clone());
     }
     if !view.streamed.is_empty() {
-        meta.insert("outputAppended".into(), appended(0, &view.streamed));
+        meta.output_appended = Some(appended(0, &view.streamed));
     }
     update.insert("_meta".into(), json!({ META_KEY: meta }));
     update
@@ -136,12 +138,21 @@ fn changes(part: &NormalizedToolPart, sent: &View, view: &View) -> Option<Map<St
             update.insert(key.clone(), Value::Null);
         }
     }
-    let mut meta = Map::new();
-    for (key, value) in &view.meta {
-        if sent.meta.get(key) != Some(value) {
-            meta.insert(key.clone(), value.clone());
-        }
-    }
+    let changed = |now: &ToolnormMeta, then: &ToolnormMeta| ToolnormMeta {
+        tool_name: now
+            .tool_name
+            .clone()
+            .filter(|_| now.tool_name != then.tool_name),
+        kind: now.kind.filter(|_| now.kind != then.kind),
+        error: now.error.clone().filter(|_| now.error != then.error),
+        timing: now.timing.clone().filter(|_| now.timing != then.timing),
+        truncated: now
+            .truncated
+            .clone()
+            .filter(|_| now.truncated != then.truncated),
+        ..ToolnormMeta::default()
+    };
+    let mut meta = changed(&view.meta, &sent.meta);
     let metadata: Map<String, Value> = view
         .metadata
         .iter()
@@ -149,40 +160,40 @@ fn changes(part: &NormalizedToolPart, sent: &View, view: &View) -> Option<Map<St
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect();
     if !metadata.is_empty() {
-        meta.insert("metadata".into(), Value::Object(metadata));
+        meta.metadata = Some(metadata);
     }
     if let Some(fresh) = view
         .streamed
         .strip_prefix(sent.streamed.as_str())
         .filter(|fresh| !fresh.is_empty())
     {
-        meta.insert(
-            "outputAppended".into(),
-            appended(sent.streamed.len(), fresh),
-        );
+        meta.output_appended = Some(appended(sent.streamed.len(), fresh));
     }
-    if update.is_empty() && meta.is_empty() {
+    let meta_is_empty = meta == ToolnormMeta::default();
+    if update.is_empty() && meta_is_empty {
         return None;
     }
     let mut frame = Map::new();
     frame.insert("sessionUpdate".into(), "tool_call_update".into());
     frame.insert("toolCallId".into(), part.id.clone().into());
     frame.extend(update);
-    if !meta.is_empty() {
+    if !meta_is_empty {
         frame.insert("_meta".into(), json!({ META_KEY: meta }));
     }
     Some(frame)
 }
 
-fn appended(offset: usize, chunk: &str) -> Value {
-    json!({ "offset": offset, "chunk": chunk })
+fn appended(offset: usize, chunk: &str) -> OutputChunk {
+    OutputChunk {
+        offset: offset as u64,
+        chunk: chunk.to_owned(),
+    }
 }
 
 /// The ACP view of a part.
 fn view(part: &NormalizedToolPart, cap: usize) -> View {
     let mut fields = Map::new();
-    let mut meta = Map::new();
-    let mut truncated = Map::new();
+    let mut truncated = Truncated::default();
     fields.insert("title".into(), part.title.clone().into());
     fields.insert("kind".into(), acp_kind(part.kind).to_string().into());
     fields.insert("status".into(), acp_status(part.state).to_string().into());
@@ -196,7 +207,7 @@ fn view(part: &NormalizedToolPart, cap: usize) -> View {
     if let Some(output) = raw_output {
         let (value, total) = capped_value(output, cap);
         if let Some(total) = total {
-            truncated.insert("rawOutput".into(), truncation(total, cap));
+            truncated.raw_output = Some(truncation(total, cap));
         }
         fields.insert("rawOutput".into(), value);
     }
@@ -204,24 +215,21 @@ fn view(part: &NormalizedToolPart, cap: usize) -> View {
     if let Some(text) = result_text(part) {
         let (text, total) = capped_text(&text, cap);
         if let Some(total) = total {
-            truncated.insert("content".into(), truncation(total, cap));
+            truncated.content = Some(truncation(total, cap));
         }
         content.push(json!({ "type": "content", "content": { "type": "text", "text": text } }));
     }
     fields.insert("content".into(), Value::Array(content));
     fields.insert("locations".into(), Value::Array(locations(part)));
 
-    meta.insert("toolName".into(), part.name.clone().into());
-    meta.insert("kind".into(), part.kind.as_str().into());
-    if let Some(error) = &part.error {
-        meta.insert("error".into(), json!(error));
-    }
-    if let Some(timing) = &part.timing {
-        meta.insert("timing".into(), json!(timing));
-    }
-    if !truncated.is_empty() {
-        meta.insert("truncated".into(), Value::Object(truncated));
-    }
+    let meta = ToolnormMeta {
+        tool_name: Some(part.name.clone()),
+        kind: Some(part.kind),
+        error: part.error.clone(),
+        timing: part.timing.clone(),
+        truncated: (!truncated.is_empty()).then_some(truncated),
+        ..ToolnormMeta::default()
+    };
     let mut metadata = part.metadata.clone().unwrap_or_default();
     let mut streamed = String::new();
     if part.state == ToolState::Running {
@@ -240,8 +248,11 @@ fn view(part: &NormalizedToolPart, cap: usize) -> View {
     }
 }
 
-fn truncation(total: usize, cap: usize) -> Value {
-    json!({ "totalBytes": total, "capBytes": cap })
+fn truncation(total: usize, cap: usize) -> Truncation {
+    Truncation {
+        total_bytes: total as u64,
+        cap_bytes: cap as u64,
+    }
 }
 
 /// `text` cut to at most `cap` bytes (on a character boundary), and its length when cut.

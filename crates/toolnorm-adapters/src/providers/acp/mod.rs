@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use toolnorm::{JsonObject, Timestamp, ToolError, ToolKind, ToolState};
+use toolnorm::{JsonObject, ToolKind, ToolState};
 use toolnorm_wire::acp;
 
 use crate::Dialect;
@@ -95,16 +95,17 @@ impl AcpAdapter {
         let (current, kind) = (call.state(), call.kind());
         let own = self.own.contains(&seen.id);
         let toolnorm = seen.toolnorm();
-        let timing = |key: &str| -> Option<&Value> { toolnorm?.get("timing")?.get(key) };
+        let timing = toolnorm.and_then(|meta| meta.timing.as_ref());
         let state = seen.status.map(state_of).unwrap_or(current);
         if state != ToolState::Started && current == ToolState::Started {
-            out.running(line, &seen.id, timing("startedAt").and_then(timestamp));
+            let started_at = timing.and_then(|timing| timing.started_at.clone());
+            out.running(line, &seen.id, started_at);
         }
         if state != ToolState::Started {
             stream(line, &seen, own, out);
         }
-        let ending = Ending::at(timing("completedAt").and_then(timestamp))
-            .elapsed_ms(timing("elapsedMs").and_then(Value::as_u64));
+        let ending = Ending::at(timing.and_then(|timing| timing.completed_at.clone()))
+            .elapsed_ms(timing.and_then(|timing| timing.elapsed_ms));
         match state {
             ToolState::Started | ToolState::Running => return,
             ToolState::Complete => {
@@ -128,9 +129,7 @@ impl AcpAdapter {
                 }
             }
             ToolState::Error => {
-                let own_error = toolnorm
-                    .and_then(|meta| meta.get("error"))
-                    .and_then(|error| ToolError::deserialize(error).ok());
+                let own_error = toolnorm.and_then(|meta| meta.error.clone());
                 let error = own_error.unwrap_or_else(|| foreign_error(&seen, kind));
                 out.fail(line, &seen.id, error, ending);
             }
@@ -141,18 +140,13 @@ impl AcpAdapter {
     /// The first sight of a call.
     fn start(&mut self, line: u64, seen: &Seen, out: &mut Facts<'_>) {
         let toolnorm = seen.toolnorm();
-        let own_name = toolnorm
-            .and_then(|meta| meta.get("toolName"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let own_name = toolnorm.and_then(|meta| meta.tool_name.clone());
         let name = own_name
             .or_else(|| seen.foreign_name())
             .or_else(|| seen.title.clone())
             .unwrap_or_else(|| seen.id.clone());
         let title = seen.title.clone().unwrap_or_else(|| name.clone());
-        let own_kind = toolnorm
-            .and_then(|meta| meta.get("kind"))
-            .and_then(|kind| ToolKind::deserialize(kind).ok());
+        let own_kind = toolnorm.and_then(|meta| meta.kind);
         let mcp = matches!(seen.kind, None | Some(acp::ToolKind::Other))
             .then(|| mcp_name(&name, &self.mcp_servers))
             .flatten();
@@ -165,9 +159,7 @@ impl AcpAdapter {
             };
             kind_of(seen.kind, clues)
         });
-        let at = toolnorm
-            .and_then(|meta| meta.get("timing")?.get("startedAt"))
-            .and_then(timestamp);
+        let at = toolnorm.and_then(|meta| meta.timing.as_ref()?.started_at.clone());
         let input = seen.raw_input.clone().unwrap_or(Value::Null);
         let sighting = Sighting::new(seen.id.clone(), name, input)
             .kind(kind)
@@ -176,8 +168,9 @@ impl AcpAdapter {
         let sighting = match toolnorm {
             Some(meta) => {
                 self.own.insert(seen.id.clone());
-                let metadata = meta.get("metadata").and_then(Value::as_object).cloned();
-                sighting.metadata(metadata.unwrap_or_default()).restored()
+                sighting
+                    .metadata(meta.metadata.clone().unwrap_or_default())
+                    .restored()
             }
             None => {
                 let sighting = sighting.metadata(foreign_metadata(seen));
@@ -336,8 +329,7 @@ fn refine(line: u64, seen: &Seen, out: &mut Facts<'_>) {
     }
     if let Some(metadata) = seen
         .toolnorm()
-        .and_then(|meta| meta.get("metadata"))
-        .and_then(Value::as_object)
+        .and_then(|meta| meta.metadata.as_ref())
         .filter(|metadata| !metadata.is_empty())
     {
         out.merge_metadata(line, &seen.id, metadata.clone());
@@ -354,10 +346,6 @@ fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &m
     out.merge_metadata(line, id, metadata);
 }
 
-fn timestamp(value: &Value) -> Option<Timestamp> {
-    Timestamp::deserialize(value).ok()
-}
-
 /// New text content of a running call, as output chunks: frames from toolnorm carry
 /// `_meta.toolnorm.outputAppended` (applied when it starts where the output so far
 /// ends); other agents resend their text content, of which what extends the output so
@@ -366,12 +354,10 @@ fn stream(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
     if own {
         let chunk = seen
             .toolnorm()
-            .and_then(|meta| meta.get("outputAppended"))
-            .and_then(|appended| {
-                let offset = appended.get("offset")?.as_u64()?;
-                let chunk = appended.get("chunk")?.as_str()?;
-                (offset == out.streamed(&seen.id) && !chunk.is_empty()).then_some(chunk)
-            });
+            .and_then(|meta| meta.output_appended.as_ref())
+            .filter(|appended| appended.offset == out.streamed(&seen.id))
+            .map(|appended| appended.chunk.as_str())
+            .filter(|chunk| !chunk.is_empty());
         if let Some(chunk) = chunk {
             out.output(line, &seen.id, chunk);
         }

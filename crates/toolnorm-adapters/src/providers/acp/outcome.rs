@@ -1,25 +1,23 @@
 //! How an ACP call ended, in toolnorm's terms: the shared error codes for other agents'
 //! failures, and the truncation flags of toolnorm's own frames.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use toolnorm::{JsonObject, ToolError, ToolKind};
 
 use super::seen::Seen;
+use crate::acp::ToolnormMeta;
 use crate::track::text_error;
 
 /// The core's truncation flags, when the emitter cut `rawOutput`.
-pub(super) fn truncation_flags(toolnorm: Option<&Map<String, Value>>) -> Option<JsonObject> {
-    let cut = toolnorm?.get("truncated")?.get("rawOutput")?;
+pub(super) fn truncation_flags(toolnorm: Option<&ToolnormMeta>) -> Option<JsonObject> {
+    let cut = toolnorm?.truncated.as_ref()?.raw_output?;
     let mut flags = JsonObject::new();
     flags.insert(toolnorm::OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
-    for (key, field) in [
-        (toolnorm::OUTPUT_TOTAL_BYTES_KEY, "totalBytes"),
-        (toolnorm::OUTPUT_CAP_BYTES_KEY, "capBytes"),
-    ] {
-        if let Some(value) = cut.get(field) {
-            flags.insert(key.into(), value.clone());
-        }
-    }
+    flags.insert(
+        toolnorm::OUTPUT_TOTAL_BYTES_KEY.into(),
+        cut.total_bytes.into(),
+    );
+    flags.insert(toolnorm::OUTPUT_CAP_BYTES_KEY.into(), cut.cap_bytes.into());
     Some(flags)
 }
 

@@ -1,11 +1,12 @@
 //! One sight of an ACP tool call, as a `tool_call`, a `tool_call_update` or the call of a
 //! permission request carries it, and what is read from it.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use toolnorm::JsonObject;
 use toolnorm_wire::acp;
 
-use crate::acp::META_KEY;
+use crate::acp::{META_KEY, ToolnormMeta};
 
 /// One sight of a call, from `tool_call`, `tool_call_update` or a permission request.
 pub(super) struct Seen {
@@ -20,6 +21,8 @@ pub(super) struct Seen {
     /// The content blocks, as sent (already checked against the schema's types).
     pub content: Option<Vec<Value>>,
     pub meta: Option<Map<String, Value>>,
+    /// `_meta.toolnorm`, when a toolnorm emitter wrote the frame.
+    toolnorm: Option<ToolnormMeta>,
 }
 
 impl Seen {
@@ -36,6 +39,7 @@ impl Seen {
             raw_input: raw.get("rawInput").cloned(),
             raw_output: raw.get("rawOutput").cloned(),
             content: raw.get("content").and_then(Value::as_array).cloned(),
+            toolnorm: toolnorm_meta(call.meta.as_ref()),
             meta: call.meta,
         }
     }
@@ -55,13 +59,14 @@ impl Seen {
             raw_input: raw.get("rawInput").cloned(),
             raw_output: raw.get("rawOutput").cloned(),
             content: raw.get("content").and_then(Value::as_array).cloned(),
+            toolnorm: toolnorm_meta(update.meta.as_ref()),
             meta: update.meta,
         }
     }
 
     /// `_meta.toolnorm`, when a toolnorm emitter wrote the frame.
-    pub(super) fn toolnorm(&self) -> Option<&Map<String, Value>> {
-        self.meta.as_ref()?.get(META_KEY)?.as_object()
+    pub(super) fn toolnorm(&self) -> Option<&ToolnormMeta> {
+        self.toolnorm.as_ref()
     }
 
     /// The text blocks of the content, joined by newlines.
@@ -137,4 +142,9 @@ pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String
     }
     let (server, tool) = name.split_once('_')?;
     (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
+}
+
+/// `_meta.toolnorm` of a frame's `_meta`.
+fn toolnorm_meta(meta: Option<&Map<String, Value>>) -> Option<ToolnormMeta> {
+    ToolnormMeta::deserialize(meta?.get(META_KEY)?).ok()
 }

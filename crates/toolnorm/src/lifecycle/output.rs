@@ -1,0 +1,99 @@
+//! The partial output of a running call, kept up to a cap.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::part::JsonObject;
+
+/// Default bound, in bytes, on the partial output a running call keeps (1 MiB).
+pub const DEFAULT_OUTPUT_CAP: usize = 1 << 20;
+
+/// Metadata key of the partial output of a running call.
+pub const PARTIAL_OUTPUT_KEY: &str = "partialOutput";
+/// Metadata key set to `true` when streamed output went past the cap.
+pub const OUTPUT_TRUNCATED_KEY: &str = "outputTruncated";
+/// Metadata key holding the number of output bytes received when truncated.
+pub const OUTPUT_TOTAL_BYTES_KEY: &str = "outputTotalBytes";
+/// Metadata key holding the cap in bytes when truncated.
+pub const OUTPUT_CAP_BYTES_KEY: &str = "outputCapBytes";
+/// Key under `error.details` holding streamed output of a call that failed without details.
+pub const PARTIAL_OUTPUT_DETAILS_KEY: &str = "partialOutput";
+
+/// Partial output of a running call, kept up to a cap.
+#[derive(Clone, PartialEq, Default)]
+pub struct StreamedOutput {
+    pub(super) kept: String,
+    pub(super) total_bytes: u64,
+    cap: usize,
+}
+
+impl StreamedOutput {
+    pub(super) fn with_cap(cap: usize) -> Self {
+        StreamedOutput {
+            kept: String::new(),
+            total_bytes: 0,
+            cap,
+        }
+    }
+
+    /// The output kept so far (at most the cap, cut on a character boundary).
+    pub fn text(&self) -> &str {
+        &self.kept
+    }
+
+    /// How many bytes were received in all, kept or not.
+    pub fn total_bytes(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// Whether some received output was not kept.
+    pub fn is_truncated(&self) -> bool {
+        self.total_bytes > self.kept.len() as u64
+    }
+
+    /// The cap in bytes.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    pub(super) fn push(&mut self, chunk: &str) {
+        self.total_bytes = self.total_bytes.saturating_add(chunk.len() as u64);
+        let room = self.cap.saturating_sub(self.kept.len());
+        if room == 0 || self.is_truncated_before_push(chunk) {
+            return;
+        }
+        if chunk.len() <= room {
+            self.kept.push_str(chunk);
+        } else {
+            let mut end = room;
+            while !chunk.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.kept.push_str(&chunk[..end]);
+        }
+    }
+
+    /// Once anything was dropped, later chunks are dropped too, so the kept text stays a prefix.
+    fn is_truncated_before_push(&self, chunk: &str) -> bool {
+        self.total_bytes - chunk.len() as u64 > self.kept.len() as u64
+    }
+
+    pub(super) fn write_truncation_flags(&self, metadata: &mut JsonObject) {
+        if self.is_truncated() {
+            metadata.insert(OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
+            metadata.insert(OUTPUT_TOTAL_BYTES_KEY.into(), self.total_bytes.into());
+            metadata.insert(OUTPUT_CAP_BYTES_KEY.into(), self.cap.into());
+        }
+    }
+}
+
+impl fmt::Debug for StreamedOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamedOutput")
+            .field("kept_bytes", &self.kept.len())
+            .field("total_bytes", &self.total_bytes)
+            .field("cap", &self.cap)
+            .finish()
+    }
+}

@@ -112,12 +112,7 @@ impl AnyToolCall {
 
     /// The wire state.
     pub fn state(&self) -> ToolState {
-        match self {
-            AnyToolCall::Started(_) => ToolState::Started,
-            AnyToolCall::Running(_) => ToolState::Running,
-            AnyToolCall::Complete(_) => ToolState::Complete,
-            AnyToolCall::Failed(_) => ToolState::Error,
-        }
+        on_any!(self, call => call.state())
     }
 
     /// Whether the call is complete or failed.
@@ -139,9 +134,9 @@ impl AnyToolCall {
     pub fn apply(self, event: ToolEvent) -> Result<Applied, Rejected> {
         match event {
             ToolEvent::ToolCallStarted(started) => self.restart(started),
-            ToolEvent::InputUpdated(update) => self.update_input(update),
-            ToolEvent::TitleUpdated(update) => self.update_title(update),
-            ToolEvent::MetadataMerged(update) => self.merge_metadata(update),
+            ToolEvent::InputUpdated(update) => self.edit(update),
+            ToolEvent::TitleUpdated(update) => self.edit(update),
+            ToolEvent::MetadataMerged(update) => self.edit(update),
             ToolEvent::ToolCallRunning(running) => self.run(running),
             ToolEvent::OutputAppended(chunk) => self.append_output(chunk),
             ToolEvent::ToolCallCompleted(completed) => self.complete(completed),
@@ -194,59 +189,22 @@ impl AnyToolCall {
         }
     }
 
-    fn update_input(self, update: InputUpdated) -> Result<Applied, Rejected> {
-        if *self.input() == update.input {
+    /// Applies an edit to an open call; on a terminal call, an edit that changes nothing
+    /// is a duplicate and any other is rejected.
+    fn edit<E: Edit>(self, edit: E) -> Result<Applied, Rejected> {
+        if edit.repeats(&self) {
             return self.unchanged();
         }
         match self {
             AnyToolCall::Started(mut call) => {
-                call.set_input(update.input);
+                edit.apply(&mut call);
                 Self::changed(AnyToolCall::Started(call))
             }
             AnyToolCall::Running(mut call) => {
-                call.set_input(update.input);
+                edit.apply(&mut call);
                 Self::changed(AnyToolCall::Running(call))
             }
-            terminal => terminal.reject(update.into(), Rejection::Terminal),
-        }
-    }
-
-    fn update_title(self, update: TitleUpdated) -> Result<Applied, Rejected> {
-        if self.title() == update.title {
-            return self.unchanged();
-        }
-        match self {
-            AnyToolCall::Started(mut call) => {
-                call.set_title(update.title);
-                Self::changed(AnyToolCall::Started(call))
-            }
-            AnyToolCall::Running(mut call) => {
-                call.set_title(update.title);
-                Self::changed(AnyToolCall::Running(call))
-            }
-            terminal => terminal.reject(update.into(), Rejection::Terminal),
-        }
-    }
-
-    fn merge_metadata(self, update: MetadataMerged) -> Result<Applied, Rejected> {
-        let current = self.metadata();
-        if update
-            .metadata
-            .iter()
-            .all(|(key, value)| current.get(key) == Some(value))
-        {
-            return self.unchanged();
-        }
-        match self {
-            AnyToolCall::Started(mut call) => {
-                call.merge_metadata(update.metadata);
-                Self::changed(AnyToolCall::Started(call))
-            }
-            AnyToolCall::Running(mut call) => {
-                call.merge_metadata(update.metadata);
-                Self::changed(AnyToolCall::Running(call))
-            }
-            terminal => terminal.reject(update.into(), Rejection::Terminal),
+            terminal => terminal.reject(edit.into(), Rejection::Terminal),
         }
     }
 
@@ -343,6 +301,44 @@ impl AnyToolCall {
             AnyToolCall::Failed(ref call) if repeats_failure(call, &failed) => self.unchanged(),
             terminal => terminal.reject(failed.into(), Rejection::Terminal),
         }
+    }
+}
+
+/// An event that edits an open call in place: new input, title or metadata.
+trait Edit: Into<ToolEvent> {
+    /// Whether the call already holds what the edit sets.
+    fn repeats(&self, call: &AnyToolCall) -> bool;
+    /// Makes the edit.
+    fn apply<S: Open>(self, call: &mut ToolCall<S>);
+}
+
+impl Edit for InputUpdated {
+    fn repeats(&self, call: &AnyToolCall) -> bool {
+        *call.input() == self.input
+    }
+    fn apply<S: Open>(self, call: &mut ToolCall<S>) {
+        call.set_input(self.input);
+    }
+}
+
+impl Edit for TitleUpdated {
+    fn repeats(&self, call: &AnyToolCall) -> bool {
+        call.title() == self.title
+    }
+    fn apply<S: Open>(self, call: &mut ToolCall<S>) {
+        call.set_title(self.title);
+    }
+}
+
+impl Edit for MetadataMerged {
+    fn repeats(&self, call: &AnyToolCall) -> bool {
+        let current = call.metadata();
+        self.metadata
+            .iter()
+            .all(|(key, value)| current.get(key) == Some(value))
+    }
+    fn apply<S: Open>(self, call: &mut ToolCall<S>) {
+        call.merge_metadata(self.metadata);
     }
 }
 

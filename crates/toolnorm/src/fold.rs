@@ -183,15 +183,34 @@ pub struct Replay {
 
 /// Folds a whole event log from scratch.
 pub fn replay(events: impl IntoIterator<Item = ToolEvent>) -> Replay {
-    let mut fold = Fold::new();
-    let mut diagnostics = Vec::new();
+    let mut replaying = Replaying::default();
     for event in events {
-        if let Err(error) = fold.apply(event) {
-            diagnostics.push(error);
+        replaying.feed(Ok(event));
+    }
+    replaying.finish()
+}
+
+/// A replay in progress: a fresh fold and what did not apply so far ([`replay`] and
+/// [`replay_log`](crate::replay_log) both feed one).
+#[derive(Debug, Default)]
+pub(crate) struct Replaying {
+    fold: Fold,
+    diagnostics: Vec<Error>,
+}
+
+impl Replaying {
+    /// Applies one event, or records why there is none (a bad line).
+    pub(crate) fn feed(&mut self, event: Result<ToolEvent, Error>) {
+        if let Err(error) = event.and_then(|event| self.fold.apply(event).map(drop)) {
+            self.diagnostics.push(error);
         }
     }
-    Replay {
-        parts: fold.parts(),
-        diagnostics,
+
+    /// The parts and the diagnostics.
+    pub(crate) fn finish(self) -> Replay {
+        Replay {
+            parts: self.fold.parts(),
+            diagnostics: self.diagnostics,
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 
 use crate::error::Error;
 use crate::event::ToolEvent;
-use crate::fold::{Fold, Replay};
+use crate::fold::{Replay, Replaying};
 
 /// The most buffer a splitter keeps between lines; after a longer line, the buffer is
 /// given back, so one huge line does not hold its memory for the rest of a stream.
@@ -64,11 +64,6 @@ impl LineSplitter {
         } else {
             self.pending.clear();
         }
-    }
-
-    /// How many lines were completed so far.
-    pub fn lines(&self) -> u64 {
-        self.line
     }
 }
 
@@ -129,14 +124,9 @@ impl EventLogDecoder {
 
 /// Folds an event log read from `reader` (streamed; never read whole).
 pub fn replay_log(mut reader: impl BufRead) -> Replay {
-    let mut fold = Fold::new();
-    let mut diagnostics = Vec::new();
+    let mut replaying = Replaying::default();
     let mut decoder = EventLogDecoder::new();
-    let mut apply = |result: Result<ToolEvent, Error>| {
-        if let Err(error) = result.and_then(|event| fold.apply(event).map(drop)) {
-            diagnostics.push(error);
-        }
-    };
+    let mut apply = |result: Result<ToolEvent, Error>| replaying.feed(result);
     loop {
         let consumed = match reader.fill_buf() {
             Ok([]) => break,
@@ -153,10 +143,7 @@ pub fn replay_log(mut reader: impl BufRead) -> Replay {
         reader.consume(consumed);
     }
     decoder.finish(&mut apply);
-    Replay {
-        parts: fold.parts(),
-        diagnostics,
-    }
+    replaying.finish()
 }
 
 /// Writes events as JSON Lines.

@@ -141,11 +141,6 @@ impl<S: CallState> ToolCall<S> {
         &self.common.timing
     }
 
-    /// The bound on partial output kept while running.
-    pub fn output_cap(&self) -> usize {
-        self.common.output_cap
-    }
-
     /// The wire state.
     pub fn state(&self) -> ToolState {
         S::STATE

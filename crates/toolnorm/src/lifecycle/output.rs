@@ -52,31 +52,18 @@ impl StreamedOutput {
         self.total_bytes > self.kept.len() as u64
     }
 
-    /// The cap in bytes.
-    pub fn cap(&self) -> usize {
-        self.cap
-    }
-
+    /// Counts the chunk and keeps what fits under the cap, cut on a character boundary.
+    /// Once anything was dropped, later chunks are dropped too, so the kept text stays a
+    /// prefix of the output.
     pub(super) fn push(&mut self, chunk: &str) {
+        let truncated = self.is_truncated();
         self.total_bytes = self.total_bytes.saturating_add(chunk.len() as u64);
-        let room = self.cap.saturating_sub(self.kept.len());
-        if room == 0 || self.is_truncated_before_push(chunk) {
+        if truncated {
             return;
         }
-        if chunk.len() <= room {
-            self.kept.push_str(chunk);
-        } else {
-            let mut end = room;
-            while !chunk.is_char_boundary(end) {
-                end -= 1;
-            }
-            self.kept.push_str(&chunk[..end]);
-        }
-    }
-
-    /// Once anything was dropped, later chunks are dropped too, so the kept text stays a prefix.
-    fn is_truncated_before_push(&self, chunk: &str) -> bool {
-        self.total_bytes - chunk.len() as u64 > self.kept.len() as u64
+        let room = self.cap.saturating_sub(self.kept.len());
+        let fits = chunk.floor_char_boundary(room);
+        self.kept.push_str(chunk.get(..fits).unwrap_or_default());
     }
 
     pub(super) fn write_truncation_flags(&self, metadata: &mut JsonObject) {

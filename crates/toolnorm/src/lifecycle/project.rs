@@ -17,21 +17,7 @@ impl<S: CallState> ToolCall<S> {
     where
         S: Project,
     {
-        let common = &self.common;
-        let mut part = NormalizedToolPart {
-            id: common.id.clone(),
-            name: common.name.clone(),
-            kind: common.kind,
-            title: common.title.clone(),
-            input: common.input.clone(),
-            output: None,
-            error: None,
-            state: S::STATE,
-            timing: (!common.timing.is_empty()).then(|| common.timing.clone()),
-            metadata: (!common.metadata.is_empty()).then(|| common.metadata.clone()),
-        };
-        S::project(&self.data, &mut part);
-        part
+        self.part_view().into()
     }
 
     /// The canonical part, borrowed from the call: serializes exactly as
@@ -79,32 +65,35 @@ pub struct PartView<'a> {
     metadata: Option<Cow<'a, JsonObject>>,
 }
 
+/// The owned part: a copy of everything the view borrows.
+impl From<PartView<'_>> for NormalizedToolPart {
+    fn from(view: PartView<'_>) -> Self {
+        NormalizedToolPart {
+            id: view.id.to_owned(),
+            name: view.name.to_owned(),
+            kind: view.kind,
+            title: view.title.to_owned(),
+            input: view.input.clone(),
+            output: view.output.cloned(),
+            error: view.error.cloned(),
+            state: view.state,
+            timing: view.timing.cloned(),
+            metadata: view.metadata.map(Cow::into_owned),
+        }
+    }
+}
+
 /// How a state's own data shows in the projected part. Implemented for all four states.
 pub trait Project: CallState {
-    #[doc(hidden)]
-    fn project(data: &Self::Data, part: &mut NormalizedToolPart);
     #[doc(hidden)]
     fn view<'a>(data: &'a Self::Data, view: &mut PartView<'a>);
 }
 
 impl Project for Started {
-    fn project(_: &(), _: &mut NormalizedToolPart) {}
     fn view<'a>(_: &'a (), _: &mut PartView<'a>) {}
 }
 
 impl Project for Running {
-    fn project(streamed: &StreamedOutput, part: &mut NormalizedToolPart) {
-        if streamed.total_bytes == 0 {
-            return;
-        }
-        let metadata = part.metadata.get_or_insert_with(JsonObject::new);
-        metadata.insert(
-            PARTIAL_OUTPUT_KEY.into(),
-            Value::String(streamed.kept.clone()),
-        );
-        streamed.write_truncation_flags(metadata);
-    }
-
     fn view<'a>(streamed: &'a StreamedOutput, view: &mut PartView<'a>) {
         if streamed.total_bytes == 0 {
             return;
@@ -122,18 +111,12 @@ impl Project for Running {
 }
 
 impl Project for Complete {
-    fn project(output: &Option<Value>, part: &mut NormalizedToolPart) {
-        part.output = output.clone();
-    }
     fn view<'a>(output: &'a Option<Value>, view: &mut PartView<'a>) {
         view.output = output.as_ref();
     }
 }
 
 impl Project for Failed {
-    fn project(error: &ToolError, part: &mut NormalizedToolPart) {
-        part.error = Some(error.clone());
-    }
     fn view<'a>(error: &'a ToolError, view: &mut PartView<'a>) {
         view.error = Some(error);
     }

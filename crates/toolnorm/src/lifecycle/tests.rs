@@ -110,3 +110,15 @@ fn debug_names_the_state() {
         "{text}"
     );
 }
+
+#[test]
+fn output_that_exactly_fills_the_cap_is_not_truncated() {
+    let mut running = bash().with_output_cap(4).run(None);
+    running.append_output("abcd");
+    running.append_output("");
+    assert!(!running.streamed_output().is_truncated());
+    running.append_output("é");
+    let streamed = running.streamed_output();
+    assert_eq!((streamed.text(), streamed.total_bytes()), ("abcd", 6));
+    assert!(streamed.is_truncated());
+}

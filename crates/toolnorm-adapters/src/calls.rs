@@ -471,7 +471,7 @@ mod tests {
     fn exit_codes_are_read_from_bash_errors() {
         let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
         assert_eq!(error.message, "Exit code 3");
-        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(error.code, Some(toolnorm::ErrorCode::ExitCode));
         assert_eq!(
             error.details,
             Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))

@@ -33,6 +33,7 @@
     clippy::indexing_slicing
 )]
 
+mod code;
 mod dynamic;
 mod error;
 mod event;
@@ -42,6 +43,7 @@ mod lifecycle;
 mod log;
 mod part;
 
+pub use code::ErrorCode;
 pub use dynamic::{AnyToolCall, Applied, Rejected};
 pub use error::{Error, Rejection};
 pub use event::{

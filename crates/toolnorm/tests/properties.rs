@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
 use toolnorm::{
-    EventLogDecoder, Fold, InputUpdated, JsonObject, MetadataMerged, NormalizedToolPart,
+    ErrorCode, EventLogDecoder, Fold, InputUpdated, JsonObject, MetadataMerged, NormalizedToolPart,
     OutputAppended, Timestamp, Timing, TitleUpdated, ToolCallCompleted, ToolCallFailed,
     ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState, replay,
 };
@@ -255,6 +255,15 @@ fn metadata() -> impl Strategy<Value = JsonObject> {
         .prop_map(|pairs| pairs.into_iter().collect())
 }
 
+/// A provider's code or one of the shared ones.
+fn error_code() -> impl Strategy<Value = ErrorCode> {
+    prop_oneof![
+        "[0-9]".prop_map(ErrorCode::from),
+        Just(ErrorCode::ExitCode),
+        Just(ErrorCode::McpError),
+    ]
+}
+
 fn kind() -> impl Strategy<Value = ToolKind> {
     prop::sample::select(ToolKind::ALL.to_vec())
 }
@@ -340,7 +349,7 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
             }),
         (
             "[a-c]{1,4}",
-            prop::option::of("[0-9]"),
+            prop::option::of(error_code()),
             prop::option::of(small_value()),
             prop::option::of(0u64..50),
             timestamp()

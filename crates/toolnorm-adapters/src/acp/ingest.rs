@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use toolnorm::{
-    InputUpdated, JsonObject, MetadataMerged, OutputAppended, Timestamp, TitleUpdated,
+    ErrorCode, InputUpdated, JsonObject, MetadataMerged, OutputAppended, Timestamp, TitleUpdated,
     ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolKind,
     ToolState,
 };
@@ -683,9 +683,9 @@ fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     let mut error = text_error(&text);
     // OpenCode's refusal texts, and Claude Code's ACP adapter's.
     if crate::opencode::is_refusal(text.trim()) || text.starts_with("User refused permission") {
-        error.code = Some("permission_denied".to_owned());
+        error.code = Some(ErrorCode::PermissionDenied);
     } else if kind == ToolKind::Mcp {
-        error.code = Some("mcp_error".to_owned());
+        error.code = Some(ErrorCode::McpError);
     }
     // A text `rawOutput` is the message (and `details.output` when longer) already.
     if let Some(raw) = raw.filter(|raw| !raw.is_null() && !raw.is_string()) {

@@ -41,6 +41,7 @@ mod fold;
 mod legacy;
 mod lifecycle;
 mod log;
+pub mod meta;
 mod part;
 
 pub use code::ErrorCode;
@@ -53,10 +54,9 @@ pub use event::{
 pub use fold::{Fold, Outcome, Replay, Update, replay};
 pub use legacy::LegacyToolState;
 pub use lifecycle::{
-    CallState, Complete, Completion, DEFAULT_OUTPUT_CAP, Failed, Failure, NotYetRunning,
-    OUTPUT_CAP_BYTES_KEY, OUTPUT_TOTAL_BYTES_KEY, OUTPUT_TRUNCATED_KEY, Open,
-    PARTIAL_OUTPUT_DETAILS_KEY, PARTIAL_OUTPUT_KEY, PartView, Project, Running, Started,
-    StreamedOutput, Streaming, Succeeded, ToolCall, Unsuccessful,
+    CallState, Complete, Completion, DEFAULT_OUTPUT_CAP, Failed, Failure, NotYetRunning, Open,
+    PartView, Project, Running, Started, StreamedOutput, Streaming, Succeeded, ToolCall,
+    Unsuccessful,
 };
 pub use log::{EventLogDecoder, LineSplitter, decode_line, replay_log, write_log};
 pub use part::{JsonObject, NormalizedToolPart, Timestamp, Timing, ToolError, ToolKind, ToolState};

@@ -19,10 +19,10 @@ pub const META_KEY: &str = "toolnorm";
 /// Metadata keys the core derives from streamed output while a call runs; they travel as
 /// `outputAppended` chunks instead, so output is never resent whole.
 const STREAMED_KEYS: &[&str] = &[
-    toolnorm::PARTIAL_OUTPUT_KEY,
-    toolnorm::OUTPUT_TRUNCATED_KEY,
-    toolnorm::OUTPUT_TOTAL_BYTES_KEY,
-    toolnorm::OUTPUT_CAP_BYTES_KEY,
+    toolnorm::meta::PARTIAL_OUTPUT,
+    toolnorm::meta::OUTPUT_TRUNCATED,
+    toolnorm::meta::OUTPUT_TOTAL_BYTES,
+    toolnorm::meta::OUTPUT_CAP_BYTES,
 ];
 
 /// How frames are written.
@@ -228,7 +228,7 @@ fn view(part: &NormalizedToolPart, cap: usize) -> View {
     let mut metadata = part.metadata.clone().unwrap_or_default();
     let mut streamed = String::new();
     if part.state == ToolState::Running {
-        if let Some(Value::String(text)) = metadata.get(toolnorm::PARTIAL_OUTPUT_KEY) {
+        if let Some(Value::String(text)) = metadata.get(toolnorm::meta::PARTIAL_OUTPUT) {
             streamed = text.clone();
         }
         for key in STREAMED_KEYS {

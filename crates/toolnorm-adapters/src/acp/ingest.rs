@@ -575,10 +575,10 @@ fn stream(line: u64, seen: &Seen, call: &mut Call, out: &mut Emitted) {
 fn truncation_flags(toolnorm: Option<&Map<String, Value>>) -> Option<JsonObject> {
     let cut = toolnorm?.get("truncated")?.get("rawOutput")?;
     let mut flags = JsonObject::new();
-    flags.insert(toolnorm::OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
+    flags.insert(toolnorm::meta::OUTPUT_TRUNCATED.into(), Value::Bool(true));
     for (key, field) in [
-        (toolnorm::OUTPUT_TOTAL_BYTES_KEY, "totalBytes"),
-        (toolnorm::OUTPUT_CAP_BYTES_KEY, "capBytes"),
+        (toolnorm::meta::OUTPUT_TOTAL_BYTES, "totalBytes"),
+        (toolnorm::meta::OUTPUT_CAP_BYTES, "capBytes"),
     ] {
         if let Some(value) = cut.get(field) {
             flags.insert(key.into(), value.clone());

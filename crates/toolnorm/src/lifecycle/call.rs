@@ -6,11 +6,12 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use super::finish::{Completion, Failure};
-use super::output::{DEFAULT_OUTPUT_CAP, PARTIAL_OUTPUT_DETAILS_KEY, StreamedOutput};
+use super::output::{DEFAULT_OUTPUT_CAP, StreamedOutput};
 use super::state::{
     CallState, Complete, Failed, NotYetRunning, Open, Running, Started, Streaming, Succeeded,
     Unsuccessful,
 };
+use crate::meta;
 use crate::part::{JsonObject, Timestamp, Timing, ToolError, ToolKind, ToolState};
 
 /// Everything a call holds whatever its state.
@@ -249,7 +250,7 @@ impl<S: CallState> ToolCall<S> {
         if error.details.is_none() && streamed.total_bytes > 0 {
             let mut details = JsonObject::new();
             details.insert(
-                PARTIAL_OUTPUT_DETAILS_KEY.into(),
+                meta::details::PARTIAL_OUTPUT.into(),
                 Value::String(streamed.kept),
             );
             error.details = Some(Value::Object(details));

@@ -13,10 +13,7 @@ mod tests;
 
 pub use call::ToolCall;
 pub use finish::{Completion, Failure};
-pub use output::{
-    DEFAULT_OUTPUT_CAP, OUTPUT_CAP_BYTES_KEY, OUTPUT_TOTAL_BYTES_KEY, OUTPUT_TRUNCATED_KEY,
-    PARTIAL_OUTPUT_DETAILS_KEY, PARTIAL_OUTPUT_KEY, StreamedOutput,
-};
+pub use output::{DEFAULT_OUTPUT_CAP, StreamedOutput};
 pub use project::{PartView, Project};
 pub use state::{
     CallState, Complete, Failed, NotYetRunning, Open, Running, Started, Streaming, Succeeded,

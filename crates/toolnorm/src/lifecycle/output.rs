@@ -4,21 +4,11 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::meta;
 use crate::part::JsonObject;
 
 /// Default bound, in bytes, on the partial output a running call keeps (1 MiB).
 pub const DEFAULT_OUTPUT_CAP: usize = 1 << 20;
-
-/// Metadata key of the partial output of a running call.
-pub const PARTIAL_OUTPUT_KEY: &str = "partialOutput";
-/// Metadata key set to `true` when streamed output went past the cap.
-pub const OUTPUT_TRUNCATED_KEY: &str = "outputTruncated";
-/// Metadata key holding the number of output bytes received when truncated.
-pub const OUTPUT_TOTAL_BYTES_KEY: &str = "outputTotalBytes";
-/// Metadata key holding the cap in bytes when truncated.
-pub const OUTPUT_CAP_BYTES_KEY: &str = "outputCapBytes";
-/// Key under `error.details` holding streamed output of a call that failed without details.
-pub const PARTIAL_OUTPUT_DETAILS_KEY: &str = "partialOutput";
 
 /// Partial output of a running call, kept up to a cap.
 #[derive(Clone, PartialEq, Default)]
@@ -68,9 +58,9 @@ impl StreamedOutput {
 
     pub(super) fn write_truncation_flags(&self, metadata: &mut JsonObject) {
         if self.is_truncated() {
-            metadata.insert(OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
-            metadata.insert(OUTPUT_TOTAL_BYTES_KEY.into(), self.total_bytes.into());
-            metadata.insert(OUTPUT_CAP_BYTES_KEY.into(), self.cap.into());
+            metadata.insert(meta::OUTPUT_TRUNCATED.into(), Value::Bool(true));
+            metadata.insert(meta::OUTPUT_TOTAL_BYTES.into(), self.total_bytes.into());
+            metadata.insert(meta::OUTPUT_CAP_BYTES.into(), self.cap.into());
         }
     }
 }

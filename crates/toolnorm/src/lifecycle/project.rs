@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::call::ToolCall;
-use super::output::{PARTIAL_OUTPUT_KEY, StreamedOutput};
+use super::output::StreamedOutput;
 use super::state::{CallState, Complete, Failed, Running, Started};
+use crate::meta;
 use crate::part::{JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
 
 impl<S: CallState> ToolCall<S> {
@@ -103,7 +104,7 @@ impl Project for Running {
             .get_or_insert_with(|| Cow::Owned(JsonObject::new()))
             .to_mut();
         metadata.insert(
-            PARTIAL_OUTPUT_KEY.into(),
+            meta::PARTIAL_OUTPUT.into(),
             Value::String(streamed.kept.clone()),
         );
         streamed.write_truncation_flags(metadata);

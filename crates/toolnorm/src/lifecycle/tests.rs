@@ -1,4 +1,5 @@
 use super::*;
+use crate::meta;
 use crate::part::{ToolError, ToolKind, ToolState};
 use serde_json::json;
 
@@ -17,7 +18,7 @@ fn started_running_complete() {
     assert_eq!(running.streamed_output().text(), "a\nb\n");
     let part = running.to_part();
     assert_eq!(part.state, ToolState::Running);
-    assert_eq!(part.metadata.unwrap()[PARTIAL_OUTPUT_KEY], "a\nb\n");
+    assert_eq!(part.metadata.unwrap()[meta::PARTIAL_OUTPUT], "a\nb\n");
 
     let done = bash()
         .run(None)
@@ -85,9 +86,9 @@ fn partial_output_is_capped_on_a_char_boundary_and_flagged() {
     let done = running.complete(Completion::default());
     let part = done.to_part();
     let metadata = part.metadata.unwrap();
-    assert_eq!(metadata[OUTPUT_TRUNCATED_KEY], true);
-    assert_eq!(metadata[OUTPUT_TOTAL_BYTES_KEY], 7);
-    assert_eq!(metadata[OUTPUT_CAP_BYTES_KEY], 5);
+    assert_eq!(metadata[meta::OUTPUT_TRUNCATED], true);
+    assert_eq!(metadata[meta::OUTPUT_TOTAL_BYTES], 7);
+    assert_eq!(metadata[meta::OUTPUT_CAP_BYTES], 5);
     assert_eq!(part.output, Some(json!("abcd")));
 }
 

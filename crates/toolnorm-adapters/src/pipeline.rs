@@ -13,7 +13,6 @@ use toolnorm::{Error as FoldError, Fold, LineSplitter, ToolEvent, Update};
 use crate::adapter::{Adapter, Emitted};
 use crate::detect::{DETECTION_WINDOW, detect_line};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::finished::Finished;
 use crate::titles::TitleRules;
 use crate::{Dialect, adapter_for};
 
@@ -87,7 +86,6 @@ struct Core {
     stage: Stage,
     options: Options,
     fold: Fold,
-    finished: Finished,
     emitted: Emitted,
     stats: Stats,
     audit: Option<Audit>,
@@ -134,9 +132,11 @@ impl Normalizer {
             lines: LineSplitter::new(),
             core: Core {
                 stage,
-                fold: Fold::with_output_cap(options.output_cap),
+                fold: Fold::builder()
+                    .output_cap(options.output_cap)
+                    .evict_finished(options.evict_terminal)
+                    .build(),
                 options,
-                finished: Finished::default(),
                 emitted: Emitted::default(),
                 stats: Stats::default(),
                 audit: None,
@@ -312,19 +312,8 @@ impl Core {
         on_step: &mut dyn FnMut(Step<'_>),
     ) {
         self.stats.events += 1;
-        if let Some(state) = self.finished.get(event.id()) {
-            let message = format!(
-                "tool call `{}` already finished ({state}): {} ignored",
-                event.id(),
-                event.type_name()
-            );
-            let diagnostic = Diagnostic::at(line, DiagnosticKind::Rejected, message);
-            self.report(diagnostic, source, on_step);
-            return;
-        }
         let kept = self.options.keep_events.then(|| event.clone());
-        let result = self.fold.apply(event);
-        let finished = match result {
+        match self.fold.apply(event) {
             Ok(update) => {
                 if update.outcome == toolnorm::Outcome::Unchanged {
                     self.stats.duplicates += 1;
@@ -336,24 +325,16 @@ impl Core {
                     event: kept.as_ref(),
                     update: &update,
                 });
-                update
-                    .call
-                    .is_terminal()
-                    .then(|| (update.call.id().to_owned(), update.call.state()))
             }
             Err(error) => {
+                // `AlreadyFinished` (a late event for an evicted call) is a rejection too.
                 let kind = match error {
                     FoldError::UnknownCall { .. } => DiagnosticKind::UnknownCall,
                     _ => DiagnosticKind::Rejected,
                 };
                 let diagnostic = Diagnostic::at(line, kind, error.to_string());
                 self.report(diagnostic, source, on_step);
-                None
             }
-        };
-        if let Some((id, state)) = finished.filter(|_| self.options.evict_terminal) {
-            self.fold.remove(&id);
-            self.finished.insert(&id, state);
         }
     }
 }

@@ -65,6 +65,17 @@ pub enum Error {
         /// The event.
         event: Box<ToolEvent>,
     },
+    /// An event arrived for a call that finished and was evicted from the fold (see
+    /// [`FoldBuilder::evict_finished`](crate::FoldBuilder::evict_finished)); nothing changed.
+    #[error("tool call `{id}` already finished ({state}): {} ignored", event.type_name())]
+    AlreadyFinished {
+        /// The call id.
+        id: String,
+        /// The state the call finished in.
+        state: ToolState,
+        /// The late event.
+        event: Box<ToolEvent>,
+    },
     /// A line of an event log is not a valid event.
     #[error("line {line}: {source}")]
     InvalidLine {

@@ -37,6 +37,7 @@ mod code;
 mod dynamic;
 mod error;
 mod event;
+mod finished;
 mod fold;
 mod legacy;
 mod lifecycle;
@@ -51,7 +52,8 @@ pub use event::{
     InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
     ToolCallRunning, ToolCallStarted, ToolEvent,
 };
-pub use fold::{Fold, Outcome, Replay, Update, replay};
+pub use finished::{FINISHED_WINDOW, FinishedCalls};
+pub use fold::{Fold, FoldBuilder, Outcome, Replay, Update, replay};
 pub use legacy::LegacyToolState;
 pub use lifecycle::{
     CallState, Complete, Completion, DEFAULT_OUTPUT_CAP, Failed, Failure, NotYetRunning, Open,

@@ -45,6 +45,7 @@ pub enum AnyToolCall {
 
 /// The result of an event that applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Applied {
     /// The call after the event.
     pub call: AnyToolCall,
@@ -54,6 +55,7 @@ pub struct Applied {
 
 /// An event that did not apply, with the call handed back unchanged.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Rejected {
     /// The call, exactly as it was (boxed: rejections are rare, calls are large).
     pub call: Box<AnyToolCall>,
@@ -130,7 +132,35 @@ impl AnyToolCall {
         on_any!(self, call => call.part_view())
     }
 
-    /// Applies one event through the typed transitions.
+    /// Applies one event through the typed transitions: the call after it, or the call
+    /// unchanged and why the event does not apply.
+    ///
+    /// ```
+    /// use toolnorm::{AnyToolCall, Applied, Rejected, ToolCall, ToolEvent, ToolKind, ToolState};
+    ///
+    /// let event = |line: &str| serde_json::from_str::<ToolEvent>(line);
+    /// let call = AnyToolCall::from(ToolCall::start("c1", "Bash", ToolKind::Bash));
+    /// let running = event(r#"{"type":"toolCallRunning","id":"c1"}"#)?;
+    ///
+    /// let Applied { call, changed, .. } = call.apply(running.clone()).expect("it can run");
+    /// assert!(changed);
+    /// assert_eq!(call.state(), ToolState::Running);
+    /// let Applied { call, changed, .. } = call.apply(running).expect("a duplicate applies");
+    /// assert!(!changed);
+    ///
+    /// let done = event(r#"{"type":"toolCallCompleted","id":"c1","output":"ok"}"#)?;
+    /// let Applied { call, .. } = call.apply(done).expect("a running call can complete");
+    /// let late = event(r#"{"type":"titleUpdated","id":"c1","title":"ls -la"}"#)?;
+    /// let Err(Rejected { call, error, .. }) = call.apply(late) else {
+    ///     panic!("a complete call takes no new title")
+    /// };
+    /// assert_eq!((call.state(), call.title()), (ToolState::Complete, "Bash"));
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "tool call `c1` is complete: titleUpdated rejected, terminal states are final"
+    /// );
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn apply(self, event: ToolEvent) -> Result<Applied, Rejected> {
         match event {
             ToolEvent::ToolCallStarted(started) => self.restart(started),

@@ -52,6 +52,27 @@ impl Update<'_> {
 }
 
 /// The fold of an event stream into parts, keyed by call id in first-seen order.
+///
+/// Feed it events as they come ([`apply`](Self::apply)); each one that applies gives the
+/// call's new snapshot, each one that does not gives a typed [`Error`].
+///
+/// ```
+/// use toolnorm::{Fold, Outcome, ToolEvent, ToolState};
+///
+/// let event = |line: &str| serde_json::from_str::<ToolEvent>(line);
+/// let mut fold = Fold::new();
+/// let update = fold.apply(event(
+///     r#"{"type":"toolCallStarted","id":"c1","name":"Bash","kind":"bash","title":"ls"}"#,
+/// )?)?;
+/// assert_eq!(update.outcome, Outcome::Created);
+/// fold.apply(event(r#"{"type":"outputAppended","id":"c1","offset":0,"chunk":"a.txt\n"}"#)?)?;
+/// let update = fold.apply(event(r#"{"type":"toolCallCompleted","id":"c1"}"#)?)?;
+/// let part = update.part();
+/// assert_eq!(part.state, ToolState::Complete);
+/// assert_eq!(part.output, Some("a.txt\n".into()), "the streamed output is the output");
+/// assert_eq!(fold.parts(), [part]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Fold {
     /// Each call's place in `calls`, by id.
@@ -96,8 +117,32 @@ impl FoldBuilder {
 
     /// Whether calls are dropped from the fold as soon as they are finished (`false`
     /// unless set): the fold then holds only open calls, plus the final state of the last
-    /// [`FINISHED_WINDOW`](crate::FINISHED_WINDOW) finished ones, so its memory stays flat however long the
-    /// stream. A later event for such a call is an [`Error::AlreadyFinished`].
+    /// [`FINISHED_WINDOW`](crate::FINISHED_WINDOW) finished ones, so its memory stays flat
+    /// however long the stream. The event that finishes a call still lends it in its
+    /// [`Update`]: write it out then. A later event for it is an
+    /// [`Error::AlreadyFinished`].
+    ///
+    /// ```
+    /// use toolnorm::{Error, Fold, ToolEvent, ToolState};
+    ///
+    /// let event = |line: &str| serde_json::from_str::<ToolEvent>(line);
+    /// let mut fold = Fold::builder().evict_finished(true).build();
+    /// fold.apply(event(
+    ///     r#"{"type":"toolCallStarted","id":"c1","name":"Bash","kind":"bash","title":"ls"}"#,
+    /// )?)?;
+    /// let update = fold.apply(event(r#"{"type":"toolCallCompleted","id":"c1","output":"ok"}"#)?)?;
+    /// assert_eq!(update.part().state, ToolState::Complete);
+    /// assert!(fold.is_empty(), "finished, written, forgotten");
+    /// assert_eq!(fold.finished("c1"), Some(ToolState::Complete));
+    ///
+    /// let late = fold.apply(event(r#"{"type":"toolCallRunning","id":"c1"}"#)?).unwrap_err();
+    /// assert!(matches!(late, Error::AlreadyFinished { state: ToolState::Complete, .. }));
+    /// assert_eq!(
+    ///     late.to_string(),
+    ///     "tool call `c1` already finished (complete): toolCallRunning ignored"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn evict_finished(mut self, evict_finished: bool) -> Self {
         self.evict_finished = evict_finished;
         self
@@ -138,7 +183,33 @@ impl Fold {
         FoldBuilder::default()
     }
 
-    /// Applies one event.
+    /// Applies one event: the call's new snapshot, or why the event does not apply.
+    ///
+    /// An event for an id not yet seen must be a start. An exact duplicate applies and
+    /// changes nothing ([`Outcome::Unchanged`]). An event that does not fit the call's state
+    /// is an [`Error`] that carries the event, and the fold is left as it was.
+    ///
+    /// ```
+    /// use toolnorm::{Error, Fold, Outcome, Rejection, ToolEvent, ToolState};
+    ///
+    /// let event = |line: &str| serde_json::from_str::<ToolEvent>(line);
+    /// let mut fold = Fold::new();
+    /// fold.apply(event(
+    ///     r#"{"type":"toolCallStarted","id":"c1","name":"Bash","kind":"bash","title":"ls"}"#,
+    /// )?)?;
+    /// let failed = r#"{"type":"toolCallFailed","id":"c1","error":{"message":"exit 1"}}"#;
+    /// assert_eq!(fold.apply(event(failed)?)?.outcome, Outcome::Changed);
+    /// assert_eq!(fold.apply(event(failed)?)?.outcome, Outcome::Unchanged);
+    ///
+    /// let late = fold.apply(event(r#"{"type":"toolCallCompleted","id":"c1"}"#)?).unwrap_err();
+    /// assert!(matches!(
+    ///     late,
+    ///     Error::Rejected { state: ToolState::Error, reason: Rejection::Terminal, .. }
+    /// ));
+    /// let ghost = fold.apply(event(r#"{"type":"toolCallRunning","id":"c2"}"#)?).unwrap_err();
+    /// assert!(matches!(ghost, Error::UnknownCall { .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn apply(&mut self, event: ToolEvent) -> Result<Update<'_>, Error> {
         self.evicted = None;
         let Some(&place) = self.index.get(event.id()) else {
@@ -257,6 +328,7 @@ fn placeholder() -> AnyToolCall {
 
 /// The result of replaying a log: the parts and every event that did not apply.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct Replay {
     /// The parts, in first-seen order.
     pub parts: Vec<NormalizedToolPart>,
@@ -264,7 +336,27 @@ pub struct Replay {
     pub diagnostics: Vec<Error>,
 }
 
-/// Folds a whole event log from scratch.
+/// Folds a whole event log from scratch: the same parts as folding it live, and every
+/// event that did not apply, in log order.
+///
+/// ```
+/// use toolnorm::{ToolEvent, ToolState, replay};
+///
+/// let log = [
+///     r#"{"type":"toolCallStarted","id":"c1","name":"Bash","kind":"bash","title":"ls"}"#,
+///     r#"{"type":"toolCallRunning","id":"c2"}"#,
+///     r#"{"type":"toolCallCompleted","id":"c1","output":"a.txt"}"#,
+/// ];
+/// let events = log.map(serde_json::from_str::<ToolEvent>);
+/// let replayed = replay(events.into_iter().collect::<Result<Vec<_>, _>>()?);
+/// assert_eq!(replayed.parts.len(), 1);
+/// assert_eq!(replayed.parts[0].state, ToolState::Complete);
+/// assert_eq!(
+///     replayed.diagnostics[0].to_string(),
+///     "toolCallRunning for tool call `c2`, which was never started"
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn replay(events: impl IntoIterator<Item = ToolEvent>) -> Replay {
     let mut replaying = Replaying::default();
     for event in events {

@@ -27,7 +27,10 @@ pub(super) struct Common {
     output_cap: usize,
 }
 
-/// One tool call in state `S`. Only the lifecycle's transitions make a new state.
+/// One tool call in state `S` ([`Started`], [`Running`], [`Complete`] or [`Failed`]): the
+/// contract's lifecycle, checked by the compiler.
+///
+#[doc = include_str!("doc.md")]
 pub struct ToolCall<S: CallState> {
     pub(super) common: Common,
     pub(super) data: S::Data,
@@ -52,6 +55,20 @@ impl<S: CallState> PartialEq for ToolCall<S> {
 
 impl ToolCall<Started> {
     /// Starts a call. The title defaults to the name and the input to `null`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnorm::{ToolCall, ToolKind, ToolState};
+    ///
+    /// let call = ToolCall::start("toolu_1", "Read", ToolKind::FileRead)
+    ///     .with_title("Reading src/main.rs")
+    ///     .with_input(json!({ "file_path": "src/main.rs" }))
+    ///     .started_at("2026-03-01T10:00:00Z");
+    /// assert_eq!(call.state(), ToolState::Started);
+    /// let part = call.to_part();
+    /// assert_eq!((part.name.as_str(), part.title.as_str()), ("Read", "Reading src/main.rs"));
+    /// assert_eq!(part.output, None);
+    /// ```
     pub fn start(id: impl Into<String>, name: impl Into<String>, kind: ToolKind) -> Self {
         let name = name.into();
         ToolCall {

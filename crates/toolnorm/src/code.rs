@@ -34,11 +34,12 @@ pub enum ErrorCode {
     /// `permission_denied`: a permission check (or the user, asked for permission) refused
     /// the call.
     PermissionDenied,
-    /// `user_rejected`: the user rejected the call itself.
+    /// `user_rejected`: the user declined to go ahead with the call.
     UserRejected,
     /// `mcp_error`: an MCP tool reported an error.
     McpError,
-    /// `invalid_tool_use`: the tool refused its input (an unknown tool, a bad argument).
+    /// `invalid_tool_use`: the agent refused to run the call (an unknown tool, invalid
+    /// input).
     InvalidToolUse,
     /// Any other code, as the provider gave it (`task_failed`, a Codex status, an
     /// `error_code` of a server tool, …).

@@ -57,7 +57,8 @@ pub enum Error {
         /// Why it was rejected.
         reason: Rejection,
     },
-    /// An event named a call that was never started.
+    /// An event named a call that was never started (or one the fold no longer knows:
+    /// removed, or evicted longer ago than the window of finished calls).
     #[error("{} for tool call `{id}`, which was never started", event.type_name())]
     UnknownCall {
         /// The call id.

@@ -11,9 +11,9 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolnorm::{
-    Fold, InputUpdated, MetadataMerged, NormalizedToolPart, OutputAppended, TitleUpdated,
-    ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
-    ToolKind, ToolState,
+    ErrorCode, Fold, InputUpdated, MetadataMerged, NormalizedToolPart, OutputAppended,
+    TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError,
+    ToolEvent, ToolKind, ToolState,
 };
 use toolnorm_adapters::{AcpEmitter, AcpOptions};
 use toolnorm_adapters::{Dialect, Normalizer, Step};
@@ -427,23 +427,23 @@ fn foreign_errors_have_the_shared_codes() {
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
     let (parts, diagnostics) = common::normalize(text.as_bytes(), None);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    let codes: Vec<(ToolKind, Option<&str>)> = parts
+    let codes: Vec<(ToolKind, Option<ErrorCode>)> = parts
         .iter()
         .map(|part| {
             (
                 part.kind,
-                part.error.as_ref().and_then(|error| error.code.as_deref()),
+                part.error.as_ref().and_then(|error| error.code.clone()),
             )
         })
         .collect();
     assert_eq!(
         codes,
         [
-            (ToolKind::Mcp, Some("mcp_error")),
-            (ToolKind::Bash, Some("exit_code")),
-            (ToolKind::Bash, Some("permission_denied")),
-            (ToolKind::Bash, Some("exit_code")),
-            (ToolKind::Bash, Some("permission_denied")),
+            (ToolKind::Mcp, Some(ErrorCode::McpError)),
+            (ToolKind::Bash, Some(ErrorCode::ExitCode)),
+            (ToolKind::Bash, Some(ErrorCode::PermissionDenied)),
+            (ToolKind::Bash, Some(ErrorCode::ExitCode)),
+            (ToolKind::Bash, Some(ErrorCode::PermissionDenied)),
             (ToolKind::FileRead, None)
         ]
     );
@@ -542,7 +542,7 @@ fn error() -> impl Strategy<Value = ToolError> {
     )
         .prop_map(|(message, code, details)| ToolError {
             message,
-            code,
+            code: code.map(ErrorCode::from),
             details,
         })
 }
@@ -622,7 +622,10 @@ proptest! {
                 if let Some((id, length)) = chunk {
                     *streamed.entry(id).or_default() += length;
                 }
-                frames.extend(emitter.part(&update.part()));
+                // Changes only, as the normalizer reports them: a duplicate is not one.
+                if update.outcome != toolnorm::Outcome::Unchanged {
+                    frames.extend(emitter.part(&update.part()));
+                }
             }
         }
         for frame in &frames {

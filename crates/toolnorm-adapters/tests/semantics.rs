@@ -5,7 +5,7 @@
 mod common;
 
 use serde_json::{Value, json};
-use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{ErrorCode, NormalizedToolPart, ToolKind, ToolState};
 use toolnorm_adapters::Dialect;
 use toolnorm_adapters::{TitleRules, ToolRef};
 
@@ -370,7 +370,7 @@ fn a_non_zero_exit_is_an_error_with_its_code_everywhere() {
     for provider in PROVIDERS {
         let part = only(common::fixture(&format!("{provider}/shell-exit-3.jsonl")));
         let error = part.error.unwrap();
-        assert_eq!(error.code.as_deref(), Some("exit_code"), "{provider}");
+        assert_eq!(error.code, Some(ErrorCode::ExitCode), "{provider}");
         let details = error.details.unwrap();
         assert_eq!(details["exitCode"], 3, "{provider}");
         assert!(
@@ -394,8 +394,8 @@ fn a_refused_permission_is_an_error_with_its_own_code() {
         )));
         assert_eq!(part.state, ToolState::Error, "{provider}");
         assert_eq!(
-            part.error.unwrap().code.as_deref(),
-            Some("permission_denied"),
+            part.error.unwrap().code,
+            Some(ErrorCode::PermissionDenied),
             "{provider}"
         );
     }
@@ -450,7 +450,7 @@ fn an_mcp_tool_error_has_the_same_code_everywhere() {
     {
         let part = only(common::fixture(&format!("{provider}/mcp-error.jsonl")));
         let error = part.error.unwrap();
-        assert_eq!(error.code.as_deref(), Some("mcp_error"), "{provider}");
+        assert_eq!(error.code, Some(ErrorCode::McpError), "{provider}");
         assert!(
             error.message.contains("division by zero"),
             "{provider}: {}",

@@ -45,6 +45,7 @@ pub enum AnyToolCall {
 
 /// The result of an event that applied.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Applied {
     /// The call after the event.
     pub call: AnyToolCall,
@@ -54,6 +55,7 @@ pub struct Applied {
 
 /// An event that did not apply, with the call handed back unchanged.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Rejected {
     /// The call, exactly as it was (boxed: rejections are rare, calls are large).
     pub call: Box<AnyToolCall>,
@@ -112,12 +114,7 @@ impl AnyToolCall {
 
     /// The wire state.
     pub fn state(&self) -> ToolState {
-        match self {
-            AnyToolCall::Started(_) => ToolState::Started,
-            AnyToolCall::Running(_) => ToolState::Running,
-            AnyToolCall::Complete(_) => ToolState::Complete,
-            AnyToolCall::Failed(_) => ToolState::Error,
-        }
+        on_any!(self, call => call.state())
     }
 
     /// Whether the call is complete or failed.
@@ -135,13 +132,41 @@ impl AnyToolCall {
         on_any!(self, call => call.part_view())
     }
 
-    /// Applies one event through the typed transitions.
+    /// Applies one event through the typed transitions: the call after it, or the call
+    /// unchanged and why the event does not apply.
+    ///
+    /// ```
+    /// use toolnorm::{AnyToolCall, Applied, Rejected, ToolCall, ToolEvent, ToolKind, ToolState};
+    ///
+    /// let event = |line: &str| serde_json::from_str::<ToolEvent>(line);
+    /// let call = AnyToolCall::from(ToolCall::start("c1", "Bash", ToolKind::Bash));
+    /// let running = event(r#"{"type":"toolCallRunning","id":"c1"}"#)?;
+    ///
+    /// let Applied { call, changed, .. } = call.apply(running.clone()).expect("it can run");
+    /// assert!(changed);
+    /// assert_eq!(call.state(), ToolState::Running);
+    /// let Applied { call, changed, .. } = call.apply(running).expect("a duplicate applies");
+    /// assert!(!changed);
+    ///
+    /// let done = event(r#"{"type":"toolCallCompleted","id":"c1","output":"ok"}"#)?;
+    /// let Applied { call, .. } = call.apply(done).expect("a running call can complete");
+    /// let late = event(r#"{"type":"titleUpdated","id":"c1","title":"ls -la"}"#)?;
+    /// let Err(Rejected { call, error, .. }) = call.apply(late) else {
+    ///     panic!("a complete call takes no new title")
+    /// };
+    /// assert_eq!((call.state(), call.title()), (ToolState::Complete, "Bash"));
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "tool call `c1` is complete: titleUpdated rejected, terminal states are final"
+    /// );
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn apply(self, event: ToolEvent) -> Result<Applied, Rejected> {
         match event {
             ToolEvent::ToolCallStarted(started) => self.restart(started),
-            ToolEvent::InputUpdated(update) => self.update_input(update),
-            ToolEvent::TitleUpdated(update) => self.update_title(update),
-            ToolEvent::MetadataMerged(update) => self.merge_metadata(update),
+            ToolEvent::InputUpdated(update) => self.edit(update),
+            ToolEvent::TitleUpdated(update) => self.edit(update),
+            ToolEvent::MetadataMerged(update) => self.edit(update),
             ToolEvent::ToolCallRunning(running) => self.run(running),
             ToolEvent::OutputAppended(chunk) => self.append_output(chunk),
             ToolEvent::ToolCallCompleted(completed) => self.complete(completed),
@@ -194,59 +219,22 @@ impl AnyToolCall {
         }
     }
 
-    fn update_input(self, update: InputUpdated) -> Result<Applied, Rejected> {
-        if *self.input() == update.input {
+    /// Applies an edit to an open call; on a terminal call, an edit that changes nothing
+    /// is a duplicate and any other is rejected.
+    fn edit<E: Edit>(self, edit: E) -> Result<Applied, Rejected> {
+        if edit.repeats(&self) {
             return self.unchanged();
         }
         match self {
             AnyToolCall::Started(mut call) => {
-                call.set_input(update.input);
+                edit.apply(&mut call);
                 Self::changed(AnyToolCall::Started(call))
             }
             AnyToolCall::Running(mut call) => {
-                call.set_input(update.input);
+                edit.apply(&mut call);
                 Self::changed(AnyToolCall::Running(call))
             }
-            terminal => terminal.reject(update.into(), Rejection::Terminal),
-        }
-    }
-
-    fn update_title(self, update: TitleUpdated) -> Result<Applied, Rejected> {
-        if self.title() == update.title {
-            return self.unchanged();
-        }
-        match self {
-            AnyToolCall::Started(mut call) => {
-                call.set_title(update.title);
-                Self::changed(AnyToolCall::Started(call))
-            }
-            AnyToolCall::Running(mut call) => {
-                call.set_title(update.title);
-                Self::changed(AnyToolCall::Running(call))
-            }
-            terminal => terminal.reject(update.into(), Rejection::Terminal),
-        }
-    }
-
-    fn merge_metadata(self, update: MetadataMerged) -> Result<Applied, Rejected> {
-        let current = self.metadata();
-        if update
-            .metadata
-            .iter()
-            .all(|(key, value)| current.get(key) == Some(value))
-        {
-            return self.unchanged();
-        }
-        match self {
-            AnyToolCall::Started(mut call) => {
-                call.merge_metadata(update.metadata);
-                Self::changed(AnyToolCall::Started(call))
-            }
-            AnyToolCall::Running(mut call) => {
-                call.merge_metadata(update.metadata);
-                Self::changed(AnyToolCall::Running(call))
-            }
-            terminal => terminal.reject(update.into(), Rejection::Terminal),
+            terminal => terminal.reject(edit.into(), Rejection::Terminal),
         }
     }
 
@@ -343,6 +331,44 @@ impl AnyToolCall {
             AnyToolCall::Failed(ref call) if repeats_failure(call, &failed) => self.unchanged(),
             terminal => terminal.reject(failed.into(), Rejection::Terminal),
         }
+    }
+}
+
+/// An event that edits an open call in place: new input, title or metadata.
+trait Edit: Into<ToolEvent> {
+    /// Whether the call already holds what the edit sets.
+    fn repeats(&self, call: &AnyToolCall) -> bool;
+    /// Makes the edit.
+    fn apply<S: Open>(self, call: &mut ToolCall<S>);
+}
+
+impl Edit for InputUpdated {
+    fn repeats(&self, call: &AnyToolCall) -> bool {
+        *call.input() == self.input
+    }
+    fn apply<S: Open>(self, call: &mut ToolCall<S>) {
+        call.set_input(self.input);
+    }
+}
+
+impl Edit for TitleUpdated {
+    fn repeats(&self, call: &AnyToolCall) -> bool {
+        call.title() == self.title
+    }
+    fn apply<S: Open>(self, call: &mut ToolCall<S>) {
+        call.set_title(self.title);
+    }
+}
+
+impl Edit for MetadataMerged {
+    fn repeats(&self, call: &AnyToolCall) -> bool {
+        let current = call.metadata();
+        self.metadata
+            .iter()
+            .all(|(key, value)| current.get(key) == Some(value))
+    }
+    fn apply<S: Open>(self, call: &mut ToolCall<S>) {
+        call.merge_metadata(self.metadata);
     }
 }
 

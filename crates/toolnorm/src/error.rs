@@ -57,12 +57,24 @@ pub enum Error {
         /// Why it was rejected.
         reason: Rejection,
     },
-    /// An event named a call that was never started.
+    /// An event named a call that was never started (or one the fold no longer knows:
+    /// removed, or evicted longer ago than the window of finished calls).
     #[error("{} for tool call `{id}`, which was never started", event.type_name())]
     UnknownCall {
         /// The call id.
         id: String,
         /// The event.
+        event: Box<ToolEvent>,
+    },
+    /// An event arrived for a call that finished and was evicted from the fold (see
+    /// [`FoldBuilder::evict_finished`](crate::FoldBuilder::evict_finished)); nothing changed.
+    #[error("tool call `{id}` already finished ({state}): {} ignored", event.type_name())]
+    AlreadyFinished {
+        /// The call id.
+        id: String,
+        /// The state the call finished in.
+        state: ToolState,
+        /// The late event.
         event: Box<ToolEvent>,
     },
     /// A line of an event log is not a valid event.

@@ -225,20 +225,6 @@ impl ToolEvent {
         }
     }
 
-    /// When it happened, when the provider said.
-    pub fn at(&self) -> Option<&Timestamp> {
-        match self {
-            ToolEvent::ToolCallStarted(event) => event.at.as_ref(),
-            ToolEvent::InputUpdated(event) => event.at.as_ref(),
-            ToolEvent::TitleUpdated(event) => event.at.as_ref(),
-            ToolEvent::MetadataMerged(event) => event.at.as_ref(),
-            ToolEvent::ToolCallRunning(event) => event.at.as_ref(),
-            ToolEvent::OutputAppended(event) => event.at.as_ref(),
-            ToolEvent::ToolCallCompleted(event) => event.at.as_ref(),
-            ToolEvent::ToolCallFailed(event) => event.at.as_ref(),
-        }
-    }
-
     /// The wire tag, e.g. `"toolCallStarted"`.
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 
 use crate::error::Error;
 use crate::event::ToolEvent;
-use crate::fold::{Fold, Replay};
+use crate::fold::{Replay, Replaying};
 
 /// The most buffer a splitter keeps between lines; after a longer line, the buffer is
 /// given back, so one huge line does not hold its memory for the rest of a stream.
@@ -65,11 +65,6 @@ impl LineSplitter {
             self.pending.clear();
         }
     }
-
-    /// How many lines were completed so far.
-    pub fn lines(&self) -> u64 {
-        self.line
-    }
 }
 
 fn trim_cr(line: &[u8]) -> &[u8] {
@@ -91,6 +86,32 @@ pub fn decode_line(line: u64, bytes: &[u8]) -> Result<Option<ToolEvent>, Error> 
 }
 
 /// Turns a chunked event log into events, reporting bad lines by number.
+///
+/// Chunks may be cut anywhere, even inside a character; a bad line is reported and
+/// decoding goes on.
+///
+/// ```
+/// use toolnorm::{Error, EventLogDecoder, Fold, ToolEvent, ToolState};
+///
+/// let log = concat!(
+///     r#"{"type":"toolCallStarted","id":"c1","name":"Bash","kind":"bash","title":"ls"}"#, "\n",
+///     "not an event\n",
+///     r#"{"type":"toolCallRunning","id":"c1"}"#, "\n",
+/// );
+/// let mut decoder = EventLogDecoder::new();
+/// let mut fold = Fold::new();
+/// let mut bad_lines = Vec::new();
+/// let mut on_event = |result: Result<ToolEvent, Error>| match result {
+///     Ok(event) => drop(fold.apply(event)),
+///     Err(error) => bad_lines.push(error.line()),
+/// };
+/// for chunk in log.as_bytes().chunks(7) {
+///     decoder.push(chunk, &mut on_event);
+/// }
+/// decoder.finish(&mut on_event);
+/// assert_eq!(bad_lines, [Some(2)]);
+/// assert_eq!(fold.get("c1").map(|call| call.state()), Some(ToolState::Running));
+/// ```
 #[derive(Debug, Default)]
 pub struct EventLogDecoder {
     lines: LineSplitter,
@@ -127,16 +148,25 @@ impl EventLogDecoder {
     }
 }
 
-/// Folds an event log read from `reader` (streamed; never read whole).
+/// Folds an event log read from `reader` (streamed; never read whole): [`replay`](crate::replay)
+/// for JSON Lines, with the lines that are not events among the diagnostics.
+///
+/// ```
+/// use toolnorm::{ToolState, replay_log};
+///
+/// let log = concat!(
+///     r#"{"type":"toolCallStarted","id":"c1","name":"Bash","kind":"bash","title":"ls"}"#, "\n",
+///     r#"{"type":"toolCallFailed","id":"c1","error":{"message":"exit 2","code":"exit_code"}}"#, "\n",
+///     r#"{"type":"toolCallStart"#,
+/// );
+/// let replayed = replay_log(log.as_bytes());
+/// assert_eq!(replayed.parts[0].state, ToolState::Error);
+/// assert_eq!(replayed.diagnostics[0].line(), Some(3), "the cut last line");
+/// ```
 pub fn replay_log(mut reader: impl BufRead) -> Replay {
-    let mut fold = Fold::new();
-    let mut diagnostics = Vec::new();
+    let mut replaying = Replaying::default();
     let mut decoder = EventLogDecoder::new();
-    let mut apply = |result: Result<ToolEvent, Error>| {
-        if let Err(error) = result.and_then(|event| fold.apply(event).map(drop)) {
-            diagnostics.push(error);
-        }
-    };
+    let mut apply = |result: Result<ToolEvent, Error>| replaying.feed(result);
     loop {
         let consumed = match reader.fill_buf() {
             Ok([]) => break,
@@ -153,10 +183,7 @@ pub fn replay_log(mut reader: impl BufRead) -> Replay {
         reader.consume(consumed);
     }
     decoder.finish(&mut apply);
-    Replay {
-        parts: fold.parts(),
-        diagnostics,
-    }
+    replaying.finish()
 }
 
 /// Writes events as JSON Lines.

@@ -9,6 +9,8 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use crate::code::ErrorCode;
+
 /// A JSON object: the type of `metadata`.
 pub type JsonObject = Map<String, Value>;
 
@@ -136,8 +138,8 @@ pub struct ToolError {
     pub message: String,
     /// Machine-readable code (an exit code, `permission_denied`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub code: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
+    pub code: Option<ErrorCode>,
     /// Any structured detail (captured output, provider error object, …).
     #[serde(
         default,
@@ -160,7 +162,7 @@ impl ToolError {
 
     /// Sets the machine-readable code.
     #[must_use]
-    pub fn with_code(mut self, code: impl Into<String>) -> Self {
+    pub fn with_code(mut self, code: impl Into<ErrorCode>) -> Self {
         self.code = Some(code.into());
         self
     }

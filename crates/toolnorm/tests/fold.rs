@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 use toolnorm::{
-    Error, Fold, InputUpdated, NormalizedToolPart, Outcome, OutputAppended, Rejection,
-    ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
-    ToolKind, ToolState,
+    Error, FINISHED_WINDOW, Fold, InputUpdated, NormalizedToolPart, Outcome, OutputAppended,
+    Rejection, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError,
+    ToolEvent, ToolKind, ToolState,
 };
 
 fn started(id: &str) -> ToolEvent {
@@ -66,7 +66,15 @@ fn failed(id: &str, message: &str) -> ToolEvent {
 struct Given(Fold);
 
 fn given(events: impl IntoIterator<Item = ToolEvent>) -> Given {
-    let mut fold = Fold::new();
+    given_to(Fold::new(), events)
+}
+
+/// Given these events, folded by a fold that evicts finished calls.
+fn given_evicting(events: impl IntoIterator<Item = ToolEvent>) -> Given {
+    given_to(Fold::builder().evict_finished(true).build(), events)
+}
+
+fn given_to(mut fold: Fold, events: impl IntoIterator<Item = ToolEvent>) -> Given {
     for event in events {
         if let Err(error) = fold.apply(event) {
             panic!("the given events must apply: {error}");
@@ -273,4 +281,81 @@ fn parts_keep_first_seen_order_and_removal_keeps_the_rest() {
     assert_eq!(fold.len(), 3);
     assert!(fold.get("c").is_some() && fold.remove("c").is_some() && fold.get("c").is_none());
     assert_eq!(fold.len(), 2);
+}
+
+#[test]
+fn an_evicting_fold_hands_over_the_finished_call_and_then_holds_only_open_ones() {
+    let Given(mut fold) = given_evicting([started("a"), started("b"), running("a")]);
+    let update = fold.apply(completed("a", json!("done"))).unwrap();
+    assert_eq!(update.outcome, Outcome::Changed);
+    let part = update.part();
+    assert_eq!(
+        (part.id.as_str(), part.state),
+        ("a", ToolState::Complete),
+        "the event that finishes a call still reports its part"
+    );
+    assert_eq!(part.output, Some(json!("done")));
+    let ids: Vec<String> = fold.parts().into_iter().map(|part| part.id).collect();
+    assert_eq!(ids, ["b"], "only open calls are held");
+    assert!(fold.get("a").is_none());
+    assert_eq!(fold.finished("a"), Some(ToolState::Complete));
+}
+
+#[test]
+fn a_late_event_for_an_evicted_call_is_already_finished() {
+    let error = given_evicting([started("a"), failed("a", "boom")])
+        .when(completed("a", json!(1)))
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool call `a` already finished (error): toolCallCompleted ignored"
+    );
+    let Error::AlreadyFinished { id, state, event } = error else {
+        panic!("{error:?}")
+    };
+    assert_eq!((id.as_str(), state), ("a", ToolState::Error));
+    assert_eq!(*event, completed("a", json!(1)), "the event is handed back");
+
+    // Even an exact duplicate, or a new start: the call is not opened again.
+    for late in [failed("a", "boom"), started("a")] {
+        let error = given_evicting([started("a"), failed("a", "boom")])
+            .when(late.clone())
+            .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::AlreadyFinished {
+                    state: ToolState::Error,
+                    ..
+                }
+            ),
+            "{late:?}: {error}"
+        );
+    }
+}
+
+#[test]
+fn an_evicting_fold_forgets_the_oldest_finished_call_past_the_window() {
+    let ids: Vec<String> = (0..=FINISHED_WINDOW).map(|n| format!("call_{n}")).collect();
+    let lifecycles = ids
+        .iter()
+        .flat_map(|id| [started(id), completed(id, json!(1))]);
+    let Given(mut fold) = given_evicting(lifecycles);
+    assert!(fold.is_empty());
+    assert_eq!(fold.finished("call_0"), None, "the oldest is forgotten");
+    assert_eq!(fold.finished("call_1"), Some(ToolState::Complete));
+    assert!(matches!(
+        fold.apply(completed("call_0", json!(2))),
+        Err(Error::UnknownCall { .. })
+    ));
+    assert!(matches!(
+        fold.apply(completed("call_1", json!(2))),
+        Err(Error::AlreadyFinished { .. })
+    ));
+    // A call forgotten can start again, as a new call.
+    let (outcome, part) = Given(fold).when(started("call_0")).unwrap();
+    assert_eq!(
+        (outcome, part.state),
+        (Outcome::Created, ToolState::Started)
+    );
 }

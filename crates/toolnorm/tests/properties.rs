@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
 use toolnorm::{
-    EventLogDecoder, Fold, InputUpdated, JsonObject, MetadataMerged, NormalizedToolPart,
+    ErrorCode, EventLogDecoder, Fold, InputUpdated, JsonObject, MetadataMerged, NormalizedToolPart,
     OutputAppended, Timestamp, Timing, TitleUpdated, ToolCallCompleted, ToolCallFailed,
     ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState, replay,
 };
@@ -227,6 +227,19 @@ impl Model {
     fn parts(&self) -> Vec<NormalizedToolPart> {
         self.calls.iter().map(ModelCall::part).collect()
     }
+
+    fn get(&self, id: &str) -> Option<&ModelCall> {
+        self.calls.iter().find(|call| call.id == id)
+    }
+
+    /// The parts of the calls still open, in first-seen order.
+    fn open_parts(&self) -> Vec<NormalizedToolPart> {
+        self.calls
+            .iter()
+            .filter(|call| call.open())
+            .map(ModelCall::part)
+            .collect()
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -253,6 +266,15 @@ fn timestamp() -> impl Strategy<Value = Option<Timestamp>> {
 fn metadata() -> impl Strategy<Value = JsonObject> {
     prop::collection::vec(("[xyz]", small_value()), 0..3)
         .prop_map(|pairs| pairs.into_iter().collect())
+}
+
+/// A provider's code or one of the shared ones.
+fn error_code() -> impl Strategy<Value = ErrorCode> {
+    prop_oneof![
+        "[0-9]".prop_map(ErrorCode::from),
+        Just(ErrorCode::ExitCode),
+        Just(ErrorCode::McpError),
+    ]
 }
 
 fn kind() -> impl Strategy<Value = ToolKind> {
@@ -340,7 +362,7 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
             }),
         (
             "[a-c]{1,4}",
-            prop::option::of("[0-9]"),
+            prop::option::of(error_code()),
             prop::option::of(small_value()),
             prop::option::of(0u64..50),
             timestamp()
@@ -484,6 +506,33 @@ proptest! {
             prop_assert_eq!(expected.is_ok(), actual.is_ok(), "event {} {:?}: fold said {:?}", n, event, actual);
         }
         prop_assert_eq!(fold.parts(), model.parts());
+    }
+
+    /// A fold that evicts finished calls agrees with the model while a call is open, hands
+    /// over the finished part with the event that finished it, reports every later event
+    /// for that call as already finished, and holds only the open calls.
+    #[test]
+    fn an_evicting_fold_matches_the_model_while_calls_are_open(events in event_log()) {
+        let mut model = Model::default();
+        let mut fold = Fold::builder().evict_finished(true).build();
+        for (n, event) in events.iter().enumerate() {
+            let finished = model.get(event.id()).map(|call| call.state).filter(|state| state.is_terminal());
+            let actual = fold.apply(event.clone()).map(|update| update.part());
+            match finished {
+                Some(state) => prop_assert!(
+                    matches!(&actual, Err(toolnorm::Error::AlreadyFinished { state: s, .. }) if *s == state),
+                    "event {} {:?}: fold said {:?}", n, event, actual
+                ),
+                None => {
+                    let expected = model.apply(event);
+                    prop_assert_eq!(expected.is_ok(), actual.is_ok(), "event {} {:?}: fold said {:?}", n, event, actual);
+                    if let Ok(part) = actual {
+                        prop_assert_eq!(Some(part), model.get(event.id()).map(ModelCall::part));
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(fold.parts(), model.open_parts());
     }
 
     /// Every snapshot is about its event's id, never holds both output and error,

@@ -13,15 +13,14 @@ use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 use crate::acp::{
     META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation, acp_kind, acp_status,
 };
-use crate::pipeline::finished::Finished;
 
 /// Metadata keys the core derives from streamed output while a call runs; they travel as
 /// `outputAppended` chunks instead, so output is never resent whole.
 const STREAMED_KEYS: &[&str] = &[
-    toolnorm::PARTIAL_OUTPUT_KEY,
-    toolnorm::OUTPUT_TRUNCATED_KEY,
-    toolnorm::OUTPUT_TOTAL_BYTES_KEY,
-    toolnorm::OUTPUT_CAP_BYTES_KEY,
+    toolnorm::meta::PARTIAL_OUTPUT,
+    toolnorm::meta::OUTPUT_TRUNCATED,
+    toolnorm::meta::OUTPUT_TOTAL_BYTES,
+    toolnorm::meta::OUTPUT_CAP_BYTES,
 ];
 
 /// How frames are written.
@@ -60,8 +59,6 @@ struct View {
 pub struct AcpEmitter {
     options: AcpOptions,
     open: HashMap<String, View>,
-    /// Calls already sent terminal, in bounded memory.
-    done: Finished,
 }
 
 impl AcpEmitter {
@@ -70,17 +67,17 @@ impl AcpEmitter {
         AcpEmitter {
             options,
             open: HashMap::new(),
-            done: Finished::default(),
         }
     }
 
     /// The frame for a new snapshot of `part`: a `tool_call` the first time its id is
-    /// seen, then a `tool_call_update` with what changed; `None` when nothing changed or
-    /// the call was already sent terminal.
+    /// seen, then a `tool_call_update` with what changed; `None` when nothing changed.
+    ///
+    /// Feed it the changes the [`Normalizer`](crate::Normalizer) (or a
+    /// [`Fold`](toolnorm::Fold)) reports, in order: a terminal snapshot ends its call
+    /// here, and the fold reports nothing for a call after its end (an exact duplicate,
+    /// [`Outcome::Unchanged`](toolnorm::Outcome::Unchanged), is not a change).
     pub fn part(&mut self, part: &NormalizedToolPart) -> Option<Value> {
-        if self.done.get(&part.id).is_some() {
-            return None;
-        }
         let view = view(part, self.options.output_cap);
         let update = match self.open.get(&part.id) {
             None => first_frame(part, &view),
@@ -88,7 +85,6 @@ impl AcpEmitter {
         };
         if part.state.is_terminal() {
             self.open.remove(&part.id);
-            self.done.insert(&part.id, part.state);
         } else {
             self.open.insert(part.id.clone(), view);
         }
@@ -233,7 +229,7 @@ fn view(part: &NormalizedToolPart, cap: usize) -> View {
     let mut metadata = part.metadata.clone().unwrap_or_default();
     let mut streamed = String::new();
     if part.state == ToolState::Running {
-        if let Some(Value::String(text)) = metadata.get(toolnorm::PARTIAL_OUTPUT_KEY) {
+        if let Some(Value::String(text)) = metadata.get(toolnorm::meta::PARTIAL_OUTPUT) {
             streamed = text.clone();
         }
         for key in STREAMED_KEYS {

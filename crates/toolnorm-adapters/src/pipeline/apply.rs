@@ -2,7 +2,6 @@
 
 use toolnorm::{AnyToolCall, Error as FoldError, Fold, Outcome, ToolEvent, ToolState};
 
-use super::finished::Finished;
 use super::{Stats, Step};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::track::Sink;
@@ -12,10 +11,7 @@ use crate::track::Sink;
 /// the line (the normalizer may still rewrite them).
 pub(crate) struct Applier<'a> {
     pub fold: &'a mut Fold,
-    pub finished: &'a mut Finished,
     pub stats: &'a mut Stats,
-    /// Drop calls from the fold once they are terminal.
-    pub evict: bool,
     /// Hand each applied event to the caller.
     pub keep_events: bool,
     /// The line's diagnostics.
@@ -29,18 +25,8 @@ impl Sink for Applier<'_> {
     fn apply(&mut self, line: u64, event: ToolEvent) {
         self.events += 1;
         self.stats.events += 1;
-        if let Some(state) = self.finished.get(event.id()) {
-            let message = format!(
-                "tool call `{}` already finished ({state}): {} ignored",
-                event.id(),
-                event.type_name()
-            );
-            self.diagnostics
-                .push(Diagnostic::at(line, DiagnosticKind::Rejected, message));
-            return;
-        }
         let kept = self.keep_events.then(|| event.clone());
-        let finished = match self.fold.apply(event) {
+        match self.fold.apply(event) {
             Ok(update) => {
                 if update.outcome == Outcome::Unchanged {
                     self.stats.duplicates += 1;
@@ -52,24 +38,16 @@ impl Sink for Applier<'_> {
                     event: kept.as_ref(),
                     update: &update,
                 });
-                update
-                    .call
-                    .is_terminal()
-                    .then(|| (update.call.id().to_owned(), update.call.state()))
             }
             Err(error) => {
+                // `AlreadyFinished` (a late event for an evicted call) is a rejection too.
                 let kind = match error {
                     FoldError::UnknownCall { .. } => DiagnosticKind::UnknownCall,
                     _ => DiagnosticKind::Rejected,
                 };
                 self.diagnostics
                     .push(Diagnostic::at(line, kind, error.to_string()));
-                None
             }
-        };
-        if let Some((id, state)) = finished.filter(|_| self.evict) {
-            self.fold.remove(&id);
-            self.finished.insert(&id, state);
         }
     }
 
@@ -84,7 +62,7 @@ impl Sink for Applier<'_> {
     fn finished(&self, id: &str) -> Option<ToolState> {
         match self.fold.get(id) {
             Some(call) => call.is_terminal().then(|| call.state()),
-            None => self.finished.get(id),
+            None => self.fold.finished(id),
         }
     }
 }

@@ -9,7 +9,6 @@
 mod apply;
 mod audit;
 mod builder;
-pub(crate) mod finished;
 
 use std::io;
 
@@ -26,7 +25,6 @@ use crate::track::{Facts, Tracker};
 use apply::Applier;
 use audit::Audit;
 use builder::Settings;
-use finished::Finished;
 
 /// How many lines are read, at most, before giving up on detection.
 pub const DETECTION_WINDOW: usize = 32;
@@ -74,10 +72,8 @@ struct Core {
     stage: Stage,
     rules: TitleRules,
     provider_options: ProviderOptions,
-    evict: bool,
     keep_events: bool,
     fold: Fold,
-    finished: Finished,
     /// The diagnostics of the line being read (kept to reuse the buffer).
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
@@ -156,10 +152,11 @@ impl Normalizer {
                 stage,
                 rules: settings.rules,
                 provider_options,
-                evict: settings.evict_finished,
                 keep_events: settings.keep_events,
-                fold: Fold::with_output_cap(settings.output_cap),
-                finished: Finished::default(),
+                fold: Fold::builder()
+                    .output_cap(settings.output_cap)
+                    .evict_finished(settings.evict_finished)
+                    .build(),
                 diagnostics: Vec::new(),
                 stats: Stats::default(),
                 audit: settings.audit.map(Audit::new),
@@ -268,9 +265,7 @@ impl Core {
         };
         let mut applier = Applier {
             fold: &mut self.fold,
-            finished: &mut self.finished,
             stats: &mut self.stats,
-            evict: self.evict,
             keep_events: self.keep_events,
             diagnostics: &mut self.diagnostics,
             events: 0,

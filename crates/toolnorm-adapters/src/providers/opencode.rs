@@ -19,6 +19,8 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use toolnorm::ErrorCode;
+use toolnorm::meta;
 use toolnorm::{JsonObject, Timestamp, ToolError};
 use toolnorm_wire::opencode as wire;
 
@@ -313,18 +315,18 @@ impl OpenCodeAdapter {
             ),
         };
         let mut call_metadata = JsonObject::new();
-        call_metadata.insert("itemType".into(), "tool".into());
-        call_metadata.insert("partId".into(), part.id.as_str().into());
-        call_metadata.insert("sessionId".into(), part.session_id.as_str().into());
+        call_metadata.insert(meta::ITEM_TYPE.into(), "tool".into());
+        call_metadata.insert(meta::PART_ID.into(), part.id.as_str().into());
+        call_metadata.insert(meta::SESSION_ID.into(), part.session_id.as_str().into());
         if let Some(parent) = self.sessions.get(&part.session_id) {
-            call_metadata.insert("parentToolCallId".into(), parent.as_str().into());
+            call_metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.as_str().into());
         }
         if let Some(child) = metadata
             .and_then(|metadata| metadata.get("sessionId"))
             .and_then(Value::as_str)
             && part.tool == "task"
         {
-            call_metadata.insert("childSessionId".into(), child.into());
+            call_metadata.insert(meta::CHILD_SESSION_ID.into(), child.into());
             self.sessions.insert(child.to_owned(), id.clone());
         }
         let descriptor = metadata
@@ -364,7 +366,7 @@ impl OpenCodeAdapter {
                         if !state.attachments.is_empty() {
                             let attachments = state.attachments.iter().map(attachment).collect();
                             let mut listed = JsonObject::new();
-                            listed.insert("attachments".into(), Value::Array(attachments));
+                            listed.insert(meta::ATTACHMENTS.into(), Value::Array(attachments));
                             out.merge_metadata(line, &id, listed);
                         }
                         if let Some(truncated) = state
@@ -383,10 +385,10 @@ impl OpenCodeAdapter {
             wire::ToolState::Error(state) => {
                 let error = if is_refusal(&state.error) {
                     ToolError::new(first_line(&state.error))
-                        .with_code("permission_denied")
+                        .with_code(ErrorCode::PermissionDenied)
                         .with_details(json!({ "output": state.error }))
                 } else if mcp_tool {
-                    text_error(&state.error).with_code("mcp_error")
+                    text_error(&state.error).with_code(ErrorCode::McpError)
                 } else {
                     text_error(&state.error)
                 };

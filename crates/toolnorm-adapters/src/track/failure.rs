@@ -2,13 +2,14 @@
 //! error, whichever dialect reported it.
 
 use serde_json::Value;
+use toolnorm::ErrorCode;
 use toolnorm::ToolError;
 
 /// A command that exited with a non-zero `code`: message `Exit code N`, code `exit_code`,
 /// and `details` `{exitCode, output}`, the same in every adapter.
 pub fn exit_error(code: i64, output: impl Into<Value>) -> ToolError {
     ToolError::new(format!("Exit code {code}"))
-        .with_code("exit_code")
+        .with_code(ErrorCode::ExitCode)
         .with_details(serde_json::json!({ "exitCode": code, "output": output.into() }))
 }
 
@@ -58,7 +59,7 @@ mod tests {
     fn exit_codes_are_read_from_bash_errors() {
         let error = exit_code_error("Exit code 3\nchecking\ncheck failed").unwrap();
         assert_eq!(error.message, "Exit code 3");
-        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
             error.details,
             Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))

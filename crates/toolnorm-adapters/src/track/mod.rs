@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolnorm::meta;
 use toolnorm::{
     AnyToolCall, InputUpdated, JsonObject, MetadataMerged, OutputAppended, TitleUpdated,
     ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
@@ -222,12 +223,12 @@ impl<'a> Facts<'a> {
         });
         let mut metadata = sighting.metadata;
         if !sighting.restored {
-            metadata.insert("provider".into(), tracker.provider.into());
+            metadata.insert(meta::PROVIDER.into(), tracker.provider.into());
             if let Some((server, bare)) = &sighting.mcp {
                 let mut names = JsonObject::new();
-                names.insert("server".into(), server.as_str().into());
-                names.insert("tool".into(), bare.as_str().into());
-                metadata.insert("mcp".into(), Value::Object(names));
+                names.insert(meta::MCP_SERVER.into(), server.as_str().into());
+                names.insert(meta::MCP_TOOL.into(), bare.as_str().into());
+                metadata.insert(meta::MCP.into(), Value::Object(names));
             }
         }
         let extras = Extras {

@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use toolnorm::meta;
 use toolnorm::{JsonObject, ToolKind, ToolState};
 use toolnorm_wire::acp;
 
@@ -342,7 +343,7 @@ fn malformed(line: u64, message: impl Into<String>) -> Diagnostic {
 
 fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &mut Facts<'_>) {
     let mut metadata = JsonObject::new();
-    metadata.insert("permission".into(), Value::Object(permission));
+    metadata.insert(meta::PERMISSION.into(), Value::Object(permission));
     out.merge_metadata(line, id, metadata);
 }
 

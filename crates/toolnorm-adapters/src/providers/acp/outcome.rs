@@ -2,6 +2,8 @@
 //! failures, and the truncation flags of toolnorm's own frames.
 
 use serde_json::Value;
+use toolnorm::ErrorCode;
+use toolnorm::meta;
 use toolnorm::{JsonObject, ToolError, ToolKind};
 
 use super::seen::Seen;
@@ -12,12 +14,9 @@ use crate::track::text_error;
 pub(super) fn truncation_flags(toolnorm: Option<&ToolnormMeta>) -> Option<JsonObject> {
     let cut = toolnorm?.truncated.as_ref()?.raw_output?;
     let mut flags = JsonObject::new();
-    flags.insert(toolnorm::OUTPUT_TRUNCATED_KEY.into(), Value::Bool(true));
-    flags.insert(
-        toolnorm::OUTPUT_TOTAL_BYTES_KEY.into(),
-        cut.total_bytes.into(),
-    );
-    flags.insert(toolnorm::OUTPUT_CAP_BYTES_KEY.into(), cut.cap_bytes.into());
+    flags.insert(meta::OUTPUT_TRUNCATED.into(), Value::Bool(true));
+    flags.insert(meta::OUTPUT_TOTAL_BYTES.into(), cut.total_bytes.into());
+    flags.insert(meta::OUTPUT_CAP_BYTES.into(), cut.cap_bytes.into());
     Some(flags)
 }
 
@@ -80,9 +79,9 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     let mut error = text_error(&text);
     // OpenCode's refusal texts, and Claude Code's ACP adapter's.
     if crate::track::is_refusal(text.trim()) || text.starts_with("User refused permission") {
-        error.code = Some("permission_denied".to_owned());
+        error.code = Some(ErrorCode::PermissionDenied);
     } else if kind == ToolKind::Mcp {
-        error.code = Some("mcp_error".to_owned());
+        error.code = Some(ErrorCode::McpError);
     }
     // A text `rawOutput` is the message (and `details.output` when longer) already.
     if let Some(raw) = raw.filter(|raw| !raw.is_null() && !raw.is_string()) {

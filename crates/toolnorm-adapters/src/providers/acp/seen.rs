@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use toolnorm::JsonObject;
+use toolnorm::meta;
 use toolnorm_wire::acp;
 
 use crate::acp::{META_KEY, ToolnormMeta};
@@ -110,15 +111,15 @@ impl Seen {
 /// Metadata of a call from an agent that did not send `_meta.toolnorm`.
 pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
     let mut metadata = JsonObject::new();
-    metadata.insert("provider".into(), "acp".into());
+    metadata.insert(meta::PROVIDER.into(), "acp".into());
     if let Some(session) = &seen.session {
-        metadata.insert("sessionId".into(), session.clone());
+        metadata.insert(meta::SESSION_ID.into(), session.clone());
     }
     if let Some(kind) = seen.kind {
-        metadata.insert("acpKind".into(), kind.to_string().into());
+        metadata.insert(meta::ACP_KIND.into(), kind.to_string().into());
     }
     if let Some(meta) = seen.meta.as_ref().filter(|meta| !meta.is_empty()) {
-        metadata.insert("acpMeta".into(), Value::Object(meta.clone()));
+        metadata.insert(meta::ACP_META.into(), Value::Object(meta.clone()));
         // A call made inside a subagent (Claude Code's adapter: `parentToolUseId`).
         let parent = meta.values().find_map(|namespace| {
             ["parentToolUseId", "parentToolCallId"]
@@ -126,7 +127,7 @@ pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
                 .find_map(|key| namespace.get(key)?.as_str())
         });
         if let Some(parent) = parent {
-            metadata.insert("parentToolCallId".into(), parent.into());
+            metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
         }
     }
     metadata

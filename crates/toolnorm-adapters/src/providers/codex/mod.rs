@@ -1056,7 +1056,7 @@ mod tests {
         let Outcome::Failed(error) = command_outcome("failed", Some(3), Some("boom".into())) else {
             panic!()
         };
-        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(error.code, Some(toolnorm::ErrorCode::ExitCode));
         assert_eq!(
             error.details,
             Some(json!({"exitCode": 3, "output": "boom"}))
@@ -1064,7 +1064,7 @@ mod tests {
         let Outcome::Failed(error) = command_outcome("declined", None, None) else {
             panic!()
         };
-        assert_eq!(error.code.as_deref(), Some("permission_denied"));
+        assert_eq!(error.code, Some(toolnorm::ErrorCode::PermissionDenied));
         assert!(matches!(
             command_outcome("inProgress", None, None),
             Outcome::InProgress

@@ -1,0 +1,124 @@
+//! The projection of a call to the canonical part: owned ([`ToolCall::to_part`]) or
+//! borrowed ([`ToolCall::part_view`]).
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::call::ToolCall;
+use super::output::StreamedOutput;
+use super::state::{CallState, Complete, Failed, Running, Started};
+use crate::meta;
+use crate::part::{JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
+
+impl<S: CallState> ToolCall<S> {
+    /// Projects the call to the canonical part.
+    pub fn to_part(&self) -> NormalizedToolPart
+    where
+        S: Project,
+    {
+        self.part_view().into()
+    }
+
+    /// The canonical part, borrowed from the call: serializes exactly as
+    /// [`to_part`](Self::to_part) does, without copying input, output or metadata.
+    pub fn part_view(&self) -> PartView<'_>
+    where
+        S: Project,
+    {
+        let common = &self.common;
+        let mut view = PartView {
+            id: &common.id,
+            name: &common.name,
+            kind: common.kind,
+            title: &common.title,
+            input: &common.input,
+            output: None,
+            error: None,
+            state: S::STATE,
+            timing: (!common.timing.is_empty()).then_some(&common.timing),
+            metadata: (!common.metadata.is_empty()).then_some(Cow::Borrowed(&common.metadata)),
+        };
+        S::view(&self.data, &mut view);
+        view
+    }
+}
+
+/// A [`NormalizedToolPart`] borrowed from a call ([`ToolCall::part_view`]), for writing
+/// it out without a copy; it serializes to the same JSON.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartView<'a> {
+    id: &'a str,
+    name: &'a str,
+    kind: ToolKind,
+    title: &'a str,
+    input: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ToolError>,
+    state: ToolState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timing: Option<&'a Timing>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<Cow<'a, JsonObject>>,
+}
+
+/// The owned part: a copy of everything the view borrows.
+impl From<PartView<'_>> for NormalizedToolPart {
+    fn from(view: PartView<'_>) -> Self {
+        NormalizedToolPart {
+            id: view.id.to_owned(),
+            name: view.name.to_owned(),
+            kind: view.kind,
+            title: view.title.to_owned(),
+            input: view.input.clone(),
+            output: view.output.cloned(),
+            error: view.error.cloned(),
+            state: view.state,
+            timing: view.timing.cloned(),
+            metadata: view.metadata.map(Cow::into_owned),
+        }
+    }
+}
+
+/// How a state's own data shows in the projected part. Implemented for all four states.
+pub trait Project: CallState {
+    #[doc(hidden)]
+    fn view<'a>(data: &'a Self::Data, view: &mut PartView<'a>);
+}
+
+impl Project for Started {
+    fn view<'a>(_: &'a (), _: &mut PartView<'a>) {}
+}
+
+impl Project for Running {
+    fn view<'a>(streamed: &'a StreamedOutput, view: &mut PartView<'a>) {
+        if streamed.total_bytes == 0 {
+            return;
+        }
+        let metadata = view
+            .metadata
+            .get_or_insert_with(|| Cow::Owned(JsonObject::new()))
+            .to_mut();
+        metadata.insert(
+            meta::PARTIAL_OUTPUT.into(),
+            Value::String(streamed.kept.clone()),
+        );
+        streamed.write_truncation_flags(metadata);
+    }
+}
+
+impl Project for Complete {
+    fn view<'a>(output: &'a Option<Value>, view: &mut PartView<'a>) {
+        view.output = output.as_ref();
+    }
+}
+
+impl Project for Failed {
+    fn view<'a>(error: &'a ToolError, view: &mut PartView<'a>) {
+        view.error = Some(error);
+    }
+}

@@ -123,6 +123,9 @@ fn lib_rs(manifest: &Manifest) -> String {
             out,
             "#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]"
         );
+        // The doc comments are the providers' own schema descriptions: their links and
+        // markup are theirs, not rustdoc's.
+        let _ = writeln!(out, "#[allow(rustdoc::all)]");
         let _ = writeln!(out, "#[rustfmt::skip]");
         let _ = writeln!(out, "pub mod {};", source.module);
     }

@@ -1,0 +1,345 @@
+//! What both Codex dialects share: the facts of one thread item, how it stands, and the
+//! correlation of subagent threads with the calls that started them.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+use toolnorm::{JsonObject, Timestamp, ToolError, ToolKind};
+
+use crate::rules::relative_to;
+use crate::track::Facts;
+use crate::track::{Ending, Sighting, exit_error, text_error};
+
+/// How an item stands.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    InProgress,
+    Completed(Option<Value>),
+    Failed(ToolError),
+}
+
+/// What one thread item says about its call, in either dialect.
+#[derive(Debug)]
+pub(super) struct ItemFacts {
+    pub sighting: Sighting,
+    pub outcome: Outcome,
+    pub started_at: Option<Timestamp>,
+    pub completed_at: Option<Timestamp>,
+    pub elapsed_ms: Option<u64>,
+    /// For a subagent start: the thread the agent runs in.
+    pub agent_thread: Option<String>,
+}
+
+impl ItemFacts {
+    pub(super) fn new(sighting: Sighting, outcome: Outcome) -> Self {
+        ItemFacts {
+            sighting,
+            outcome,
+            started_at: None,
+            completed_at: None,
+            elapsed_ms: None,
+            agent_thread: None,
+        }
+    }
+
+    pub(super) fn times(
+        mut self,
+        started: Option<i64>,
+        completed: Option<i64>,
+        duration: Option<i64>,
+    ) -> Self {
+        self.started_at = started.map(Timestamp::from);
+        self.completed_at = completed.map(Timestamp::from);
+        self.elapsed_ms = duration.and_then(|ms| u64::try_from(ms).ok());
+        self
+    }
+}
+
+pub(super) fn object(pairs: impl IntoIterator<Item = (&'static str, Value)>) -> JsonObject {
+    pairs
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
+}
+
+pub(super) fn item_metadata(item_type: &str) -> JsonObject {
+    object([("itemType", Value::from(item_type))])
+}
+
+/// A shell command's end: output on success, `exit_code` on a non-zero exit,
+/// `permission_denied` when the user declined it.
+pub(super) fn command_outcome(
+    status: &str,
+    exit_code: Option<i64>,
+    output: Option<String>,
+) -> Outcome {
+    match (status, exit_code) {
+        ("inProgress" | "in_progress", _) => Outcome::InProgress,
+        ("declined", _) => Outcome::Failed(
+            ToolError::new("the command was declined").with_code("permission_denied"),
+        ),
+        (_, Some(code)) if code != 0 => {
+            Outcome::Failed(exit_error(code, output.unwrap_or_default()))
+        }
+        ("failed", _) => Outcome::Failed(match output.as_deref() {
+            Some(text) if !text.trim().is_empty() => text_error(text),
+            _ => ToolError::new("the command failed"),
+        }),
+        _ => Outcome::Completed(output.map(Value::String)),
+    }
+}
+
+pub(super) fn command_facts(
+    id: String,
+    command: String,
+    cwd: Option<String>,
+    outcome: Outcome,
+    item_type: &str,
+) -> ItemFacts {
+    let input = Value::Object(object([
+        ("command", Value::from(command)),
+        ("cwd", cwd.map_or(Value::Null, Value::from)),
+    ]));
+    let mut sighting = Sighting::new(id, "commandExecution", input);
+    sighting.metadata = item_metadata(item_type);
+    ItemFacts::new(sighting, outcome)
+}
+
+/// File changes: `file_write` when every change adds a file, else `file_edit`; a title
+/// naming the count when there are several files.
+pub(super) fn file_change_facts(
+    id: String,
+    changes: Vec<(String, &'static str, Option<String>)>,
+    status: &str,
+    cwd: Option<&str>,
+    item_type: &str,
+) -> ItemFacts {
+    let input_changes: Vec<Value> = changes
+        .iter()
+        .map(|(path, kind, _)| json!({ "path": path, "kind": kind }))
+        .collect();
+    let all_added = !changes.is_empty() && changes.iter().all(|(_, kind, _)| *kind == "add");
+    let mut sighting = Sighting::new(id, "fileChange", json!({ "changes": input_changes }));
+    sighting.metadata = item_metadata(item_type);
+    sighting.kind = Some(if all_added {
+        ToolKind::FileWrite
+    } else {
+        ToolKind::FileEdit
+    });
+    let verb = if all_added { "Writing" } else { "Editing" };
+    sighting.title = Some(match changes.as_slice() {
+        [(path, _, _)] => format!("{verb} {}", relative_to(path, cwd)),
+        [] => format!("{verb} files"),
+        many => format!("{verb} {} files", many.len()),
+    });
+    let outcome = match status {
+        "inProgress" | "in_progress" => Outcome::InProgress,
+        "declined" => Outcome::Failed(
+            ToolError::new("the change was declined").with_code("permission_denied"),
+        ),
+        "failed" => Outcome::Failed(ToolError::new("the patch did not apply")),
+        _ => {
+            let output: Vec<Value> = changes
+                .into_iter()
+                .map(|(path, kind, diff)| {
+                    let mut change = json!({ "path": path, "kind": kind });
+                    if let (Some(diff), Some(change)) = (diff, change.as_object_mut()) {
+                        change.insert("diff".into(), diff.into());
+                    }
+                    change
+                })
+                .collect();
+            Outcome::Completed(Some(json!({ "changes": output })))
+        }
+    };
+    ItemFacts::new(sighting, outcome)
+}
+
+/// An MCP tool call item, in either dialect.
+pub(super) struct McpItem<'a> {
+    pub id: String,
+    pub server: String,
+    pub tool: String,
+    pub arguments: Value,
+    pub status: &'a str,
+    pub result: Option<Value>,
+    pub error: Option<String>,
+}
+
+pub(super) fn mcp_facts(item: McpItem<'_>, item_type: &str) -> ItemFacts {
+    let McpItem {
+        id,
+        server,
+        tool,
+        arguments,
+        status,
+        result,
+        error,
+    } = item;
+    let mut sighting = Sighting::new(id, tool.clone(), arguments);
+    sighting.mcp = Some((server, tool));
+    sighting.metadata = item_metadata(item_type);
+    let outcome = match (status, error) {
+        ("inProgress" | "in_progress", _) => Outcome::InProgress,
+        (_, Some(message)) => Outcome::Failed(ToolError::new(message).with_code("mcp_error")),
+        ("failed", None) => Outcome::Failed(match result {
+            Some(result) => {
+                let message =
+                    result_text(&result).unwrap_or_else(|| "the MCP tool failed".to_owned());
+                ToolError::new(message)
+                    .with_code("mcp_error")
+                    .with_details(result)
+            }
+            None => ToolError::new("the MCP tool failed").with_code("mcp_error"),
+        }),
+        _ => Outcome::Completed(result),
+    };
+    ItemFacts::new(sighting, outcome)
+}
+
+/// The text blocks of an MCP result (`content[].text`), joined.
+fn result_text(result: &Value) -> Option<String> {
+    let texts: Vec<&str> = result
+        .get("content")?
+        .as_array()?
+        .iter()
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+pub(super) fn web_search_facts(
+    id: String,
+    query: String,
+    action: Option<Value>,
+    results: Option<Value>,
+    done: bool,
+    item_type: &str,
+) -> ItemFacts {
+    let mut input = object([("query", Value::from(query))]);
+    if let Some(action) = &action {
+        input.insert("action".into(), action.clone());
+    }
+    let mut sighting = Sighting::new(id, "webSearch", Value::Object(input));
+    sighting.metadata = item_metadata(item_type);
+    if let Some(action) = action {
+        sighting.metadata.insert("action".into(), action);
+    }
+    let outcome = if done {
+        Outcome::Completed(results)
+    } else {
+        Outcome::InProgress
+    };
+    ItemFacts::new(sighting, outcome)
+}
+
+/// Shared handling of item facts: sightings, ends, subagent threads.
+pub(super) struct Items {
+    /// Subagent thread → the call that started it.
+    threads: HashMap<String, String>,
+}
+
+impl Items {
+    pub(super) fn new() -> Self {
+        Items {
+            threads: HashMap::new(),
+        }
+    }
+
+    /// An item was seen (started, updated or completed) on `thread`.
+    pub(super) fn seen(
+        &mut self,
+        line: u64,
+        mut facts: ItemFacts,
+        thread: Option<&str>,
+        out: &mut Facts<'_>,
+    ) {
+        if let Some(parent) = thread.and_then(|thread| self.threads.get(thread)) {
+            facts
+                .sighting
+                .metadata
+                .insert("parentToolCallId".into(), parent.as_str().into());
+        }
+        if let Some(agent_thread) = facts.agent_thread.take() {
+            self.threads.insert(agent_thread, facts.sighting.id.clone());
+        }
+        let id = facts.sighting.id.clone();
+        let was_open = out.is_open(&id);
+        facts.sighting.at = facts.started_at.clone();
+        out.sighted(line, facts.sighting);
+        if !was_open {
+            out.running(line, &id, facts.started_at.clone());
+        }
+        // The sighting above already brought the call to this input (and its title).
+        let ending = Ending {
+            input: None,
+            at: facts.completed_at,
+            elapsed_ms: facts.elapsed_ms,
+        };
+        match facts.outcome {
+            Outcome::InProgress => {}
+            Outcome::Completed(output) => out.complete(line, &id, output, ending),
+            Outcome::Failed(error) => out.fail(line, &id, error, ending),
+        }
+    }
+
+    /// A subagent finished: the call that started its thread completes.
+    pub(super) fn agent_finished(
+        &mut self,
+        line: u64,
+        thread: &str,
+        at: Option<Timestamp>,
+        failed: Option<String>,
+        out: &mut Facts<'_>,
+    ) {
+        let Some(call) = self.threads.get(thread).cloned() else {
+            return;
+        };
+        if !out.is_open(&call) {
+            return;
+        }
+        let ending = Ending {
+            at,
+            ..Ending::default()
+        };
+        match failed {
+            None => out.complete(line, &call, None, ending),
+            Some(status) => out.fail(
+                line,
+                &call,
+                ToolError::new(format!("the agent was {status}")).with_code(status),
+                ending,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_outcomes() {
+        assert!(matches!(
+            command_outcome("completed", Some(0), Some("ok".into())),
+            Outcome::Completed(Some(_))
+        ));
+        let Outcome::Failed(error) = command_outcome("failed", Some(3), Some("boom".into())) else {
+            panic!()
+        };
+        assert_eq!(error.code.as_deref(), Some("exit_code"));
+        assert_eq!(
+            error.details,
+            Some(json!({"exitCode": 3, "output": "boom"}))
+        );
+        let Outcome::Failed(error) = command_outcome("declined", None, None) else {
+            panic!()
+        };
+        assert_eq!(error.code.as_deref(), Some("permission_denied"));
+        assert!(matches!(
+            command_outcome("inProgress", None, None),
+            Outcome::InProgress
+        ));
+    }
+}

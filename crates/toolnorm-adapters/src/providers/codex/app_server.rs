@@ -1,228 +1,22 @@
 //! `codex app-server`: the v2 JSON-RPC stream (items, output deltas, approvals).
 
+mod thread_items;
+
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
-use toolnorm::{JsonObject, Timestamp, ToolError, ToolKind};
+use toolnorm::{JsonObject, Timestamp};
 use toolnorm_wire::codex_app_server as app;
 
-use super::items::{
-    ItemFacts, Items, McpItem, Outcome, command_facts, command_outcome, file_change_facts,
-    item_metadata, mcp_facts, object, web_search_facts,
-};
+use super::items::{Items, object};
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::Adapter;
 use crate::read::json;
 use crate::track::Facts;
-use crate::track::Sighting;
-
-/// Facts of an app-server item; `None` for items that are not tool calls.
-fn app_item_facts(item: app::ThreadItem, cwd: Option<&str>) -> Option<ItemFacts> {
-    use app::ThreadItem as Item;
-    let facts = match item {
-        Item::CommandExecution {
-            id,
-            command,
-            cwd: command_cwd,
-            status,
-            exit_code,
-            aggregated_output,
-            started_at_ms,
-            completed_at_ms,
-            duration_ms,
-            ..
-        } => command_facts(
-            id,
-            command,
-            Some(command_cwd.0),
-            command_outcome(
-                &status.to_string(),
-                exit_code.map(i64::from),
-                aggregated_output,
-            ),
-            "commandExecution",
-        )
-        .times(started_at_ms, completed_at_ms, duration_ms),
-        Item::FileChange {
-            id,
-            changes,
-            status,
-            started_at_ms,
-            completed_at_ms,
-            ..
-        } => {
-            let changes = changes
-                .into_iter()
-                .map(|change| (change.path, patch_kind_app(&change.kind), Some(change.diff)))
-                .collect();
-            file_change_facts(id, changes, &status.to_string(), cwd, "fileChange").times(
-                started_at_ms,
-                completed_at_ms,
-                None,
-            )
-        }
-        Item::McpToolCall {
-            id,
-            server,
-            tool,
-            arguments,
-            status,
-            result,
-            error,
-            started_at_ms,
-            completed_at_ms,
-            duration_ms,
-            ..
-        } => {
-            let result = result.and_then(|result| serde_json::to_value(result).ok());
-            let status = status.to_string();
-            let item = McpItem {
-                id,
-                server,
-                tool,
-                arguments,
-                status: &status,
-                result,
-                error: error.map(|error| error.message),
-            };
-            mcp_facts(item, "mcpToolCall").times(started_at_ms, completed_at_ms, duration_ms)
-        }
-        Item::DynamicToolCall {
-            id,
-            tool,
-            namespace,
-            arguments,
-            status,
-            success,
-            content_items,
-            started_at_ms,
-            completed_at_ms,
-            duration_ms,
-        } => {
-            let mut sighting = Sighting::new(id, tool.clone(), arguments);
-            sighting.metadata = item_metadata("dynamicToolCall");
-            if let Some(namespace) = &namespace {
-                sighting
-                    .metadata
-                    .insert("namespace".into(), namespace.as_str().into());
-                if let Some(server) = namespace
-                    .strip_prefix("mcp__")
-                    .filter(|server| !server.is_empty())
-                {
-                    sighting.mcp = Some((server.to_owned(), tool));
-                }
-            }
-            let output = content_items.and_then(|items| serde_json::to_value(items).ok());
-            let outcome = match (status.to_string().as_str(), success) {
-                ("inProgress", _) => Outcome::InProgress,
-                ("failed", _) | (_, Some(false)) => Outcome::Failed(match output {
-                    Some(output) => ToolError::new("the tool failed").with_details(output),
-                    None => ToolError::new("the tool failed"),
-                }),
-                _ => Outcome::Completed(output),
-            };
-            ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, duration_ms)
-        }
-        Item::WebSearch {
-            id,
-            query,
-            action,
-            results,
-            started_at_ms,
-            completed_at_ms,
-        } => {
-            let action = action.and_then(|action| serde_json::to_value(action).ok());
-            let results = results.map(Value::Array);
-            let done = completed_at_ms.is_some();
-            web_search_facts(id, query, action, results, done, "webSearch").times(
-                started_at_ms,
-                completed_at_ms,
-                None,
-            )
-        }
-        Item::CollabAgentToolCall {
-            id,
-            tool,
-            status,
-            prompt,
-            model,
-            receiver_thread_ids,
-            sender_thread_id,
-            agents_states,
-            started_at_ms,
-            completed_at_ms,
-            ..
-        } => {
-            let input = json!({ "prompt": prompt, "model": model, "receiverThreadIds": receiver_thread_ids });
-            let mut sighting = Sighting::new(id, tool.to_string(), input);
-            sighting.metadata = item_metadata("collabAgentToolCall");
-            sighting
-                .metadata
-                .insert("senderThreadId".into(), sender_thread_id.into());
-            sighting.kind = Some(ToolKind::Subagent);
-            let states = serde_json::to_value(&agents_states).unwrap_or(Value::Null);
-            let outcome = match status.to_string().as_str() {
-                "inProgress" => Outcome::InProgress,
-                "completed" => Outcome::Completed(Some(states)),
-                other => Outcome::Failed(
-                    ToolError::new(format!("the agent call {other}"))
-                        .with_code(other)
-                        .with_details(states),
-                ),
-            };
-            ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
-        }
-        Item::SubAgentActivity {
-            id,
-            kind,
-            agent_path,
-            agent_thread_id,
-            model,
-            started_at_ms,
-            ..
-        } if kind.to_string() == "started" => {
-            let input = json!({ "agentPath": agent_path, "agentThreadId": agent_thread_id, "model": model });
-            let mut sighting = Sighting::new(id, "subAgentActivity", input);
-            sighting.metadata = item_metadata("subAgentActivity");
-            sighting
-                .metadata
-                .insert("childThreadId".into(), agent_thread_id.as_str().into());
-            let mut facts =
-                ItemFacts::new(sighting, Outcome::InProgress).times(started_at_ms, None, None);
-            facts.agent_thread = Some(agent_thread_id);
-            facts
-        }
-        Item::ImageView {
-            id,
-            path,
-            started_at_ms,
-            completed_at_ms,
-        } => {
-            let mut sighting = Sighting::new(id, "imageView", json!({ "path": path.0 }));
-            sighting.metadata = item_metadata("imageView");
-            let outcome = if completed_at_ms.is_some() {
-                Outcome::Completed(None)
-            } else {
-                Outcome::InProgress
-            };
-            ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
-        }
-        _ => return None,
-    };
-    Some(facts)
-}
-
-fn patch_kind_app(kind: &app::PatchChangeKind) -> &'static str {
-    match kind {
-        app::PatchChangeKind::Add => "add",
-        app::PatchChangeKind::Delete => "delete",
-        app::PatchChangeKind::Update { .. } => "update",
-    }
-}
 
 /// A JSON-RPC message as the app-server writes it.
 #[derive(Deserialize)]
@@ -388,18 +182,27 @@ impl CodexAppServerAdapter {
 
     fn item(&mut self, line: u64, item: app::ThreadItem, thread: &str, out: &mut Facts<'_>) {
         if let app::ThreadItem::SubAgentActivity {
+            id,
             kind,
             agent_thread_id,
             completed_at_ms,
             ..
         } = &item
         {
-            let kind = kind.to_string();
-            if kind == "completed" || kind == "interrupted" {
+            use app::SubAgentActivityKind as K;
+            let failed = match kind {
+                // The activity item that starts an agent completes at once; the call lasts
+                // until the agent ends.
+                K::Started if completed_at_ms.is_some() && out.is_open(id) => return,
+                K::Started => None,
+                K::Completed => Some(None),
+                K::Interrupted => Some(Some("interrupted")),
+                K::Interacted => return,
+            };
+            if let Some(failed) = failed {
                 // The activity is announced (`item/started`), then done (`item/completed`,
                 // with its time): the agent's call ends with the latter.
                 if let Some(at) = completed_at_ms {
-                    let failed = (kind == "interrupted").then(|| "interrupted".to_owned());
                     let at = Some(Timestamp::from(*at));
                     self.items
                         .agent_finished(line, agent_thread_id, at, failed, out);
@@ -407,21 +210,9 @@ impl CodexAppServerAdapter {
                 return;
             }
         }
-        let started_activity_done = matches!(
-            &item,
-            app::ThreadItem::SubAgentActivity {
-                completed_at_ms: Some(_),
-                ..
-            }
-        );
-        let Some(facts) = app_item_facts(item, out.cwd()) else {
-            return;
-        };
-        // The activity item that starts an agent completes at once; the call lasts until the agent ends.
-        if started_activity_done && out.is_open(&facts.sighting.id) {
-            return;
+        if let Some(facts) = thread_items::item_facts(item, out.cwd()) {
+            self.items.seen(line, facts, Some(thread), out);
         }
-        self.items.seen(line, facts, Some(thread), out);
     }
 
     fn approval_requested(
@@ -449,8 +240,10 @@ impl CodexAppServerAdapter {
             approval.insert("reason".into(), reason.as_ref().into());
         }
         if let Some(id) = id {
-            self.approvals
-                .insert(id.get().to_owned(), (item.to_string(), approval.clone()));
+            self.approvals.insert(
+                id.get().to_owned(),
+                (item.as_ref().to_owned(), approval.clone()),
+            );
         }
         out.merge_metadata(line, &item, object([("approval", Value::Object(approval))]));
     }

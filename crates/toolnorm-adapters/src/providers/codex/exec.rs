@@ -9,8 +9,8 @@ use toolnorm::{ToolError, ToolKind};
 use toolnorm_wire::codex_exec as exec;
 
 use super::items::{
-    ItemFacts, Items, McpItem, Outcome, command_facts, command_outcome, file_change_facts,
-    item_metadata, mcp_facts, web_search_facts,
+    Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, command_facts, command_outcome,
+    file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -133,13 +133,13 @@ fn exec_item_facts(
     let facts = match kind {
         "command_execution" => {
             let item: exec::CommandExecutionItem = read_item(raw)?;
-            let status = item.status.to_string();
-            let output = (status != "in_progress").then_some(item.aggregated_output);
+            let status = command_status(item.status);
+            let output = (status != Status::InProgress).then_some(item.aggregated_output);
             command_facts(
                 item.id,
                 item.command,
                 None,
-                command_outcome(&status, item.exit_code, output),
+                command_outcome(status, item.exit_code, output),
                 "command_execution",
             )
         }
@@ -148,12 +148,16 @@ fn exec_item_facts(
             let changes = item
                 .changes
                 .into_iter()
-                .map(|change| (change.path, patch_kind_exec(change.kind), None))
+                .map(|change| Change {
+                    path: change.path,
+                    kind: change_kind(change.kind),
+                    diff: None,
+                })
                 .collect();
             file_change_facts(
                 item.id,
                 changes,
-                &item.status.to_string(),
+                patch_status(item.status),
                 cwd,
                 "file_change",
             )
@@ -164,13 +168,12 @@ fn exec_item_facts(
                 .result
                 .and_then(|result| serde_json::to_value(result).ok());
             let error = item.error.map(|error| error.message);
-            let status = item.status.to_string();
             let item = McpItem {
                 id: item.id,
                 server: item.server,
                 tool: item.tool,
                 arguments: item.arguments,
-                status: &status,
+                status: mcp_status(item.status),
                 result,
                 error,
             };
@@ -197,12 +200,12 @@ fn exec_item_facts(
             sighting.metadata = item_metadata("collab_tool_call");
             sighting.kind = Some(ToolKind::Subagent);
             let states = Value::Object(item.agents_states);
-            let outcome = match item.status.to_string().as_str() {
-                "in_progress" => Outcome::InProgress,
-                "failed" => {
+            let outcome = match item.status {
+                exec::McpToolCallStatus::InProgress => Outcome::InProgress,
+                exec::McpToolCallStatus::Failed => {
                     Outcome::Failed(ToolError::new("the agent call failed").with_details(states))
                 }
-                _ => Outcome::Completed(Some(states)),
+                exec::McpToolCallStatus::Completed => Outcome::Completed(Some(states)),
             };
             ItemFacts::new(sighting, outcome)
         }
@@ -223,11 +226,38 @@ fn exec_item_facts(
     Ok(Some(facts))
 }
 
-fn patch_kind_exec(kind: exec::PatchChangeKind) -> &'static str {
+fn command_status(status: exec::CommandExecutionStatus) -> Status {
+    use exec::CommandExecutionStatus as S;
+    match status {
+        S::InProgress => Status::InProgress,
+        S::Completed => Status::Completed,
+        S::Failed => Status::Failed,
+    }
+}
+
+fn patch_status(status: exec::PatchApplyStatus) -> Status {
+    use exec::PatchApplyStatus as S;
+    match status {
+        S::InProgress => Status::InProgress,
+        S::Completed => Status::Completed,
+        S::Failed => Status::Failed,
+    }
+}
+
+fn mcp_status(status: exec::McpToolCallStatus) -> Status {
+    use exec::McpToolCallStatus as S;
+    match status {
+        S::InProgress => Status::InProgress,
+        S::Completed => Status::Completed,
+        S::Failed => Status::Failed,
+    }
+}
+
+fn change_kind(kind: exec::PatchChangeKind) -> ChangeKind {
     match kind {
-        exec::PatchChangeKind::Add => "add",
-        exec::PatchChangeKind::Delete => "delete",
-        exec::PatchChangeKind::Update => "update",
+        exec::PatchChangeKind::Add => ChangeKind::Add,
+        exec::PatchChangeKind::Delete => ChangeKind::Delete,
+        exec::PatchChangeKind::Update => ChangeKind::Update,
     }
 }
 

@@ -67,26 +67,37 @@ pub(super) fn item_metadata(item_type: &str) -> JsonObject {
     object([("itemType", Value::from(item_type))])
 }
 
+/// How an item stands, in the words both dialects share (each maps its own generated
+/// status enums here, exhaustively).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Status {
+    InProgress,
+    Completed,
+    Failed,
+    /// The user declined it (app-server only).
+    Declined,
+}
+
 /// A shell command's end: output on success, `exit_code` on a non-zero exit,
 /// `permission_denied` when the user declined it.
 pub(super) fn command_outcome(
-    status: &str,
+    status: Status,
     exit_code: Option<i64>,
     output: Option<String>,
 ) -> Outcome {
     match (status, exit_code) {
-        ("inProgress" | "in_progress", _) => Outcome::InProgress,
-        ("declined", _) => Outcome::Failed(
+        (Status::InProgress, _) => Outcome::InProgress,
+        (Status::Declined, _) => Outcome::Failed(
             ToolError::new("the command was declined").with_code("permission_denied"),
         ),
         (_, Some(code)) if code != 0 => {
             Outcome::Failed(exit_error(code, output.unwrap_or_default()))
         }
-        ("failed", _) => Outcome::Failed(match output.as_deref() {
+        (Status::Failed, _) => Outcome::Failed(match output.as_deref() {
             Some(text) if !text.trim().is_empty() => text_error(text),
             _ => ToolError::new("the command failed"),
         }),
-        _ => Outcome::Completed(output.map(Value::String)),
+        (Status::Completed, _) => Outcome::Completed(output.map(Value::String)),
     }
 }
 
@@ -106,20 +117,49 @@ pub(super) fn command_facts(
     ItemFacts::new(sighting, outcome)
 }
 
+/// What a file change does to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChangeKind {
+    Add,
+    Delete,
+    Update,
+}
+
+impl ChangeKind {
+    /// Its name in the call's input and output (both dialects spell it so).
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Add => "add",
+            ChangeKind::Delete => "delete",
+            ChangeKind::Update => "update",
+        }
+    }
+}
+
+/// One change of a file change item.
+#[derive(Debug)]
+pub(super) struct Change {
+    pub path: String,
+    pub kind: ChangeKind,
+    /// The diff, when the dialect gives it.
+    pub diff: Option<String>,
+}
+
 /// File changes: `file_write` when every change adds a file, else `file_edit`; a title
 /// naming the count when there are several files.
 pub(super) fn file_change_facts(
     id: String,
-    changes: Vec<(String, &'static str, Option<String>)>,
-    status: &str,
+    changes: Vec<Change>,
+    status: Status,
     cwd: Option<&str>,
     item_type: &str,
 ) -> ItemFacts {
     let input_changes: Vec<Value> = changes
         .iter()
-        .map(|(path, kind, _)| json!({ "path": path, "kind": kind }))
+        .map(|change| json!({ "path": change.path, "kind": change.kind.as_str() }))
         .collect();
-    let all_added = !changes.is_empty() && changes.iter().all(|(_, kind, _)| *kind == "add");
+    let all_added =
+        !changes.is_empty() && changes.iter().all(|change| change.kind == ChangeKind::Add);
     let mut sighting = Sighting::new(id, "fileChange", json!({ "changes": input_changes }));
     sighting.metadata = item_metadata(item_type);
     sighting.kind = Some(if all_added {
@@ -129,21 +169,21 @@ pub(super) fn file_change_facts(
     });
     let verb = if all_added { "Writing" } else { "Editing" };
     sighting.title = Some(match changes.as_slice() {
-        [(path, _, _)] => format!("{verb} {}", relative_to(path, cwd)),
+        [change] => format!("{verb} {}", relative_to(&change.path, cwd)),
         [] => format!("{verb} files"),
         many => format!("{verb} {} files", many.len()),
     });
     let outcome = match status {
-        "inProgress" | "in_progress" => Outcome::InProgress,
-        "declined" => Outcome::Failed(
+        Status::InProgress => Outcome::InProgress,
+        Status::Declined => Outcome::Failed(
             ToolError::new("the change was declined").with_code("permission_denied"),
         ),
-        "failed" => Outcome::Failed(ToolError::new("the patch did not apply")),
-        _ => {
+        Status::Failed => Outcome::Failed(ToolError::new("the patch did not apply")),
+        Status::Completed => {
             let output: Vec<Value> = changes
                 .into_iter()
-                .map(|(path, kind, diff)| {
-                    let mut change = json!({ "path": path, "kind": kind });
+                .map(|Change { path, kind, diff }| {
+                    let mut change = json!({ "path": path, "kind": kind.as_str() });
                     if let (Some(diff), Some(change)) = (diff, change.as_object_mut()) {
                         change.insert("diff".into(), diff.into());
                     }
@@ -157,17 +197,17 @@ pub(super) fn file_change_facts(
 }
 
 /// An MCP tool call item, in either dialect.
-pub(super) struct McpItem<'a> {
+pub(super) struct McpItem {
     pub id: String,
     pub server: String,
     pub tool: String,
     pub arguments: Value,
-    pub status: &'a str,
+    pub status: Status,
     pub result: Option<Value>,
     pub error: Option<String>,
 }
 
-pub(super) fn mcp_facts(item: McpItem<'_>, item_type: &str) -> ItemFacts {
+pub(super) fn mcp_facts(item: McpItem, item_type: &str) -> ItemFacts {
     let McpItem {
         id,
         server,
@@ -181,9 +221,9 @@ pub(super) fn mcp_facts(item: McpItem<'_>, item_type: &str) -> ItemFacts {
     sighting.mcp = Some((server, tool));
     sighting.metadata = item_metadata(item_type);
     let outcome = match (status, error) {
-        ("inProgress" | "in_progress", _) => Outcome::InProgress,
+        (Status::InProgress, _) => Outcome::InProgress,
         (_, Some(message)) => Outcome::Failed(ToolError::new(message).with_code("mcp_error")),
-        ("failed", None) => Outcome::Failed(match result {
+        (Status::Failed | Status::Declined, None) => Outcome::Failed(match result {
             Some(result) => {
                 let message =
                     result_text(&result).unwrap_or_else(|| "the MCP tool failed".to_owned());
@@ -193,7 +233,7 @@ pub(super) fn mcp_facts(item: McpItem<'_>, item_type: &str) -> ItemFacts {
             }
             None => ToolError::new("the MCP tool failed").with_code("mcp_error"),
         }),
-        _ => Outcome::Completed(result),
+        (Status::Completed, None) => Outcome::Completed(result),
     };
     ItemFacts::new(sighting, outcome)
 }
@@ -290,7 +330,7 @@ impl Items {
         line: u64,
         thread: &str,
         at: Option<Timestamp>,
-        failed: Option<String>,
+        failed: Option<&'static str>,
         out: &mut Facts<'_>,
     ) {
         let Some(call) = self.threads.get(thread).cloned() else {
@@ -322,10 +362,11 @@ mod tests {
     #[test]
     fn command_outcomes() {
         assert!(matches!(
-            command_outcome("completed", Some(0), Some("ok".into())),
+            command_outcome(Status::Completed, Some(0), Some("ok".into())),
             Outcome::Completed(Some(_))
         ));
-        let Outcome::Failed(error) = command_outcome("failed", Some(3), Some("boom".into())) else {
+        let Outcome::Failed(error) = command_outcome(Status::Failed, Some(3), Some("boom".into()))
+        else {
             panic!()
         };
         assert_eq!(error.code.as_deref(), Some("exit_code"));
@@ -333,12 +374,12 @@ mod tests {
             error.details,
             Some(json!({"exitCode": 3, "output": "boom"}))
         );
-        let Outcome::Failed(error) = command_outcome("declined", None, None) else {
+        let Outcome::Failed(error) = command_outcome(Status::Declined, None, None) else {
             panic!()
         };
         assert_eq!(error.code.as_deref(), Some("permission_denied"));
         assert!(matches!(
-            command_outcome("inProgress", None, None),
+            command_outcome(Status::InProgress, None, None),
             Outcome::InProgress
         ));
     }

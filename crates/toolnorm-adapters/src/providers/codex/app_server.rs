@@ -210,7 +210,7 @@ impl CodexAppServerAdapter {
                 return;
             }
         }
-        if let Some(facts) = thread_items::item_facts(item, out.cwd()) {
+        if let Some(facts) = thread_items::item_facts(item, out) {
             self.items.seen(line, facts, Some(thread), out);
         }
     }

@@ -5,12 +5,12 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use toolnorm::{ToolError, ToolKind};
+use toolnorm::ToolError;
 use toolnorm_wire::codex_exec as exec;
 
 use super::items::{
-    Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, command_facts, command_outcome,
-    file_change_facts, item_metadata, mcp_facts, web_search_facts,
+    Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
+    command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -88,7 +88,7 @@ impl Adapter for CodexExecAdapter {
                         ));
                     }
                 };
-                match exec_item_facts(&item.kind, raw, kind == "item.completed", out.cwd()) {
+                match exec_item_facts(&item.kind, raw, kind == "item.completed", out) {
                     Ok(Some(facts)) => self.items.seen(line, facts, None, out),
                     Ok(None) => {}
                     Err(error) => out.diagnostic(json::malformed(
@@ -128,7 +128,7 @@ fn exec_item_facts(
     kind: &str,
     raw: &str,
     completed: bool,
-    cwd: Option<&str>,
+    out: &Facts<'_>,
 ) -> Result<Option<ItemFacts>, serde_json::Error> {
     let facts = match kind {
         "command_execution" => {
@@ -154,13 +154,7 @@ fn exec_item_facts(
                     diff: None,
                 })
                 .collect();
-            file_change_facts(
-                item.id,
-                changes,
-                patch_status(item.status),
-                cwd,
-                "file_change",
-            )
+            file_change_facts(item.id, changes, patch_status(item.status), "file_change")
         }
         "mcp_tool_call" => {
             let item: exec::McpToolCallItem = read_item(raw)?;
@@ -196,9 +190,7 @@ fn exec_item_facts(
             let tool = camel_case(&item.tool);
             let input =
                 json!({ "prompt": item.prompt, "receiverThreadIds": item.receiver_thread_ids });
-            let mut sighting = Sighting::new(item.id, tool, input);
-            sighting.metadata = item_metadata("collab_tool_call");
-            sighting.kind = Some(ToolKind::Subagent);
+            let sighting = collab_sighting(item.id, tool, input, "collab_tool_call", out);
             let states = Value::Object(item.agents_states);
             let outcome = match item.status {
                 exec::McpToolCallStatus::InProgress => Outcome::InProgress,

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 use toolnorm::{JsonObject, Timestamp, ToolError, ToolKind};
 
-use crate::rules::relative_to;
 use crate::track::Facts;
 use crate::track::{Ending, Sighting, exit_error, text_error};
 
@@ -145,34 +144,26 @@ pub(super) struct Change {
     pub diff: Option<String>,
 }
 
-/// File changes: `file_write` when every change adds a file, else `file_edit`; a title
-/// naming the count when there are several files.
+/// File changes. Their kind and title are the rules' (`rules/codex.toml`), read from the
+/// input's `changes` (path and kind of each); only the title of several files, which
+/// counts them, is given here: no title template counts.
 pub(super) fn file_change_facts(
     id: String,
     changes: Vec<Change>,
     status: Status,
-    cwd: Option<&str>,
     item_type: &str,
 ) -> ItemFacts {
     let input_changes: Vec<Value> = changes
         .iter()
         .map(|change| json!({ "path": change.path, "kind": change.kind.as_str() }))
         .collect();
-    let all_added =
-        !changes.is_empty() && changes.iter().all(|change| change.kind == ChangeKind::Add);
     let mut sighting = Sighting::new(id, "fileChange", json!({ "changes": input_changes }));
     sighting.metadata = item_metadata(item_type);
-    sighting.kind = Some(if all_added {
-        ToolKind::FileWrite
-    } else {
-        ToolKind::FileEdit
-    });
-    let verb = if all_added { "Writing" } else { "Editing" };
-    sighting.title = Some(match changes.as_slice() {
-        [change] => format!("{verb} {}", relative_to(&change.path, cwd)),
-        [] => format!("{verb} files"),
-        many => format!("{verb} {} files", many.len()),
-    });
+    if let [_, _, ..] = changes.as_slice() {
+        let all_added = changes.iter().all(|change| change.kind == ChangeKind::Add);
+        let verb = if all_added { "Writing" } else { "Editing" };
+        sighting.title = Some(format!("{verb} {} files", changes.len()));
+    }
     let outcome = match status {
         Status::InProgress => Outcome::InProgress,
         Status::Declined => Outcome::Failed(
@@ -194,6 +185,23 @@ pub(super) fn file_change_facts(
         }
     };
     ItemFacts::new(sighting, outcome)
+}
+
+/// A collab (subagent) tool call. Its kind is its rule's; a tool no rule knows (one a
+/// newer Codex adds) is still a subagent call.
+pub(super) fn collab_sighting(
+    id: String,
+    tool: String,
+    input: Value,
+    item_type: &str,
+    out: &Facts<'_>,
+) -> Sighting {
+    let mut sighting = Sighting::new(id, tool, input);
+    sighting.metadata = item_metadata(item_type);
+    if !out.is_builtin(&sighting.name) {
+        sighting.kind = Some(ToolKind::Subagent);
+    }
+    sighting
 }
 
 /// An MCP tool call item, in either dialect.
@@ -382,5 +390,46 @@ mod tests {
             command_outcome(Status::InProgress, None, None),
             Outcome::InProgress
         ));
+    }
+
+    #[test]
+    fn only_the_title_of_several_files_is_given_here() {
+        let change = |path: &str, kind| Change {
+            path: path.into(),
+            kind,
+            diff: None,
+        };
+        let one = file_change_facts(
+            "c".into(),
+            vec![change("/w/a", ChangeKind::Add)],
+            Status::Completed,
+            "fileChange",
+        );
+        assert_eq!((one.sighting.kind, one.sighting.title), (None, None));
+        assert_eq!(
+            one.sighting.input,
+            json!({"changes": [{"path": "/w/a", "kind": "add"}]})
+        );
+        let added = file_change_facts(
+            "c".into(),
+            vec![
+                change("/w/a", ChangeKind::Add),
+                change("/w/b", ChangeKind::Add),
+            ],
+            Status::InProgress,
+            "fileChange",
+        );
+        assert_eq!(added.sighting.kind, None);
+        assert_eq!(added.sighting.title.as_deref(), Some("Writing 2 files"));
+        let mixed = file_change_facts(
+            "c".into(),
+            vec![
+                change("/w/a", ChangeKind::Add),
+                change("/w/b", ChangeKind::Update),
+            ],
+            Status::InProgress,
+            "fileChange",
+        );
+        assert_eq!(mixed.sighting.title.as_deref(), Some("Editing 2 files"));
     }
 }

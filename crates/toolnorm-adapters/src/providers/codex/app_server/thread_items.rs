@@ -3,18 +3,18 @@
 //! compile error here, to be read or dropped on purpose.
 
 use serde_json::{Value, json};
-use toolnorm::{ToolError, ToolKind};
+use toolnorm::ToolError;
 use toolnorm_wire::codex_app_server as app;
 
 use super::super::items::{
-    Change, ChangeKind, ItemFacts, McpItem, Outcome, Status, command_facts, command_outcome,
-    file_change_facts, item_metadata, mcp_facts, web_search_facts,
+    Change, ChangeKind, ItemFacts, McpItem, Outcome, Status, collab_sighting, command_facts,
+    command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };
-use crate::track::Sighting;
+use crate::track::{Facts, Sighting};
 
 /// Facts of an app-server item; `None` for items that are not tool calls, and for the
 /// subagent activities other than `started` (the adapter reads those).
-pub(super) fn item_facts(item: app::ThreadItem, cwd: Option<&str>) -> Option<ItemFacts> {
+pub(super) fn item_facts(item: app::ThreadItem, out: &Facts<'_>) -> Option<ItemFacts> {
     use app::ThreadItem as Item;
     let facts = match item {
         Item::CommandExecution {
@@ -56,7 +56,7 @@ pub(super) fn item_facts(item: app::ThreadItem, cwd: Option<&str>) -> Option<Ite
                     diff: Some(change.diff),
                 })
                 .collect();
-            file_change_facts(id, changes, patch_status(status), cwd, "fileChange").times(
+            file_change_facts(id, changes, patch_status(status), "fileChange").times(
                 started_at_ms,
                 completed_at_ms,
                 None,
@@ -157,12 +157,11 @@ pub(super) fn item_facts(item: app::ThreadItem, cwd: Option<&str>) -> Option<Ite
             ..
         } => {
             let input = json!({ "prompt": prompt, "model": model, "receiverThreadIds": receiver_thread_ids });
-            let mut sighting = Sighting::new(id, collab_tool_name(tool), input);
-            sighting.metadata = item_metadata("collabAgentToolCall");
+            let tool = collab_tool_name(tool).to_owned();
+            let mut sighting = collab_sighting(id, tool, input, "collabAgentToolCall", out);
             sighting
                 .metadata
                 .insert("senderThreadId".into(), sender_thread_id.into());
-            sighting.kind = Some(ToolKind::Subagent);
             let states = serde_json::to_value(&agents_states).unwrap_or(Value::Null);
             use app::CollabAgentToolCallStatus as S;
             let outcome = match status {
@@ -291,19 +290,39 @@ fn change_kind(kind: &app::PatchChangeKind) -> ChangeKind {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use toolnorm::ToolKind;
 
+    use super::*;
+    use crate::rules::{TitleRules, ToolRef};
+
+    /// Every collab tool: its name is its wire name, and a built-in rule makes it a
+    /// subagent call (the adapter leaves the kind of a known tool to the rules).
     #[test]
-    fn collab_tool_names_are_the_wire_names() {
+    fn every_collab_tool_is_a_subagent_call_by_its_rule() {
+        use app::CollabAgentTool as T;
+        let rules = TitleRules::builtin();
         for tool in [
-            app::CollabAgentTool::SpawnAgent,
-            app::CollabAgentTool::FollowupTask,
-            app::CollabAgentTool::ListAgents,
+            T::SpawnAgent,
+            T::SendInput,
+            T::ResumeAgent,
+            T::Wait,
+            T::CloseAgent,
+            T::SendMessage,
+            T::FollowupTask,
+            T::InterruptAgent,
+            T::ListAgents,
         ] {
-            assert_eq!(
-                serde_json::to_value(tool).unwrap(),
-                Value::from(collab_tool_name(tool))
-            );
+            let name = collab_tool_name(tool);
+            assert_eq!(serde_json::to_value(tool).unwrap(), Value::from(name));
+            let reference = ToolRef {
+                provider: "codex",
+                tool: name,
+                server: None,
+                input: &json!({}),
+                cwd: None,
+            };
+            assert_eq!(rules.kind(&reference), Some(ToolKind::Subagent), "{name}");
+            assert!(rules.knows("codex", name), "{name}");
         }
     }
 }

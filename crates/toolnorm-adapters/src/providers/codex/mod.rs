@@ -2,21 +2,47 @@
 //! `codex exec --json` (`item.started|updated|completed`).
 //!
 //! Both dialects describe tool calls as thread items that start and complete with their
-//! whole state. Each item becomes [`ItemFacts`] (what the item says, whatever the
-//! dialect); the adapters turn facts into canonical events.
+//! whole state. Each item becomes `ItemFacts` (what the item says, whatever the dialect,
+//! in [`items`]); the tracker turns the facts into canonical events, with the kind and
+//! title from `rules/codex.toml`.
 //!
-//! | item | name | input | output / error |
+//! | dialect | line | canonical events |
+//! | --- | --- | --- |
+//! | app-server | `item/started` of a tool item | `toolCallStarted`, `toolCallRunning` |
+//! | app-server | `item/completed` of a tool item | `inputUpdated` (+ `titleUpdated`) when its input changed; `toolCallCompleted` or `toolCallFailed` (started and running first, if never seen) |
+//! | app-server | `item/started` of a `subAgentActivity` `started` | `toolCallStarted`, `toolCallRunning`: the agent's call |
+//! | app-server | `item/completed` of a `subAgentActivity` `completed` / `interrupted` | `toolCallCompleted` / `toolCallFailed` of the call that started that agent thread |
+//! | app-server | `item/commandExecution/outputDelta`, `item/fileChange/outputDelta` | `outputAppended` |
+//! | app-server | `item/mcpToolCall/progress` | `metadataMerged` (`progress`) |
+//! | app-server | `…/requestApproval`, then `serverRequest/resolved` | `metadataMerged` (`approval`: `requested`, then `resolved`) |
+//! | app-server | `thread/started` | none: its `cwd` is the session's, for relative paths in titles |
+//! | app-server | turns, messages, reasoning, account and status methods; responses | none |
+//! | exec | `item.started` of a tool item | `toolCallStarted`, `toolCallRunning` |
+//! | exec | `item.updated` of a tool item | `inputUpdated` (+ `titleUpdated`) when its input changed |
+//! | exec | `item.completed` of a tool item | as `item.updated`, then `toolCallCompleted` or `toolCallFailed` |
+//! | exec | `thread.started`, `turn.*`, `error` | none |
+//! | both | items that are no tool call (messages, reasoning, …) | none |
+//! | both | any other method or event type | an `unknown-event` diagnostic |
+//!
+//! | item (exec spelling) | name | input | output / error |
 //! | --- | --- | --- | --- |
-//! | commandExecution | `commandExecution` | `command`, `cwd` | `aggregatedOutput`; non-zero exit → `exit_code`; declined → `permission_denied` |
-//! | fileChange | `fileChange` | `changes` (path, kind) | `changes` with diffs; declined → `permission_denied` |
-//! | mcpToolCall | the MCP tool | `arguments` | `result`; `error.message` |
+//! | commandExecution (command_execution) | `commandExecution` | `command`, `cwd` | `aggregatedOutput`; non-zero exit → `exit_code`; declined → `permission_denied` |
+//! | fileChange (file_change) | `fileChange` | `changes` (path, kind) | `changes` with diffs; declined → `permission_denied` |
+//! | mcpToolCall (mcp_tool_call) | the MCP tool | `arguments` | `result`; `error.message` |
 //! | dynamicToolCall | the tool | `arguments` | `contentItems`; `success: false` |
-//! | webSearch | `webSearch` | `query`, `action` | `results` |
-//! | collabAgentToolCall | the collab tool (`spawnAgent`, `wait`, …) | `prompt`, receivers | `agentsStates` |
+//! | webSearch (web_search) | `webSearch` | `query`, `action` | `results` |
+//! | collabAgentToolCall (collab_tool_call) | the collab tool (`spawnAgent`, `wait`, …) | `prompt`, receivers | `agentsStates` |
 //! | subAgentActivity `started` | `subAgentActivity` | agent path and thread | finished by the activity `completed` of the same agent thread |
+//! | imageView | `imageView` | `path` | none |
+//! | todo_list (exec only) | `todo_list` | `items` | none |
 //!
 //! Calls made inside a subagent thread carry `metadata.parentToolCallId`: the call that
 //! started that thread. Approval requests and their resolution go to `metadata.approval`.
+//!
+//! The modules: [`items`] (what both dialects share: item facts, outcomes, the
+//! subagent threads), [`app_server`] (the JSON-RPC adapter: methods, approvals, deltas;
+//! its thread items in `app_server::thread_items`), [`exec`] (the `codex exec --json`
+//! adapter).
 
 mod app_server;
 mod exec;

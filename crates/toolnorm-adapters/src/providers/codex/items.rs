@@ -393,43 +393,21 @@ mod tests {
     }
 
     #[test]
-    fn only_the_title_of_several_files_is_given_here() {
-        let change = |path: &str, kind| Change {
+    fn the_rules_title_one_file_the_adapter_several() {
+        let add = |path: &str| Change {
             path: path.into(),
-            kind,
+            kind: ChangeKind::Add,
             diff: None,
         };
-        let one = file_change_facts(
-            "c".into(),
-            vec![change("/w/a", ChangeKind::Add)],
-            Status::Completed,
-            "fileChange",
-        );
-        assert_eq!((one.sighting.kind, one.sighting.title), (None, None));
+        let sight = |changes| {
+            file_change_facts("c".into(), changes, Status::InProgress, "fileChange").sighting
+        };
+        let one = sight(vec![add("/w/a")]);
+        assert_eq!((one.kind, one.title), (None, None));
+        let two = sight(vec![add("/w/a"), add("/w/b")]);
         assert_eq!(
-            one.sighting.input,
-            json!({"changes": [{"path": "/w/a", "kind": "add"}]})
+            (two.kind, two.title.as_deref()),
+            (None, Some("Writing 2 files"))
         );
-        let added = file_change_facts(
-            "c".into(),
-            vec![
-                change("/w/a", ChangeKind::Add),
-                change("/w/b", ChangeKind::Add),
-            ],
-            Status::InProgress,
-            "fileChange",
-        );
-        assert_eq!(added.sighting.kind, None);
-        assert_eq!(added.sighting.title.as_deref(), Some("Writing 2 files"));
-        let mixed = file_change_facts(
-            "c".into(),
-            vec![
-                change("/w/a", ChangeKind::Add),
-                change("/w/b", ChangeKind::Update),
-            ],
-            Status::InProgress,
-            "fileChange",
-        );
-        assert_eq!(mixed.sighting.title.as_deref(), Some("Editing 2 files"));
     }
 }

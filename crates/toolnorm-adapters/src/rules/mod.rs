@@ -31,7 +31,7 @@
 //!   the provider registry lists it, then `rules/default.toml`);
 //! - [`template`]: the template language (pieces, filters, field paths);
 //! - [`words`]: English, for action text ([`action_text`]);
-//! - [`text`]: path, URL and shell helpers ([`relative_to`],
+//! - [`text`]: path, URL and shell helpers ([`relative_to`](text::relative_to),
 //!   [`unwrap_shell`](text::unwrap_shell), [`host_of`](text::host_of));
 //! - [`describe`]: kind and title with the fallbacks every adapter shares;
 //! - [`mcp`]: telling an MCP tool's server and name apart.
@@ -50,7 +50,6 @@ use toolnorm::ToolKind;
 
 use file::Source;
 use template::{FieldPath, Template, scalar_text};
-pub use text::relative_to;
 pub use words::action_text;
 
 /// What a rule is matched against.

@@ -1,0 +1,275 @@
+//! `codex app-server`: the v2 JSON-RPC stream (items, output deltas, approvals).
+
+mod thread_items;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use toolnorm::{JsonObject, Timestamp, meta};
+use toolnorm_wire::codex_app_server as app;
+
+use super::items::{Items, object};
+use crate::Dialect;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::providers::Adapter;
+use crate::read::json;
+use crate::track::Facts;
+
+/// A JSON-RPC message as the app-server writes it.
+#[derive(Deserialize)]
+struct Rpc<'a> {
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+/// `params` fields shared by approval requests and their resolution.
+#[derive(Deserialize)]
+struct RequestParams<'a> {
+    #[serde(borrow, default, rename = "itemId")]
+    item_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "requestId")]
+    request_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    reason: Option<Cow<'a, str>>,
+}
+
+/// Methods that carry nothing about tool calls.
+const IGNORED_METHODS: &[&str] = &[
+    "account/rateLimits/updated",
+    "account/updated",
+    "configWarning",
+    "mcpServer/startupStatus/updated",
+    "remoteControl/status/changed",
+    "thread/status/changed",
+    "thread/tokenUsage/updated",
+    "thread/name/updated",
+    "thread/compacted",
+    "thread/archived",
+    "turn/started",
+    "turn/completed",
+    "turn/diff/updated",
+    "turn/plan/updated",
+    "item/agentMessage/delta",
+    "item/reasoning/summaryTextDelta",
+    "item/reasoning/summaryPartAdded",
+    "item/reasoning/textDelta",
+    "item/plan/delta",
+    "error",
+    "deprecationNotice",
+    "sessionConfigured",
+];
+
+/// Reads `codex app-server` output (every server line of the JSON-RPC stream).
+pub struct CodexAppServerAdapter {
+    items: Items,
+    /// Approval request id → the item it is about, and its `metadata.approval`.
+    approvals: HashMap<String, (String, JsonObject)>,
+}
+
+impl CodexAppServerAdapter {
+    /// An adapter using these title rules.
+    pub fn new() -> Self {
+        CodexAppServerAdapter {
+            items: Items::new(),
+            approvals: HashMap::new(),
+        }
+    }
+}
+
+impl Adapter for CodexAppServerAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::CODEX_APP_SERVER
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let rpc: Rpc<'_> = match json::parse_line(line, bytes, "not a JSON-RPC message") {
+            Ok(rpc) => rpc,
+            Err(diagnostic) => return out.diagnostic(diagnostic),
+        };
+        let Some(method) = rpc.method.as_deref() else {
+            // A response to a client request (initialize, thread/start, …): no tool in it.
+            if rpc.id.is_none() || (rpc.result.is_none() && rpc.error.is_none()) {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::MalformedEvent,
+                    "a JSON-RPC message with neither method nor result",
+                ));
+            }
+            return;
+        };
+        let params = rpc.params.map_or("{}", RawValue::get);
+        match method {
+            "thread/started" => self.thread_started(line, params, out),
+            "item/started" => match serde_json::from_str::<app::ItemStartedNotification>(params) {
+                Ok(started) => self.item(line, started.item, &started.thread_id, out),
+                Err(error) => out.diagnostic(json::malformed(line, "item/started", &error)),
+            },
+            "item/completed" => {
+                match serde_json::from_str::<app::ItemCompletedNotification>(params) {
+                    Ok(completed) => self.item(line, completed.item, &completed.thread_id, out),
+                    Err(error) => out.diagnostic(json::malformed(line, "item/completed", &error)),
+                }
+            }
+            "item/commandExecution/outputDelta" => {
+                match serde_json::from_str::<app::CommandExecutionOutputDeltaNotification>(params) {
+                    Ok(delta) => out.output(line, &delta.item_id, &delta.delta),
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
+                }
+            }
+            "item/fileChange/outputDelta" => {
+                match serde_json::from_str::<app::FileChangeOutputDeltaNotification>(params) {
+                    Ok(delta) => out.output(line, &delta.item_id, &delta.delta),
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
+                }
+            }
+            "item/mcpToolCall/progress" => {
+                match serde_json::from_str::<app::McpToolCallProgressNotification>(params) {
+                    Ok(progress) => {
+                        let metadata = object([(meta::PROGRESS, Value::from(progress.message))]);
+                        out.merge_metadata(line, &progress.item_id, metadata);
+                    }
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
+                }
+            }
+            "serverRequest/resolved" => self.resolved(line, params, out),
+            method if method.ends_with("/requestApproval") => {
+                self.approval_requested(line, method, rpc.id, params, out)
+            }
+            method if IGNORED_METHODS.contains(&method) => {}
+            method if method.starts_with("codex/event/") => {}
+            other => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown Codex app-server method `{other}`"),
+            )),
+        }
+    }
+}
+
+impl CodexAppServerAdapter {
+    fn thread_started(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
+        let Ok(value) = serde_json::from_str::<Value>(params) else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "thread/started without params",
+            ));
+            return;
+        };
+        let thread = value.get("thread");
+        let cwd = thread
+            .and_then(|thread| {
+                thread
+                    .pointer("/environments/0/cwd")
+                    .or_else(|| thread.get("cwd"))
+            })
+            .and_then(Value::as_str);
+        if let Some(cwd) = cwd {
+            out.set_cwd(cwd);
+        }
+    }
+
+    fn item(&mut self, line: u64, item: app::ThreadItem, thread: &str, out: &mut Facts<'_>) {
+        if let app::ThreadItem::SubAgentActivity {
+            id,
+            kind,
+            agent_thread_id,
+            completed_at_ms,
+            ..
+        } = &item
+        {
+            use app::SubAgentActivityKind as K;
+            let failed = match kind {
+                // The activity item that starts an agent completes at once; the call lasts
+                // until the agent ends.
+                K::Started if completed_at_ms.is_some() && out.is_open(id) => return,
+                K::Started => None,
+                K::Completed => Some(None),
+                K::Interrupted => Some(Some("interrupted")),
+                K::Interacted => return,
+            };
+            if let Some(failed) = failed {
+                // The activity is announced (`item/started`), then done (`item/completed`,
+                // with its time): the agent's call ends with the latter.
+                if let Some(at) = completed_at_ms {
+                    let at = Some(Timestamp::from(*at));
+                    self.items
+                        .agent_finished(line, agent_thread_id, at, failed, out);
+                }
+                return;
+            }
+        }
+        if let Some(facts) = thread_items::item_facts(item, out) {
+            self.items.seen(line, facts, Some(thread), out);
+        }
+    }
+
+    fn approval_requested(
+        &mut self,
+        line: u64,
+        method: &str,
+        id: Option<&RawValue>,
+        params: &str,
+        out: &mut Facts<'_>,
+    ) {
+        let Ok(request) = serde_json::from_str::<RequestParams<'_>>(params) else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                format!("{method} without params"),
+            ));
+            return;
+        };
+        let Some(item) = request.item_id else { return };
+        let mut approval = object([
+            ("status", Value::from("requested")),
+            ("method", Value::from(method)),
+        ]);
+        if let Some(reason) = request.reason {
+            approval.insert("reason".into(), reason.as_ref().into());
+        }
+        if let Some(id) = id {
+            self.approvals.insert(
+                id.get().to_owned(),
+                (item.as_ref().to_owned(), approval.clone()),
+            );
+        }
+        out.merge_metadata(
+            line,
+            &item,
+            object([(meta::APPROVAL, Value::Object(approval))]),
+        );
+    }
+
+    fn resolved(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
+        let Ok(RequestParams {
+            request_id: Some(request),
+            ..
+        }) = serde_json::from_str::<RequestParams<'_>>(params)
+        else {
+            return;
+        };
+        let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
+            return;
+        };
+        if out.is_open(&item) {
+            approval.insert("status".into(), "resolved".into());
+            out.merge_metadata(
+                line,
+                &item,
+                object([(meta::APPROVAL, Value::Object(approval))]),
+            );
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! `codex exec --json`: `item.started|updated|completed` events.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use toolnorm::ToolError;
+use toolnorm_wire::codex_exec as exec;
+
+use super::items::{
+    Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
+    command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
+};
+use crate::Dialect;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::providers::Adapter;
+use crate::read::json;
+use crate::track::Facts;
+use crate::track::Sighting;
+
+/// An exec event, read once: its `type`, and its item still raw, to be read with the
+/// generated type of the item's kind.
+#[derive(Deserialize)]
+struct ExecEvent<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    item: Option<&'a RawValue>,
+}
+
+/// The `type` of an item.
+#[derive(Deserialize)]
+struct ItemProbe<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Cow<'a, str>,
+}
+
+/// Reads `codex exec --json` output.
+pub struct CodexExecAdapter {
+    items: Items,
+}
+
+impl CodexExecAdapter {
+    /// An adapter using these title rules.
+    pub fn new() -> Self {
+        CodexExecAdapter {
+            items: Items::new(),
+        }
+    }
+}
+
+impl Adapter for CodexExecAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::CODEX_EXEC
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let event: ExecEvent<'_> = match json::parse_line(line, bytes, "not a codex exec event") {
+            Ok(event) => event,
+            Err(diagnostic) => return out.diagnostic(diagnostic),
+        };
+        let Some(kind) = event.kind.as_deref() else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "an event without `type`",
+            ));
+            return;
+        };
+        match kind {
+            "item.started" | "item.updated" | "item.completed" => {
+                let Some(raw) = event.item.map(RawValue::get) else {
+                    out.diagnostic(Diagnostic::at(
+                        line,
+                        DiagnosticKind::MalformedEvent,
+                        format!("{kind} without `item`"),
+                    ));
+                    return;
+                };
+                let item = match serde_json::from_str::<ItemProbe<'_>>(raw) {
+                    Ok(item) => item,
+                    Err(error) => {
+                        return out.diagnostic(json::malformed(
+                            line,
+                            "not a codex exec event",
+                            &error,
+                        ));
+                    }
+                };
+                match exec_item_facts(&item.kind, raw, kind == "item.completed", out) {
+                    Ok(Some(facts)) => self.items.seen(line, facts, None, out),
+                    Ok(None) => {}
+                    Err(error) => out.diagnostic(json::malformed(
+                        line,
+                        &format!("`{}` item", item.kind),
+                        &error,
+                    )),
+                }
+            }
+            "thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "error" => {}
+            other => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown codex exec event `{other}`"),
+            )),
+        }
+    }
+}
+
+/// Reads an exec item with its generated type.
+///
+/// `codex exec` writes some items with a key twice (`web_search` items carry the item id
+/// and then the call id, both as `id`). A JSON reader in JavaScript keeps the last one;
+/// so does this, rather than reject the line.
+fn read_item<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, serde_json::Error> {
+    serde_json::from_str(raw).or_else(|error| {
+        if !error.to_string().starts_with("duplicate field") {
+            return Err(error);
+        }
+        let value: Value = serde_json::from_str(raw)?;
+        serde_json::from_value(value)
+    })
+}
+
+/// Facts of an exec item, read with the generated type of its `type`.
+fn exec_item_facts(
+    kind: &str,
+    raw: &str,
+    completed: bool,
+    out: &Facts<'_>,
+) -> Result<Option<ItemFacts>, serde_json::Error> {
+    let facts = match kind {
+        "command_execution" => {
+            let item: exec::CommandExecutionItem = read_item(raw)?;
+            let status = command_status(item.status);
+            let output = (status != Status::InProgress).then_some(item.aggregated_output);
+            command_facts(
+                item.id,
+                item.command,
+                None,
+                command_outcome(status, item.exit_code, output),
+                "command_execution",
+            )
+        }
+        "file_change" => {
+            let item: exec::FileChangeItem = read_item(raw)?;
+            let changes = item
+                .changes
+                .into_iter()
+                .map(|change| Change {
+                    path: change.path,
+                    kind: change_kind(change.kind),
+                    diff: None,
+                })
+                .collect();
+            file_change_facts(item.id, changes, patch_status(item.status), "file_change")
+        }
+        "mcp_tool_call" => {
+            let item: exec::McpToolCallItem = read_item(raw)?;
+            let result = item
+                .result
+                .and_then(|result| serde_json::to_value(result).ok());
+            let error = item.error.map(|error| error.message);
+            let item = McpItem {
+                id: item.id,
+                server: item.server,
+                tool: item.tool,
+                arguments: item.arguments,
+                status: mcp_status(item.status),
+                result,
+                error,
+            };
+            mcp_facts(item, "mcp_tool_call")
+        }
+        "web_search" => {
+            // Always written with `id` twice: straight to the tolerant reading.
+            let item: exec::WebSearchItem = serde_json::from_value(serde_json::from_str(raw)?)?;
+            web_search_facts(
+                item.id,
+                item.query,
+                item.action,
+                None,
+                completed,
+                "web_search",
+            )
+        }
+        "collab_tool_call" => {
+            let item: exec::CollabToolCallItem = read_item(raw)?;
+            let tool = camel_case(&item.tool);
+            let input =
+                json!({ "prompt": item.prompt, "receiverThreadIds": item.receiver_thread_ids });
+            let sighting = collab_sighting(item.id, tool, input, "collab_tool_call", out);
+            let states = Value::Object(item.agents_states);
+            let outcome = match item.status {
+                exec::McpToolCallStatus::InProgress => Outcome::InProgress,
+                exec::McpToolCallStatus::Failed => {
+                    Outcome::Failed(ToolError::new("the agent call failed").with_details(states))
+                }
+                exec::McpToolCallStatus::Completed => Outcome::Completed(Some(states)),
+            };
+            ItemFacts::new(sighting, outcome)
+        }
+        "todo_list" => {
+            let item: exec::TodoListItem = read_item(raw)?;
+            let items = serde_json::to_value(&item.items).unwrap_or(Value::Null);
+            let mut sighting = Sighting::new(item.id, "todo_list", json!({ "items": items }));
+            sighting.metadata = item_metadata("todo_list");
+            let outcome = if completed {
+                Outcome::Completed(None)
+            } else {
+                Outcome::InProgress
+            };
+            ItemFacts::new(sighting, outcome)
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(facts))
+}
+
+fn command_status(status: exec::CommandExecutionStatus) -> Status {
+    use exec::CommandExecutionStatus as S;
+    match status {
+        S::InProgress => Status::InProgress,
+        S::Completed => Status::Completed,
+        S::Failed => Status::Failed,
+    }
+}
+
+fn patch_status(status: exec::PatchApplyStatus) -> Status {
+    use exec::PatchApplyStatus as S;
+    match status {
+        S::InProgress => Status::InProgress,
+        S::Completed => Status::Completed,
+        S::Failed => Status::Failed,
+    }
+}
+
+fn mcp_status(status: exec::McpToolCallStatus) -> Status {
+    use exec::McpToolCallStatus as S;
+    match status {
+        S::InProgress => Status::InProgress,
+        S::Completed => Status::Completed,
+        S::Failed => Status::Failed,
+    }
+}
+
+fn change_kind(kind: exec::PatchChangeKind) -> ChangeKind {
+    match kind {
+        exec::PatchChangeKind::Add => ChangeKind::Add,
+        exec::PatchChangeKind::Delete => ChangeKind::Delete,
+        exec::PatchChangeKind::Update => ChangeKind::Update,
+    }
+}
+
+/// `spawn_agent` → `spawnAgent`: exec's collab tool names in the app-server spelling.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collab_names_follow_the_app_server() {
+        assert_eq!(camel_case("spawn_agent"), "spawnAgent");
+        assert_eq!(camel_case("wait"), "wait");
+    }
+}

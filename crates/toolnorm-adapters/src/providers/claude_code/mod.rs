@@ -18,7 +18,6 @@
 //! answered with `status: async_launched`) stays running until its `task_notification`.
 //! Calls inside a subagent carry `metadata.parentToolCallId`.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
@@ -37,6 +36,10 @@ use crate::track::Facts;
 use crate::track::{Ending, Sighting, USER_DECLINED, exit_code_error, text_error};
 
 use crate::read::probe::Probe;
+
+mod envelope;
+
+use envelope::{Envelope, block_type};
 
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[
@@ -97,112 +100,6 @@ const IGNORED_SUBTYPES: &[&str] = &[
     "stop_hook_summary",
 ];
 
-/// The envelope of every line: just enough to dispatch; the payloads are read with the
-/// generated wire types.
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(borrow, rename = "type")]
-    kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    subtype: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    message: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    event: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    parent_tool_use_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    timestamp: Option<Cow<'a, str>>,
-    #[serde(borrow, default, alias = "toolUseResult")]
-    tool_use_result: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tool_result_meta: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tool_use_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    cwd: Option<Cow<'a, str>>,
-    /// Transcripts: how the permission check decided (`{"decision": "reject", …}`).
-    #[serde(borrow, default, rename = "permissionDecision")]
-    permission_decision: Option<&'a RawValue>,
-}
-
-/// A content block's `type`, to pick the generated type to read it with.
-#[derive(Deserialize)]
-struct BlockType<'a> {
-    #[serde(borrow, rename = "type")]
-    kind: Cow<'a, str>,
-}
-
-/// A message's content blocks, each still raw, in one reading of the message.
-#[derive(Deserialize)]
-struct Content<'a> {
-    #[serde(borrow)]
-    content: Blocks<'a>,
-}
-
-/// `message.content`: an array of blocks; anything else (a prompt's plain text) has none.
-struct Blocks<'a>(Vec<&'a RawValue>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Blocks<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Blocks<'de>;
-            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                formatter.write_str("message content")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                while let Some(block) = seq.next_element()? {
-                    blocks.push(block);
-                }
-                Ok(Blocks(blocks))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Self::Value, A::Error> {
-                while map
-                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                    .is_some()
-                {}
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-        }
-        deserializer.deserialize_any(Visitor)
-    }
-}
-
-/// A content block's `type`: read from the block's first key when it is there, else by
-/// reading the block.
-fn block_type(block: &RawValue) -> Result<Cow<'_, str>, serde_json::Error> {
-    match json::leading_type(block.get().as_bytes()) {
-        Some(kind) => Ok(Cow::Borrowed(kind)),
-        None => serde_json::from_str::<BlockType<'_>>(block.get()).map(|block| block.kind),
-    }
-}
-
 /// What is read of a structured result (`tool_use_result`, which can repeat the whole
 /// output): whether it launched a background agent, and which.
 #[derive(Deserialize)]
@@ -247,10 +144,6 @@ impl ClaudeCodeAdapter {
     }
 }
 
-fn timestamp(text: Option<&Cow<'_, str>>) -> Option<Timestamp> {
-    text.map(|text| Timestamp::Text(text.to_string()))
-}
-
 impl Adapter for ClaudeCodeAdapter {
     fn dialect(&self) -> Dialect {
         Dialect::CLAUDE_CODE
@@ -293,37 +186,17 @@ impl Adapter for ClaudeCodeAdapter {
 }
 
 impl ClaudeCodeAdapter {
-    fn blocks<'a>(line: u64, envelope: &Envelope<'a>, out: &mut Facts<'_>) -> Vec<&'a RawValue> {
-        let Some(message) = envelope.message else {
-            out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::MalformedEvent,
-                "a message without `message`",
-            ));
-            return Vec::new();
-        };
-        match serde_json::from_str::<Content<'_>>(message.get()) {
-            Ok(Content {
-                content: Blocks(blocks),
-            }) => blocks,
-            Err(error) => {
-                out.diagnostic(json::malformed(line, "message content", &error));
-                Vec::new()
-            }
-        }
-    }
-
     fn parent_metadata(envelope: &Envelope<'_>) -> JsonObject {
         let mut metadata = JsonObject::new();
-        if let Some(parent) = &envelope.parent_tool_use_id {
-            metadata.insert("parentToolCallId".into(), parent.as_ref().into());
+        if let Some(parent) = envelope.parent() {
+            metadata.insert("parentToolCallId".into(), parent.into());
         }
         metadata
     }
 
     fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        let at = timestamp(envelope.timestamp.as_ref());
-        for block in Self::blocks(line, envelope, out) {
+        let at = envelope.at();
+        for block in envelope.blocks(line, out) {
             let kind = match block_type(block) {
                 Ok(kind) => kind,
                 Err(error) => {
@@ -478,8 +351,8 @@ impl ClaudeCodeAdapter {
     }
 
     fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        let at = timestamp(envelope.timestamp.as_ref());
-        let blocks = Self::blocks(line, envelope, out);
+        let at = envelope.at();
+        let blocks = envelope.blocks(line, out);
         let results: Vec<_> = blocks
             .into_iter()
             .filter(|block| match block_type(block) {
@@ -617,10 +490,7 @@ impl ClaudeCodeAdapter {
             ));
             return;
         };
-        let parent = envelope
-            .parent_tool_use_id
-            .as_ref()
-            .map(|parent| parent.to_string());
+        let parent = envelope.parent().map(str::to_owned);
         let result = match kind.as_ref() {
             "message_start" => {
                 self.streaming.retain(|(owner, _), _| *owner != parent);
@@ -843,7 +713,7 @@ impl ClaudeCodeAdapter {
             return;
         }
         let ending = Ending {
-            at: timestamp(envelope.timestamp.as_ref()),
+            at: envelope.at(),
             ..Ending::default()
         };
         if status == "completed" {

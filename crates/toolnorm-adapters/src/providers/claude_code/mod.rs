@@ -21,8 +21,8 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
 use toolnorm::{JsonObject, Timestamp, ToolError};
 use toolnorm_wire::claude_messages as wire;
 
@@ -30,7 +30,6 @@ use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::Adapter;
 use crate::read::json;
-use crate::read::partial_json::parse_partial;
 use crate::rules::mcp;
 use crate::track::Facts;
 use crate::track::{Ending, Sighting, USER_DECLINED, exit_code_error, text_error};
@@ -38,8 +37,10 @@ use crate::track::{Ending, Sighting, USER_DECLINED, exit_code_error, text_error}
 use crate::read::probe::Probe;
 
 mod envelope;
+mod stream;
 
 use envelope::{Envelope, block_type};
+use stream::Streams;
 
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[
@@ -110,17 +111,10 @@ struct Launch {
     agent_id: Option<Value>,
 }
 
-/// A partially streamed `tool_use` block.
-#[derive(Debug)]
-struct StreamingBlock {
-    id: String,
-    json: String,
-}
-
 /// Reads Claude Code stream-json and transcripts.
 pub struct ClaudeCodeAdapter {
-    /// Streaming tool_use blocks by (parent tool call, content block index).
-    streaming: HashMap<(Option<String>, u64), StreamingBlock>,
+    /// Tool-use blocks being streamed.
+    streams: Streams,
     /// Calls a permission check denied, with the reason.
     denied: HashMap<String, String>,
     /// Subagent task id → the call that spawned it.
@@ -135,7 +129,7 @@ impl ClaudeCodeAdapter {
     /// An adapter using these title rules.
     pub fn new() -> Self {
         ClaudeCodeAdapter {
-            streaming: HashMap::new(),
+            streams: Streams::default(),
             denied: HashMap::new(),
             tasks: HashMap::new(),
             task_metadata: HashMap::new(),
@@ -172,7 +166,7 @@ impl Adapter for ClaudeCodeAdapter {
         match kind {
             "assistant" => self.assistant(line, &envelope, out),
             "user" => self.user(line, &envelope, out),
-            "stream_event" => self.stream_event(line, &envelope, out),
+            "stream_event" => self.streams.event(line, &envelope, out),
             "system" => self.system(line, bytes, &envelope, out),
             "result" => self.result(line, bytes, out),
             other if IGNORED_TYPES.contains(&other) => {}
@@ -186,14 +180,6 @@ impl Adapter for ClaudeCodeAdapter {
 }
 
 impl ClaudeCodeAdapter {
-    fn parent_metadata(envelope: &Envelope<'_>) -> JsonObject {
-        let mut metadata = JsonObject::new();
-        if let Some(parent) = envelope.parent() {
-            metadata.insert("parentToolCallId".into(), parent.into());
-        }
-        metadata
-    }
-
     fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
         let at = envelope.at();
         for block in envelope.blocks(line, out) {
@@ -206,51 +192,12 @@ impl ClaudeCodeAdapter {
             };
             let text = block.get();
             let result = match kind.as_ref() {
-                "tool_use" => serde_json::from_str::<wire::BetaToolUseBlock>(text).map(|use_| {
-                    self.sighted(
-                        line,
-                        use_.id,
-                        use_.name,
-                        None,
-                        use_.input,
-                        envelope,
-                        "tool_use",
-                        at.clone(),
-                        out,
-                    )
-                }),
-                "server_tool_use" => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
-                    .map(|use_| {
-                        let name = use_.name.to_string();
-                        let input = Value::Object(use_.input);
-                        self.sighted(
-                            line,
-                            use_.id,
-                            name,
-                            None,
-                            input,
-                            envelope,
-                            "server_tool_use",
-                            at.clone(),
-                            out,
-                        )
-                    }),
-                "mcp_tool_use" => {
-                    serde_json::from_str::<wire::BetaMcpToolUseBlock>(text).map(|use_| {
-                        let mcp = Some((use_.server_name, use_.name.clone()));
-                        self.sighted(
-                            line,
-                            use_.id,
-                            use_.name,
-                            mcp,
-                            use_.input,
-                            envelope,
-                            "mcp_tool_use",
-                            at.clone(),
-                            out,
-                        )
-                    })
-                }
+                TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                SERVER_TOOL_USE => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                MCP_TOOL_USE => serde_json::from_str::<wire::BetaMcpToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
                 "web_search_tool_result" => {
                     serde_json::from_str::<wire::BetaWebSearchToolResultBlock>(text).map(|result| {
                         let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
@@ -287,38 +234,6 @@ impl ClaudeCodeAdapter {
                 out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
             }
         }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn sighted(
-        &mut self,
-        line: u64,
-        id: String,
-        name: String,
-        mcp: Option<(String, String)>,
-        input: Value,
-        envelope: &Envelope<'_>,
-        item_type: &str,
-        at: Option<Timestamp>,
-        out: &mut Facts<'_>,
-    ) {
-        let mcp = mcp.or_else(|| {
-            mcp::split_double_underscore(&name)
-                .map(|split| (split.server.to_owned(), split.tool.to_owned()))
-        });
-        let mut metadata = Self::parent_metadata(envelope);
-        metadata.insert("itemType".into(), item_type.into());
-        // The complete block supersedes any fragments streamed for it.
-        self.streaming.retain(|_, block| block.id != id);
-        out.sighted(
-            line,
-            Sighting {
-                mcp,
-                metadata,
-                at,
-                ..Sighting::new(id, name, input)
-            },
-        );
     }
 
     /// A server tool's result block: an `*_tool_result_error` content is a failure.
@@ -471,105 +386,6 @@ impl ClaudeCodeAdapter {
             return;
         }
         out.complete(line, &id, content, ending);
-    }
-
-    fn stream_event(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        let Some(event) = envelope.event else {
-            out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::MalformedEvent,
-                "a stream_event without `event`",
-            ));
-            return;
-        };
-        let Ok(kind) = block_type(event) else {
-            out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::MalformedEvent,
-                "a stream event without `type`",
-            ));
-            return;
-        };
-        let parent = envelope.parent().map(str::to_owned);
-        let result = match kind.as_ref() {
-            "message_start" => {
-                self.streaming.retain(|(owner, _), _| *owner != parent);
-                Ok(())
-            }
-            "content_block_start" => serde_json::from_str::<wire::BetaRawContentBlockStartEvent>(
-                event.get(),
-            )
-            .map(|start| {
-                let index = start.index as u64;
-                let (id, name, mcp, item_type) = match start.content_block {
-                    wire::BetaRawContentBlockStartEventContentBlock::ToolUseBlock(block) => {
-                        (block.id, block.name, None, "tool_use")
-                    }
-                    wire::BetaRawContentBlockStartEventContentBlock::ServerToolUseBlock(block) => {
-                        (block.id, block.name.to_string(), None, "server_tool_use")
-                    }
-                    wire::BetaRawContentBlockStartEventContentBlock::McpToolUseBlock(block) => {
-                        let mcp = Some((block.server_name, block.name.clone()));
-                        (block.id, block.name, mcp, "mcp_tool_use")
-                    }
-                    _ => return,
-                };
-                // Sighted first: a sighting forgets the fragments streamed for its id.
-                self.sighted(
-                    line,
-                    id.clone(),
-                    name,
-                    mcp,
-                    json!({}),
-                    envelope,
-                    item_type,
-                    None,
-                    out,
-                );
-                self.streaming.insert(
-                    (parent.clone(), index),
-                    StreamingBlock {
-                        id,
-                        json: String::new(),
-                    },
-                );
-            }),
-            "content_block_delta" => serde_json::from_str::<wire::BetaRawContentBlockDeltaEvent>(
-                event.get(),
-            )
-            .map(|delta| {
-                let wire::BetaRawContentBlockDelta::InputJsonDelta(fragment) = delta.delta else {
-                    return;
-                };
-                let Some(block) = self
-                    .streaming
-                    .get_mut(&(parent.clone(), delta.index as u64))
-                else {
-                    return;
-                };
-                block.json.push_str(&fragment.partial_json);
-                if let Some(input) = parse_partial(&block.json) {
-                    let id = block.id.clone();
-                    out.update_input(line, &id, input, None);
-                }
-            }),
-            "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
-            other => {
-                out.diagnostic(Diagnostic::at(
-                    line,
-                    DiagnosticKind::UnknownEvent,
-                    format!("unknown stream event type `{other}`"),
-                ));
-                Ok(())
-            }
-        };
-        if let Err(error) = result {
-            out.diagnostic(json::malformed(
-                line,
-                &format!("stream event `{kind}`"),
-                &error,
-            ));
-        }
     }
 
     fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Facts<'_>) {
@@ -793,5 +609,112 @@ fn content_text(content: &Value) -> Option<String> {
             (!texts.is_empty()).then(|| texts.join("\n"))
         }
         _ => None,
+    }
+}
+
+const TOOL_USE: &str = "tool_use";
+const SERVER_TOOL_USE: &str = "server_tool_use";
+const MCP_TOOL_USE: &str = "mcp_tool_use";
+
+/// What a tool-use block (`tool_use`, `server_tool_use`, `mcp_tool_use`) says of its
+/// call, whole in a message or starting to stream.
+struct ToolUse {
+    id: String,
+    name: String,
+    /// The MCP server and bare tool name, when the block names the server.
+    mcp: Option<(String, String)>,
+    input: Value,
+    /// The block's type (`metadata.itemType`).
+    item_type: &'static str,
+}
+
+impl From<wire::BetaToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaToolUseBlock) -> Self {
+        ToolUse {
+            id: block.id,
+            name: block.name,
+            mcp: None,
+            input: block.input,
+            item_type: TOOL_USE,
+        }
+    }
+}
+
+impl From<wire::BetaServerToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaServerToolUseBlock) -> Self {
+        ToolUse {
+            id: block.id,
+            // The API's own name for the server tool (`web_search`).
+            name: block.name.to_string(),
+            mcp: None,
+            input: Value::Object(block.input),
+            item_type: SERVER_TOOL_USE,
+        }
+    }
+}
+
+impl From<wire::BetaMcpToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaMcpToolUseBlock) -> Self {
+        ToolUse {
+            mcp: Some((block.server_name, block.name.clone())),
+            id: block.id,
+            name: block.name,
+            input: block.input,
+            item_type: MCP_TOOL_USE,
+        }
+    }
+}
+
+impl ToolUse {
+    /// The call as the tracker hears of it: what the block says, and what the line's
+    /// envelope says (the subagent it runs in, when it was seen). A tool named
+    /// `mcp__server__tool` is that server's.
+    fn sighting(self, envelope: &Envelope<'_>) -> Sighting {
+        let mcp = self.mcp.or_else(|| {
+            mcp::split_double_underscore(&self.name)
+                .map(|split| (split.server.to_owned(), split.tool.to_owned()))
+        });
+        let mut metadata = JsonObject::new();
+        if let Some(parent) = envelope.parent() {
+            metadata.insert("parentToolCallId".into(), parent.into());
+        }
+        metadata.insert("itemType".into(), self.item_type.into());
+        Sighting {
+            mcp,
+            metadata,
+            at: envelope.at(),
+            ..Sighting::new(self.id, self.name, self.input)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+    use toolnorm::NormalizedToolPart;
+
+    use crate::{Dialect, Normalizer, Step};
+
+    /// The parts Claude Code lines make; no line may give a diagnostic.
+    pub(super) fn parts(lines: &[Value]) -> Vec<NormalizedToolPart> {
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
+        let mut diagnostics = Vec::new();
+        let mut on_step = |step: Step<'_>| {
+            if let Step::Diagnostic(diagnostic) = step {
+                diagnostics.push(diagnostic.clone());
+            }
+        };
+        normalizer.push(text.as_bytes(), &mut on_step);
+        normalizer.finish(&mut on_step);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        normalizer.fold().parts()
+    }
+
+    /// The one part Claude Code lines make.
+    pub(super) fn part(lines: &[Value]) -> NormalizedToolPart {
+        let mut parts = parts(lines);
+        assert_eq!(parts.len(), 1, "{parts:#?}");
+        parts.remove(0)
     }
 }

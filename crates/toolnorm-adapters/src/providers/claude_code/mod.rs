@@ -18,7 +18,7 @@
 //! answered with `status: async_launched`) stays running until its `task_notification`.
 //! Calls inside a subagent carry `metadata.parentToolCallId`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -38,9 +38,11 @@ use crate::read::probe::Probe;
 
 mod envelope;
 mod stream;
+mod tasks;
 
 use envelope::{Envelope, block_type};
 use stream::Streams;
+use tasks::Tasks;
 
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[
@@ -101,28 +103,14 @@ const IGNORED_SUBTYPES: &[&str] = &[
     "stop_hook_summary",
 ];
 
-/// What is read of a structured result (`tool_use_result`, which can repeat the whole
-/// output): whether it launched a background agent, and which.
-#[derive(Deserialize)]
-struct Launch {
-    #[serde(default)]
-    status: Option<Value>,
-    #[serde(default, rename = "agentId")]
-    agent_id: Option<Value>,
-}
-
 /// Reads Claude Code stream-json and transcripts.
 pub struct ClaudeCodeAdapter {
     /// Tool-use blocks being streamed.
     streams: Streams,
     /// Calls a permission check denied, with the reason.
     denied: HashMap<String, String>,
-    /// Subagent task id → the call that spawned it.
-    tasks: HashMap<String, String>,
-    /// The `metadata.task` object of each call with a task, merged as updates come.
-    task_metadata: HashMap<String, JsonObject>,
-    /// Subagent calls launched in the background, waiting for their notification.
-    background: HashSet<String>,
+    /// Subagent tasks and the calls that spawned them.
+    tasks: Tasks,
 }
 
 impl ClaudeCodeAdapter {
@@ -131,9 +119,7 @@ impl ClaudeCodeAdapter {
         ClaudeCodeAdapter {
             streams: Streams::default(),
             denied: HashMap::new(),
-            tasks: HashMap::new(),
-            task_metadata: HashMap::new(),
-            background: HashSet::new(),
+            tasks: Tasks::default(),
         }
     }
 }
@@ -282,7 +268,7 @@ impl ClaudeCodeAdapter {
         let structured = match results.as_slice() {
             [_] => envelope
                 .tool_use_result
-                .and_then(|raw| serde_json::from_str::<Launch>(raw.get()).ok()),
+                .and_then(|raw| serde_json::from_str::<tasks::Launch>(raw.get()).ok()),
             _ => None,
         };
         let meta: Vec<Value> = envelope
@@ -321,7 +307,7 @@ impl ClaudeCodeAdapter {
         &mut self,
         line: u64,
         result: wire::ToolResultBlockParam,
-        structured: Option<&Launch>,
+        structured: Option<&tasks::Launch>,
         rejected: bool,
         at: Option<Timestamp>,
         out: &mut Facts<'_>,
@@ -364,25 +350,8 @@ impl ClaudeCodeAdapter {
             out.fail(line, &id, error, ending);
             return;
         }
-        let launched_in_background = structured
-            .and_then(|structured| structured.status.as_ref())
-            .and_then(Value::as_str)
-            == Some("async_launched");
-        if launched_in_background {
-            self.background.insert(id.clone());
-            let mut task = self.task_metadata.remove(&id).unwrap_or_default();
-            task.insert("status".into(), "running".into());
-            task.insert("background".into(), true.into());
-            if let Some(agent) = structured
-                .and_then(|structured| structured.agent_id.as_ref())
-                .and_then(Value::as_str)
-            {
-                task.entry("taskId").or_insert_with(|| agent.into());
-                self.tasks.insert(agent.to_owned(), id.clone());
-            }
-            self.task_metadata.insert(id.clone(), task.clone());
-            out.running(line, &id, at);
-            out.merge_metadata(line, &id, single("task", Value::Object(task)));
+        if let Some(launch) = structured.filter(|launch| launch.in_background()) {
+            self.tasks.launched(line, &id, launch, at, out);
             return;
         }
         out.complete(line, &id, content, ending);
@@ -397,63 +366,19 @@ impl ClaudeCodeAdapter {
                 }
                 Ok(())
             }
-            "task_started" => {
-                serde_json::from_slice::<wire::SdkTaskStartedMessage>(bytes).map(|started| {
-                    let Some(call) = started.tool_use_id else {
-                        return;
-                    };
-                    self.tasks.insert(started.task_id.clone(), call.clone());
-                    let mut task = JsonObject::new();
-                    task.insert("taskId".into(), started.task_id.into());
-                    task.insert("description".into(), started.description.into());
-                    if let Some(kind) = started.subagent_type {
-                        task.insert("subagentType".into(), kind.into());
-                    }
-                    if let Some(kind) = started.task_type {
-                        task.insert("taskType".into(), kind.into());
-                    }
-                    task.insert("status".into(), "running".into());
-                    self.update_task(line, &call, task, out);
-                })
-            }
-            "task_progress" => {
-                serde_json::from_slice::<wire::SdkTaskProgressMessage>(bytes).map(|progress| {
-                    let Some(call) = progress
-                        .tool_use_id
-                        .or_else(|| self.tasks.get(&progress.task_id).cloned())
-                    else {
-                        return;
-                    };
-                    let mut task = JsonObject::new();
-                    task.insert("progress".into(), progress.description.into());
-                    if let Some(tool) = progress.last_tool_name {
-                        task.insert("lastToolName".into(), tool.into());
-                    }
-                    task.insert("toolUses".into(), progress.usage.tool_uses.into());
-                    self.update_task(line, &call, task, out);
-                })
-            }
-            "task_updated" => {
-                serde_json::from_slice::<wire::SdkTaskUpdatedMessage>(bytes).map(|updated| {
-                    let Some(call) = self.tasks.get(&updated.task_id).cloned() else {
-                        return;
-                    };
-                    let mut task = JsonObject::new();
-                    if let Some(status) = updated.patch.status {
-                        task.insert("status".into(), status.to_string().into());
-                    }
-                    if let Some(error) = updated.patch.error {
-                        task.insert("error".into(), error.into());
-                    }
-                    if !task.is_empty() {
-                        self.update_task(line, &call, task, out);
-                    }
-                })
-            }
-            "task_notification" => {
-                serde_json::from_slice::<wire::SdkTaskNotificationMessage>(bytes)
-                    .map(|notification| self.task_notification(line, notification, envelope, out))
-            }
+            "task_started" => serde_json::from_slice::<wire::SdkTaskStartedMessage>(bytes)
+                .map(|started| self.tasks.started(line, started, out)),
+            "task_progress" => serde_json::from_slice::<wire::SdkTaskProgressMessage>(bytes)
+                .map(|progress| self.tasks.progress(line, progress, out)),
+            "task_updated" => serde_json::from_slice::<wire::SdkTaskUpdatedMessage>(bytes)
+                .map(|updated| self.tasks.updated(line, updated, out)),
+            "task_notification" => serde_json::from_slice::<wire::SdkTaskNotificationMessage>(
+                bytes,
+            )
+            .map(|notification| {
+                self.tasks
+                    .notification(line, notification, envelope.at(), out)
+            }),
             "permission_denied" => {
                 match (
                     &envelope.tool_use_id,
@@ -494,57 +419,6 @@ impl ClaudeCodeAdapter {
         }
     }
 
-    /// Merges `changes` into the call's `metadata.task`, while the call is open.
-    fn update_task(&mut self, line: u64, call: &str, changes: JsonObject, out: &mut Facts<'_>) {
-        if !out.is_open(call) {
-            return;
-        }
-        let task = self.task_metadata.entry(call.to_owned()).or_default();
-        task.extend(changes);
-        let task = Value::Object(task.clone());
-        out.merge_metadata(line, call, single("task", task));
-    }
-
-    fn task_notification(
-        &mut self,
-        line: u64,
-        notification: wire::SdkTaskNotificationMessage,
-        envelope: &Envelope<'_>,
-        out: &mut Facts<'_>,
-    ) {
-        let Some(call) = notification
-            .tool_use_id
-            .clone()
-            .or_else(|| self.tasks.get(&notification.task_id).cloned())
-        else {
-            return;
-        };
-        self.tasks.remove(&notification.task_id);
-        let status = notification.status.to_string();
-        let mut changes = JsonObject::new();
-        changes.insert("status".into(), status.as_str().into());
-        self.update_task(line, &call, changes, out);
-        self.task_metadata.remove(&call);
-        if !self.background.remove(&call) {
-            return;
-        }
-        let ending = Ending {
-            at: envelope.at(),
-            ..Ending::default()
-        };
-        if status == "completed" {
-            out.complete(
-                line,
-                &call,
-                Some(Value::String(notification.summary)),
-                ending,
-            );
-        } else {
-            let error = ToolError::new(notification.summary).with_code(format!("task_{status}"));
-            out.fail(line, &call, error, ending);
-        }
-    }
-
     /// The end of a turn: calls a permission check denied fail, if still open.
     fn result(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         /// Only the denials are read out of the session's last line, the rest skipped.
@@ -572,12 +446,6 @@ impl ClaudeCodeAdapter {
             }
         }
     }
-}
-
-fn single(key: &str, value: Value) -> JsonObject {
-    let mut object = JsonObject::new();
-    object.insert(key.into(), value);
-    object
 }
 
 /// The message inside `<tool_use_error>…</tool_use_error>` (a call the CLI refused to run:

@@ -423,3 +423,10 @@ impl<'a> Facts<'a> {
         title
     }
 }
+
+impl Facts<'_> {
+    /// The kind of an open call, as its rules (or the provider's data) decided it.
+    pub fn kind(&self, id: &str) -> Option<toolnorm::ToolKind> {
+        self.open(id).map(AnyToolCall::kind)
+    }
+}

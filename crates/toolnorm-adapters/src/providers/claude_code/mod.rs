@@ -1,48 +1,44 @@
 //! Claude Code: `claude -p --output-format stream-json --verbose` and the session
 //! transcripts Claude Code writes under its config dir (`projects/…/*.jsonl`).
 //!
-//! | line | canonical events |
-//! | --- | --- |
-//! | `system` `init` | (remembers `cwd` and the MCP servers) |
-//! | `assistant` with `tool_use` / `server_tool_use` / `mcp_tool_use` | `toolCallStarted` (or `inputUpdated` when partial messages started it) |
-//! | `assistant` with `web_search_tool_result` / `web_fetch_tool_result` / `mcp_tool_result` | `toolCallCompleted` / `toolCallFailed` of the server tool |
-//! | `user` with `tool_result` | `toolCallCompleted`, or `toolCallFailed` when `is_error` |
-//! | `stream_event` `content_block_start` / `input_json_delta` | `toolCallStarted`, then `inputUpdated` as the input streams |
-//! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call |
-//! | `system` `task_notification` | finishes a background subagent call |
-//! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` |
+//! | line | canonical events | module |
+//! | --- | --- | --- |
+//! | `system` `init`; any transcript line's `cwd` | (remembers `cwd`) | |
+//! | `assistant` with `tool_use` / `server_tool_use` / `mcp_tool_use` | `toolCallStarted` (or `inputUpdated` when partial messages started it) | |
+//! | `assistant` with `web_search_tool_result` / `web_fetch_tool_result` / `mcp_tool_result` | `toolCallCompleted` / `toolCallFailed` of the server tool | `results` |
+//! | `user` with `tool_result` | `toolCallCompleted`, or `toolCallFailed` when `is_error` | `results` |
+//! | `stream_event` `content_block_start` / `input_json_delta` | `toolCallStarted`, then `inputUpdated` as the input streams | `stream` |
+//! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call | `tasks` |
+//! | `system` `task_notification` | finishes a background subagent call | `tasks` |
+//! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` | `permissions` |
 //!
-//! Errors: a `Bash` result `Exit code N` fails with code `exit_code` and
-//! `details.exitCode`; a denied permission with `permission_denied`; a call the user
-//! rejected with `user_rejected`. A subagent launched in the background (`Task`/`Agent`
-//! answered with `status: async_launched`) stays running until its `task_notification`.
-//! Calls inside a subagent carry `metadata.parentToolCallId`.
+//! Errors: a shell call's (kind `bash`) result `Exit code N` fails with code `exit_code`
+//! and `details.exitCode`; a denied permission with `permission_denied`; a call the user
+//! rejected with `user_rejected` (the `results` module has the whole table). A subagent
+//! call answered with `status: async_launched` runs in the background until its
+//! `task_notification`. Calls inside a subagent carry `metadata.parentToolCallId`.
+//!
+//! `envelope` reads what every line has; the other lines carry nothing about tools.
 
-use std::collections::HashMap;
-
-use serde::Deserialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
-use toolnorm::{JsonObject, Timestamp, ToolError};
+use toolnorm::JsonObject;
 use toolnorm_wire::claude_messages as wire;
 
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::Adapter;
 use crate::read::json;
-use crate::rules::mcp;
-use crate::track::Facts;
-use crate::track::{Ending, Sighting, USER_DECLINED, exit_code_error, text_error};
-
 use crate::read::probe::Probe;
+use crate::rules::mcp;
+use crate::track::{Facts, Sighting};
 
 mod envelope;
+mod permissions;
+mod results;
 mod stream;
 mod tasks;
 
 use envelope::{Envelope, block_type};
-use stream::Streams;
-use tasks::Tasks;
 
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[
@@ -104,23 +100,20 @@ const IGNORED_SUBTYPES: &[&str] = &[
 ];
 
 /// Reads Claude Code stream-json and transcripts.
+#[derive(Default)]
 pub struct ClaudeCodeAdapter {
     /// Tool-use blocks being streamed.
-    streams: Streams,
-    /// Calls a permission check denied, with the reason.
-    denied: HashMap<String, String>,
+    streams: stream::Streams,
+    /// Calls a permission check denied, waiting for their result.
+    denials: permissions::Denials,
     /// Subagent tasks and the calls that spawned them.
-    tasks: Tasks,
+    tasks: tasks::Tasks,
 }
 
 impl ClaudeCodeAdapter {
-    /// An adapter using these title rules.
+    /// An adapter at the start of a stream.
     pub fn new() -> Self {
-        ClaudeCodeAdapter {
-            streams: Streams::default(),
-            denied: HashMap::new(),
-            tasks: Tasks::default(),
-        }
+        Self::default()
     }
 }
 
@@ -154,7 +147,7 @@ impl Adapter for ClaudeCodeAdapter {
             "user" => self.user(line, &envelope, out),
             "stream_event" => self.streams.event(line, &envelope, out),
             "system" => self.system(line, bytes, &envelope, out),
-            "result" => self.result(line, bytes, out),
+            "result" => self.denials.turn_ended(line, bytes, out),
             other if IGNORED_TYPES.contains(&other) => {}
             other => out.diagnostic(Diagnostic::at(
                 line,
@@ -186,175 +179,24 @@ impl ClaudeCodeAdapter {
                     .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
                 "web_search_tool_result" => {
                     serde_json::from_str::<wire::BetaWebSearchToolResultBlock>(text).map(|result| {
-                        let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
-                        self.server_result(line, &result.tool_use_id, content, at.clone(), out);
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
                     })
                 }
                 "web_fetch_tool_result" => {
                     serde_json::from_str::<wire::BetaWebFetchToolResultBlock>(text).map(|result| {
-                        let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
-                        self.server_result(line, &result.tool_use_id, content, at.clone(), out);
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
                     })
                 }
                 "mcp_tool_result" => serde_json::from_str::<wire::BetaMcpToolResultBlock>(text)
-                    .map(|result| {
-                        let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
-                        let ending = Ending {
-                            at: at.clone(),
-                            ..Ending::default()
-                        };
-                        if result.is_error {
-                            let error = ToolError::new(
-                                content_text(&content)
-                                    .unwrap_or_else(|| "the MCP tool failed".into()),
-                            )
-                            .with_details(content);
-                            out.fail(line, &result.tool_use_id, error, ending);
-                        } else {
-                            out.complete(line, &result.tool_use_id, Some(content), ending);
-                        }
-                    }),
+                    .map(|result| results::mcp_result(line, result, at.clone(), out)),
                 _ => Ok(()),
             };
             if let Err(error) = result {
                 out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
             }
         }
-    }
-
-    /// A server tool's result block: an `*_tool_result_error` content is a failure.
-    fn server_result(
-        &mut self,
-        line: u64,
-        id: &str,
-        content: Value,
-        at: Option<Timestamp>,
-        out: &mut Facts<'_>,
-    ) {
-        let ending = Ending {
-            at,
-            ..Ending::default()
-        };
-        let error_code = content
-            .get("type")
-            .and_then(Value::as_str)
-            .filter(|kind| kind.ends_with("_error"))
-            .and(content.get("error_code").and_then(Value::as_str));
-        match error_code {
-            Some(code) => {
-                let error = ToolError::new(format!("the server tool failed: {code}"))
-                    .with_code(code)
-                    .with_details(content.clone());
-                out.fail(line, id, error, ending);
-            }
-            None => out.complete(line, id, Some(content), ending),
-        }
-    }
-
-    fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        let at = envelope.at();
-        let blocks = envelope.blocks(line, out);
-        let results: Vec<_> = blocks
-            .into_iter()
-            .filter(|block| match block_type(block) {
-                Ok(kind) => kind == "tool_result",
-                Err(error) => {
-                    out.diagnostic(json::malformed(line, "content block", &error));
-                    false
-                }
-            })
-            .collect();
-        // The structured result (`tool_use_result`) belongs to the one result of its message.
-        let structured = match results.as_slice() {
-            [_] => envelope
-                .tool_use_result
-                .and_then(|raw| serde_json::from_str::<tasks::Launch>(raw.get()).ok()),
-            _ => None,
-        };
-        let meta: Vec<Value> = envelope
-            .tool_result_meta
-            .and_then(|raw| serde_json::from_str(raw.get()).ok())
-            .unwrap_or_default();
-        // How the permission check decided, once per message.
-        let refused_by_rule = envelope
-            .permission_decision
-            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-            .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
-            .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"));
-        for block in results {
-            let result = match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {
-                Ok(result) => result,
-                Err(error) => {
-                    out.diagnostic(json::malformed(line, "`tool_result` block", &error));
-                    continue;
-                }
-            };
-            if refused_by_rule {
-                self.denied
-                    .entry(result.tool_use_id.clone())
-                    .or_insert_with(|| "permission denied".to_owned());
-            }
-            let rejected = meta.iter().any(|entry| {
-                entry.get("id").and_then(Value::as_str) == Some(result.tool_use_id.as_str())
-                    && entry.get("non_execution_kind").and_then(Value::as_str)
-                        == Some("user-rejected")
-            });
-            self.tool_result(line, result, structured.as_ref(), rejected, at.clone(), out);
-        }
-    }
-
-    fn tool_result(
-        &mut self,
-        line: u64,
-        result: wire::ToolResultBlockParam,
-        structured: Option<&tasks::Launch>,
-        rejected: bool,
-        at: Option<Timestamp>,
-        out: &mut Facts<'_>,
-    ) {
-        let id = result.tool_use_id;
-        // A text result is moved, not copied: it can be the biggest thing in the stream.
-        let content = result.content.map(|content| match content {
-            wire::ToolResultBlockParamContent::String(text) => Value::String(text),
-            blocks => serde_json::to_value(&blocks).unwrap_or(Value::Null),
-        });
-        let ending = Ending {
-            at: at.clone(),
-            ..Ending::default()
-        };
-        if result.is_error == Some(true) {
-            let text = content.as_ref().and_then(content_text).unwrap_or_default();
-            let is_mcp = out
-                .name(&id)
-                .is_some_and(|name| mcp::split_double_underscore(name).is_some());
-            let error = if let Some(reason) = self.denied.remove(&id) {
-                let reason = if reason == "permission denied" {
-                    first_line(&text)
-                } else {
-                    reason
-                };
-                ToolError::new(reason).with_code("permission_denied")
-            } else if rejected || text.starts_with(USER_DECLINED) {
-                ToolError::new(first_line(&text)).with_code("user_rejected")
-            } else if out.name(&id) == Some("Bash")
-                && let Some(error) = exit_code_error(&text)
-            {
-                error
-            } else if let Some(inner) = tool_use_error(&text) {
-                text_error(inner).with_code("invalid_tool_use")
-            } else if is_mcp {
-                text_error(&text).with_code("mcp_error")
-            } else {
-                text_error(&text)
-            };
-            out.fail(line, &id, error, ending);
-            return;
-        }
-        if let Some(launch) = structured.filter(|launch| launch.in_background()) {
-            self.tasks.launched(line, &id, launch, at, out);
-            return;
-        }
-        out.complete(line, &id, content, ending);
     }
 
     fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Facts<'_>) {
@@ -380,24 +222,7 @@ impl ClaudeCodeAdapter {
                     .notification(line, notification, envelope.at(), out)
             }),
             "permission_denied" => {
-                match (
-                    &envelope.tool_use_id,
-                    serde_json::from_slice::<Value>(bytes),
-                ) {
-                    (Some(id), Ok(value)) => {
-                        let reason = value
-                            .get("message")
-                            .and_then(Value::as_str)
-                            .unwrap_or("permission denied")
-                            .to_owned();
-                        self.denied.insert(id.to_string(), reason);
-                    }
-                    _ => out.diagnostic(Diagnostic::at(
-                        line,
-                        DiagnosticKind::MalformedEvent,
-                        "a permission_denied message without `tool_use_id`",
-                    )),
-                }
+                self.denials.announced(line, bytes, envelope, out);
                 Ok(())
             }
             other if IGNORED_SUBTYPES.contains(&other) => Ok(()),
@@ -417,66 +242,6 @@ impl ClaudeCodeAdapter {
                 &error,
             ));
         }
-    }
-
-    /// The end of a turn: calls a permission check denied fail, if still open.
-    fn result(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        /// Only the denials are read out of the session's last line, the rest skipped.
-        #[derive(Deserialize)]
-        struct Denials<'a> {
-            #[serde(borrow, default)]
-            permission_denials: Option<&'a RawValue>,
-        }
-        let denials: Vec<Value> = serde_json::from_slice::<Denials<'_>>(bytes)
-            .ok()
-            .and_then(|denials| denials.permission_denials)
-            .and_then(|raw| serde_json::from_str(raw.get()).ok())
-            .unwrap_or_default();
-        for denial in &denials {
-            let Some(id) = denial.get("tool_use_id").and_then(Value::as_str) else {
-                continue;
-            };
-            if out.is_open(id) {
-                let reason = self
-                    .denied
-                    .remove(id)
-                    .unwrap_or_else(|| "permission denied".into());
-                let error = ToolError::new(reason).with_code("permission_denied");
-                out.fail(line, id, error, Ending::default());
-            }
-        }
-    }
-}
-
-/// The message inside `<tool_use_error>…</tool_use_error>` (a call the CLI refused to run:
-/// unknown tool, invalid input).
-fn tool_use_error(text: &str) -> Option<&str> {
-    let inner = text.trim().strip_prefix("<tool_use_error>")?;
-    let inner = inner.strip_suffix("</tool_use_error>").unwrap_or(inner);
-    Some(inner.strip_prefix("Error: ").unwrap_or(inner))
-}
-
-fn first_line(text: &str) -> String {
-    text.trim()
-        .lines()
-        .next()
-        .unwrap_or("the tool failed")
-        .trim()
-        .to_owned()
-}
-
-/// The text of a tool result: the string, or its text blocks joined.
-fn content_text(content: &Value) -> Option<String> {
-    match content {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(blocks) => {
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter_map(|block| block.get("text").and_then(Value::as_str))
-                .collect();
-            (!texts.is_empty()).then(|| texts.join("\n"))
-        }
-        _ => None,
     }
 }
 

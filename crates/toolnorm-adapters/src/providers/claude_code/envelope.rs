@@ -52,9 +52,22 @@ impl<'a> Envelope<'a> {
         self.parent_tool_use_id.as_deref()
     }
 
-    /// The content blocks of `message`, each still raw; none (and a diagnostic) when the
-    /// line has no message or its content cannot be read.
-    pub fn blocks(&self, line: u64, out: &mut Facts<'_>) -> Vec<&'a RawValue> {
+    /// The content blocks of `message`, each still raw, with its type; none (and a
+    /// diagnostic) when the line has no message or its content cannot be read, and a
+    /// block without a type is reported and skipped.
+    pub fn blocks(&self, line: u64, out: &mut Facts<'_>) -> Vec<(Cow<'a, str>, &'a RawValue)> {
+        let mut typed = Vec::new();
+        for block in self.raw_blocks(line, out) {
+            match block_type(block) {
+                Ok(kind) => typed.push((kind, block)),
+                Err(error) => out.diagnostic(json::malformed(line, "content block", &error)),
+            }
+        }
+        typed
+    }
+
+    /// The content blocks of `message`, each still raw.
+    fn raw_blocks(&self, line: u64, out: &mut Facts<'_>) -> Vec<&'a RawValue> {
         let Some(message) = self.message else {
             out.diagnostic(Diagnostic::at(
                 line,

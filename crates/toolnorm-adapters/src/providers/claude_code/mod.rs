@@ -30,6 +30,7 @@ use crate::providers::Adapter;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::rules::mcp;
+use crate::track::vocabulary::{ITEM_TYPE, PARENT_TOOL_CALL_ID};
 use crate::track::{Facts, Sighting};
 
 mod envelope;
@@ -38,7 +39,7 @@ mod results;
 mod stream;
 mod tasks;
 
-use envelope::{Envelope, block_type};
+use envelope::Envelope;
 
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[
@@ -161,14 +162,7 @@ impl Adapter for ClaudeCodeAdapter {
 impl ClaudeCodeAdapter {
     fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
         let at = envelope.at();
-        for block in envelope.blocks(line, out) {
-            let kind = match block_type(block) {
-                Ok(kind) => kind,
-                Err(error) => {
-                    out.diagnostic(json::malformed(line, "content block", &error));
-                    continue;
-                }
-            };
+        for (kind, block) in envelope.blocks(line, out) {
             let text = block.get();
             let result = match kind.as_ref() {
                 TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
@@ -309,9 +303,9 @@ impl ToolUse {
         });
         let mut metadata = JsonObject::new();
         if let Some(parent) = envelope.parent() {
-            metadata.insert("parentToolCallId".into(), parent.into());
+            metadata.insert(PARENT_TOOL_CALL_ID.into(), parent.into());
         }
-        metadata.insert("itemType".into(), self.item_type.into());
+        metadata.insert(ITEM_TYPE.into(), self.item_type.into());
         Sighting {
             mcp,
             metadata,

@@ -16,10 +16,8 @@ use toolnorm::ToolError;
 
 use super::envelope::Envelope;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::track::vocabulary::PERMISSION_DENIED;
 use crate::track::{Ending, Facts, text_error};
-
-/// The error code of a call a permission check denied.
-const PERMISSION_DENIED: &str = "permission_denied";
 
 /// A permission check denied a call; the reason, when it gave one.
 #[derive(Debug, Default)]

@@ -19,11 +19,12 @@ use toolnorm::{Timestamp, ToolError, ToolKind};
 use toolnorm_wire::claude_messages as wire;
 
 use super::ClaudeCodeAdapter;
-use super::envelope::{Envelope, block_type};
+use super::envelope::Envelope;
 use super::permissions::Denial;
 use super::tasks::Launch;
 use crate::read::json;
 use crate::rules::mcp;
+use crate::track::vocabulary::{MCP_ERROR, MCP_TOOL_FAILED};
 use crate::track::{Ending, Facts, USER_DECLINED, exit_code_error, text_error};
 
 /// What a `user` message says of all the results it carries.
@@ -74,16 +75,10 @@ impl Message {
 impl ClaudeCodeAdapter {
     /// A `user` line: its `tool_result` blocks end their calls.
     pub(super) fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        let blocks = envelope.blocks(line, out);
-        let results: Vec<_> = blocks
+        let results: Vec<_> = envelope
+            .blocks(line, out)
             .into_iter()
-            .filter(|block| match block_type(block) {
-                Ok(kind) => kind == "tool_result",
-                Err(error) => {
-                    out.diagnostic(json::malformed(line, "content block", &error));
-                    false
-                }
-            })
+            .filter_map(|(kind, block)| (kind == "tool_result").then_some(block))
             .collect();
         let message = Message::of(envelope, results.len());
         for block in results {
@@ -169,7 +164,7 @@ impl Failed {
         }
         let error = text_error(text);
         if self.mcp {
-            error.with_code("mcp_error")
+            error.with_code(MCP_ERROR)
         } else {
             error
         }
@@ -211,7 +206,7 @@ pub(super) fn mcp_result(
 ) {
     let content = serde_json::to_value(&result.content).unwrap_or(Value::Null);
     if result.is_error {
-        let message = content_text(&content).unwrap_or_else(|| "the MCP tool failed".into());
+        let message = content_text(&content).unwrap_or_else(|| MCP_TOOL_FAILED.into());
         let error = ToolError::new(message).with_details(content);
         out.fail(line, &result.tool_use_id, error, Ending::at(at));
     } else {

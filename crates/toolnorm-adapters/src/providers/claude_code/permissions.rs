@@ -108,6 +108,16 @@ impl Denials {
     }
 }
 
+/// Transcripts: whether the permission check refused the calls of a result's line
+/// (`permissionDecision` `reject` or `deny`).
+pub(super) fn refused(envelope: &Envelope<'_>) -> bool {
+    envelope
+        .permission_decision
+        .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+        .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
+        .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};

@@ -10,8 +10,8 @@
 //! | the CLI refused to run it (`<tool_use_error>`: unknown tool, invalid input) | `invalid_tool_use` |
 //! | an MCP tool (`mcp__server__tool`) failed | `mcp_error` |
 //!
-//! Server tools (`web_search`, `web_fetch`, MCP connector tools)
-//! are answered in the assistant's own message, by `*_tool_result` blocks.
+//! Server tools (`web_search`, `web_fetch`, MCP connector tools) are answered in the
+//! assistant's own message, by `*_tool_result` blocks.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -20,7 +20,7 @@ use toolnorm_wire::claude_messages as wire;
 
 use super::ClaudeCodeAdapter;
 use super::envelope::Envelope;
-use super::permissions::Denial;
+use super::permissions::{self, Denial};
 use super::tasks::Launch;
 use crate::read::json;
 use crate::rules::mcp;
@@ -49,17 +49,11 @@ impl Message {
             .tool_result_meta
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default();
-        // How the permission check decided, once per message.
-        let refused = envelope
-            .permission_decision
-            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-            .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
-            .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"));
         Message {
             at: envelope.at(),
             launch,
             meta,
-            refused,
+            refused: permissions::refused(envelope),
         }
     }
 

@@ -1,0 +1,347 @@
+//! Claude Code: `claude -p --output-format stream-json --verbose` and the session
+//! transcripts Claude Code writes under its config dir (`projects/…/*.jsonl`).
+//!
+//! | line | canonical events | module |
+//! | --- | --- | --- |
+//! | `system` `init`; any transcript line's `cwd` | (remembers `cwd`) | |
+//! | `assistant` with `tool_use` / `server_tool_use` / `mcp_tool_use` | `toolCallStarted` (or `inputUpdated` when partial messages started it) | |
+//! | `assistant` with `web_search_tool_result` / `web_fetch_tool_result` / `mcp_tool_result` | `toolCallCompleted` / `toolCallFailed` of the server tool | `results` |
+//! | `user` with `tool_result` | `toolCallCompleted`, or `toolCallFailed` when `is_error` | `results` |
+//! | `stream_event` `content_block_start` / `input_json_delta` | `toolCallStarted`, then `inputUpdated` as the input streams | `stream` |
+//! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call | `tasks` |
+//! | `system` `task_notification` | finishes a background subagent call | `tasks` |
+//! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` | `permissions` |
+//!
+//! Errors: a shell call's (kind `bash`) result `Exit code N` fails with code `exit_code`
+//! and `details.exitCode`; a denied permission with `permission_denied`; a call the user
+//! rejected with `user_rejected` (the `results` module has the whole table). A subagent
+//! call answered with `status: async_launched` runs in the background until its
+//! `task_notification`. Calls inside a subagent carry `metadata.parentToolCallId`.
+//!
+//! `envelope` reads what every line has; the other lines carry nothing about tools.
+
+use serde_json::Value;
+use toolnorm::JsonObject;
+use toolnorm_wire::claude_messages as wire;
+
+use crate::Dialect;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::providers::Adapter;
+use crate::read::json;
+use crate::read::probe::Probe;
+use crate::rules::mcp;
+use crate::track::vocabulary::{ITEM_TYPE, PARENT_TOOL_CALL_ID};
+use crate::track::{Facts, Sighting};
+
+mod envelope;
+mod permissions;
+mod results;
+mod stream;
+mod tasks;
+
+use envelope::Envelope;
+
+/// Claude Code stream-json and transcript line types that identify the dialect.
+const LINE_TYPES: &[&str] = &[
+    "system",
+    "assistant",
+    "user",
+    "result",
+    "stream_event",
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "last-prompt",
+];
+
+/// Whether a line is Claude Code's: a message or record `type` of its own, outside
+/// JSON-RPC and OpenCode envelopes.
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    probe.method.is_none()
+        && probe.payload.is_none()
+        && probe.kind().is_some_and(|kind| LINE_TYPES.contains(&kind))
+}
+
+/// Line types that carry nothing about tools (stream-json and transcripts).
+const IGNORED_TYPES: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "attachment",
+    "queue-operation",
+    "api-request",
+    "last-prompt",
+    "tools-used",
+    "cost-state",
+    "atis-latch",
+    "custom-title",
+    "tool_progress",
+    "tool_use_summary",
+    "auth_status",
+    "rate_limit_event",
+    "keep_alive",
+    "progress",
+];
+
+/// `system` subtypes that carry nothing about tools.
+const IGNORED_SUBTYPES: &[&str] = &[
+    "status",
+    "background_tasks_changed",
+    "compact_boundary",
+    "hook_started",
+    "hook_progress",
+    "hook_response",
+    "api_error",
+    "informational",
+    "local_command",
+    "files_persisted",
+    "session_state_changed",
+    "turn_duration",
+    "stop_hook_summary",
+];
+
+/// Reads Claude Code stream-json and transcripts.
+#[derive(Default)]
+pub struct ClaudeCodeAdapter {
+    /// Tool-use blocks being streamed.
+    streams: stream::Streams,
+    /// Calls a permission check denied, waiting for their result.
+    denials: permissions::Denials,
+    /// Subagent tasks and the calls that spawned them.
+    tasks: tasks::Tasks,
+}
+
+impl ClaudeCodeAdapter {
+    /// An adapter at the start of a stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Adapter for ClaudeCodeAdapter {
+    fn dialect(&self) -> Dialect {
+        Dialect::CLAUDE_CODE
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let envelope: Envelope<'_> =
+            match json::parse_line(line, bytes, "not a Claude Code message") {
+                Ok(envelope) => envelope,
+                Err(diagnostic) => return out.diagnostic(diagnostic),
+            };
+        // Transcript lines carry the session's directory on every line.
+        if let Some(cwd) = envelope.cwd.as_deref()
+            && out.cwd().is_none()
+        {
+            out.set_cwd(cwd);
+        }
+        let Some(kind) = envelope.kind.as_deref() else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a line without `type`",
+            ));
+            return;
+        };
+        match kind {
+            "assistant" => self.assistant(line, &envelope, out),
+            "user" => self.user(line, &envelope, out),
+            "stream_event" => self.streams.event(line, &envelope, out),
+            "system" => self.system(line, bytes, &envelope, out),
+            "result" => self.denials.turn_ended(line, bytes, out),
+            other if IGNORED_TYPES.contains(&other) => {}
+            other => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown Claude Code message type `{other}`"),
+            )),
+        }
+    }
+}
+
+impl ClaudeCodeAdapter {
+    fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        let at = envelope.at();
+        for (kind, block) in envelope.blocks(line, out) {
+            let text = block.get();
+            let result = match kind.as_ref() {
+                TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                SERVER_TOOL_USE => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                MCP_TOOL_USE => serde_json::from_str::<wire::BetaMcpToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                "web_search_tool_result" => {
+                    serde_json::from_str::<wire::BetaWebSearchToolResultBlock>(text).map(|result| {
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
+                    })
+                }
+                "web_fetch_tool_result" => {
+                    serde_json::from_str::<wire::BetaWebFetchToolResultBlock>(text).map(|result| {
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
+                    })
+                }
+                "mcp_tool_result" => serde_json::from_str::<wire::BetaMcpToolResultBlock>(text)
+                    .map(|result| results::mcp_result(line, result, at.clone(), out)),
+                _ => Ok(()),
+            };
+            if let Err(error) = result {
+                out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
+            }
+        }
+    }
+
+    fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        let subtype = envelope.subtype.as_deref().unwrap_or_default();
+        let result = match subtype {
+            "init" => {
+                if let Some(cwd) = &envelope.cwd {
+                    out.set_cwd(cwd.as_ref());
+                }
+                Ok(())
+            }
+            "task_started" => serde_json::from_slice::<wire::SdkTaskStartedMessage>(bytes)
+                .map(|started| self.tasks.started(line, started, out)),
+            "task_progress" => serde_json::from_slice::<wire::SdkTaskProgressMessage>(bytes)
+                .map(|progress| self.tasks.progress(line, progress, out)),
+            "task_updated" => serde_json::from_slice::<wire::SdkTaskUpdatedMessage>(bytes)
+                .map(|updated| self.tasks.updated(line, updated, out)),
+            "task_notification" => serde_json::from_slice::<wire::SdkTaskNotificationMessage>(
+                bytes,
+            )
+            .map(|notification| {
+                self.tasks
+                    .notification(line, notification, envelope.at(), out)
+            }),
+            "permission_denied" => {
+                self.denials.announced(line, bytes, envelope, out);
+                Ok(())
+            }
+            other if IGNORED_SUBTYPES.contains(&other) => Ok(()),
+            other => {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown Claude Code system message `{other}`"),
+                ));
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            out.diagnostic(json::malformed(
+                line,
+                &format!("system `{subtype}` message"),
+                &error,
+            ));
+        }
+    }
+}
+
+const TOOL_USE: &str = "tool_use";
+const SERVER_TOOL_USE: &str = "server_tool_use";
+const MCP_TOOL_USE: &str = "mcp_tool_use";
+
+/// What a tool-use block (`tool_use`, `server_tool_use`, `mcp_tool_use`) says of its
+/// call, whole in a message or starting to stream.
+struct ToolUse {
+    id: String,
+    name: String,
+    /// The MCP server and bare tool name, when the block names the server.
+    mcp: Option<(String, String)>,
+    input: Value,
+    /// The block's type (`metadata.itemType`).
+    item_type: &'static str,
+}
+
+impl From<wire::BetaToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaToolUseBlock) -> Self {
+        ToolUse {
+            id: block.id,
+            name: block.name,
+            mcp: None,
+            input: block.input,
+            item_type: TOOL_USE,
+        }
+    }
+}
+
+impl From<wire::BetaServerToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaServerToolUseBlock) -> Self {
+        ToolUse {
+            id: block.id,
+            // The API's own name for the server tool (`web_search`).
+            name: block.name.to_string(),
+            mcp: None,
+            input: Value::Object(block.input),
+            item_type: SERVER_TOOL_USE,
+        }
+    }
+}
+
+impl From<wire::BetaMcpToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaMcpToolUseBlock) -> Self {
+        ToolUse {
+            mcp: Some((block.server_name, block.name.clone())),
+            id: block.id,
+            name: block.name,
+            input: block.input,
+            item_type: MCP_TOOL_USE,
+        }
+    }
+}
+
+impl ToolUse {
+    /// The call as the tracker hears of it: what the block says, and what the line's
+    /// envelope says (the subagent it runs in, when it was seen). A tool named
+    /// `mcp__server__tool` is that server's.
+    fn sighting(self, envelope: &Envelope<'_>) -> Sighting {
+        let mcp = self.mcp.or_else(|| {
+            mcp::split_double_underscore(&self.name)
+                .map(|split| (split.server.to_owned(), split.tool.to_owned()))
+        });
+        let mut metadata = JsonObject::new();
+        if let Some(parent) = envelope.parent() {
+            metadata.insert(PARENT_TOOL_CALL_ID.into(), parent.into());
+        }
+        metadata.insert(ITEM_TYPE.into(), self.item_type.into());
+        Sighting {
+            mcp,
+            metadata,
+            at: envelope.at(),
+            ..Sighting::new(self.id, self.name, self.input)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+    use toolnorm::NormalizedToolPart;
+
+    use crate::{Dialect, Normalizer, Step};
+
+    /// The parts Claude Code lines make; no line may give a diagnostic.
+    pub(super) fn parts(lines: &[Value]) -> Vec<NormalizedToolPart> {
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
+        let mut diagnostics = Vec::new();
+        let mut on_step = |step: Step<'_>| {
+            if let Step::Diagnostic(diagnostic) = step {
+                diagnostics.push(diagnostic.clone());
+            }
+        };
+        normalizer.push(text.as_bytes(), &mut on_step);
+        normalizer.finish(&mut on_step);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        normalizer.fold().parts()
+    }
+
+    /// The one part Claude Code lines make.
+    pub(super) fn part(lines: &[Value]) -> NormalizedToolPart {
+        let mut parts = parts(lines);
+        assert_eq!(parts.len(), 1, "{parts:#?}");
+        parts.remove(0)
+    }
+}

@@ -1,0 +1,189 @@
+//! Permission denials. A call a permission check denied fails with code
+//! `permission_denied`; Claude Code says so in three places:
+//!
+//! - stream-json: a `system` `permission_denied` message before the call's result, with
+//!   the reason;
+//! - transcripts: the result's line has `permissionDecision` `reject` or `deny`;
+//! - the end of the turn (`result`): `permission_denials` names every denied call, and
+//!   those still open (never answered) fail there.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use toolnorm::ToolError;
+
+use super::envelope::Envelope;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::track::vocabulary::PERMISSION_DENIED;
+use crate::track::{Ending, Facts, text_error};
+
+/// A permission check denied a call; the reason, when it gave one.
+#[derive(Debug, Default)]
+pub(super) struct Denial {
+    reason: Option<String>,
+}
+
+impl Denial {
+    /// The error of the denied call whose result says `text`: the denial's reason, else
+    /// the result's first line.
+    pub fn error(self, text: &str) -> ToolError {
+        let reason = self.reason.unwrap_or_else(|| text_error(text).message);
+        ToolError::new(reason).with_code(PERMISSION_DENIED)
+    }
+}
+
+/// The calls a permission check denied, until their result or the end of the turn.
+#[derive(Debug, Default)]
+pub(super) struct Denials {
+    denied: HashMap<String, Denial>,
+}
+
+impl Denials {
+    /// `system` `permission_denied`: the call's result will come, and is a denial.
+    pub fn announced(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        envelope: &Envelope<'_>,
+        out: &mut Facts<'_>,
+    ) {
+        match (
+            &envelope.tool_use_id,
+            serde_json::from_slice::<Value>(bytes),
+        ) {
+            (Some(id), Ok(value)) => {
+                let reason = value
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                self.denied
+                    .insert(id.as_ref().to_owned(), Denial { reason });
+            }
+            _ => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a permission_denied message without `tool_use_id`",
+            )),
+        }
+    }
+
+    /// Transcripts: the permission check refused the call (`permissionDecision`), for a
+    /// reason its result will say.
+    pub fn refused(&mut self, id: &str) {
+        self.denied.entry(id.to_owned()).or_default();
+    }
+
+    /// The denial of a call whose result came, if it was denied.
+    pub fn take(&mut self, id: &str) -> Option<Denial> {
+        self.denied.remove(id)
+    }
+
+    /// The end of a turn (`result`): the calls its `permission_denials` name fail, if
+    /// still open.
+    pub fn turn_ended(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        /// Only the denials are read out of the session's last line, the rest skipped.
+        #[derive(Deserialize)]
+        struct Denied<'a> {
+            #[serde(borrow, default)]
+            permission_denials: Option<&'a RawValue>,
+        }
+        let denials: Vec<Value> = serde_json::from_slice::<Denied<'_>>(bytes)
+            .ok()
+            .and_then(|denied| denied.permission_denials)
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+            .unwrap_or_default();
+        for denial in &denials {
+            let Some(id) = denial.get("tool_use_id").and_then(Value::as_str) else {
+                continue;
+            };
+            if out.is_open(id) {
+                let reason = self.denied.remove(id).and_then(|denial| denial.reason);
+                let error = ToolError::new(reason.unwrap_or_else(|| "permission denied".into()))
+                    .with_code(PERMISSION_DENIED);
+                out.fail(line, id, error, Ending::default());
+            }
+        }
+    }
+}
+
+/// Transcripts: whether the permission check refused the calls of a result's line
+/// (`permissionDecision` `reject` or `deny`).
+pub(super) fn refused(envelope: &Envelope<'_>) -> bool {
+    envelope
+        .permission_decision
+        .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+        .and_then(|decision| decision.get("decision")?.as_str().map(str::to_owned))
+        .is_some_and(|decision| matches!(decision.as_str(), "reject" | "deny"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+    use toolnorm::ToolState;
+
+    use super::super::tests::part;
+    use super::*;
+
+    fn bash_call() -> Value {
+        json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "toolu_1",
+            "name": "Bash", "input": {"command": "rm notes.txt"}}]}})
+    }
+
+    fn failed_result(fields: Value) -> Value {
+        let mut line = json!({"type": "user", "message": {"content": [{"type": "tool_result",
+            "tool_use_id": "toolu_1", "content": "rm needs approval.\nmore", "is_error": true}]}});
+        line.as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        line
+    }
+
+    #[test]
+    fn a_denial_is_announced_before_the_result_or_in_the_transcript() {
+        let announced = json!({"type": "system", "subtype": "permission_denied",
+            "tool_use_id": "toolu_1", "message": "Permission to use Bash has been denied."});
+        let call = part(&[bash_call(), announced, failed_result(json!({}))]);
+        let error = call.error.unwrap();
+        assert_eq!(
+            (error.message.as_str(), error.code.as_deref()),
+            (
+                "Permission to use Bash has been denied.",
+                Some(PERMISSION_DENIED)
+            )
+        );
+        let transcript = failed_result(json!({"permissionDecision": {"decision": "reject"}}));
+        let error = part(&[bash_call(), transcript]).error.unwrap();
+        assert_eq!(
+            (error.message.as_str(), error.code.as_deref()),
+            ("rm needs approval.", Some(PERMISSION_DENIED))
+        );
+    }
+
+    #[test]
+    fn a_denied_call_without_a_result_fails_at_the_end_of_the_turn() {
+        let end = json!({"type": "result", "subtype": "success",
+            "permission_denials": [{"tool_use_id": "toolu_1", "tool_name": "Bash", "tool_input": {}}]});
+        let call = part(&[bash_call(), end]);
+        assert_eq!(call.state, ToolState::Error);
+        let error = call.error.unwrap();
+        assert_eq!(
+            (error.message.as_str(), error.code.as_deref()),
+            ("permission denied", Some(PERMISSION_DENIED))
+        );
+    }
+
+    #[test]
+    fn a_denial_comes_before_the_exit_code() {
+        let announced =
+            json!({"type": "system", "subtype": "permission_denied", "tool_use_id": "toolu_1"});
+        let mut result = failed_result(json!({}));
+        result["message"]["content"][0]["content"] = json!("Exit code 1\nrm: refused");
+        let error = part(&[bash_call(), announced, result]).error.unwrap();
+        assert_eq!(
+            (error.message.as_str(), error.code.as_deref()),
+            ("Exit code 1", Some(PERMISSION_DENIED))
+        );
+    }
+}

@@ -1,0 +1,212 @@
+//! Partial messages (`--include-partial-messages`): a tool-use block starts a call when
+//! its `content_block_start` arrives, and its input grows with each `input_json_delta`.
+
+use std::collections::HashMap;
+
+use serde_json::json;
+use toolnorm_wire::claude_messages as wire;
+
+use super::ToolUse;
+use super::envelope::{Envelope, block_type};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::read::json;
+use crate::read::partial_json::parse_partial;
+use crate::track::Facts;
+
+/// A tool-use block being streamed: its call, and the input JSON so far.
+#[derive(Debug)]
+struct StreamingBlock {
+    id: String,
+    json: String,
+}
+
+/// The tool-use blocks being streamed, by (parent tool call, content block index): the
+/// index is only unique within one message of one agent.
+#[derive(Debug, Default)]
+pub(super) struct Streams {
+    blocks: HashMap<(Option<String>, u64), StreamingBlock>,
+}
+
+impl Streams {
+    /// A call was seen, whole or starting to stream: the tracker hears of it, and the
+    /// fragments streamed for it so far are forgotten (a whole block supersedes them).
+    pub fn sighted(
+        &mut self,
+        line: u64,
+        call: ToolUse,
+        envelope: &Envelope<'_>,
+        out: &mut Facts<'_>,
+    ) {
+        self.blocks.retain(|_, block| block.id != call.id);
+        out.sighted(line, call.sighting(envelope));
+    }
+
+    /// A `stream_event` line.
+    pub fn event(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        let Some(event) = envelope.event else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a stream_event without `event`",
+            ));
+            return;
+        };
+        let Ok(kind) = block_type(event) else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a stream event without `type`",
+            ));
+            return;
+        };
+        let parent = envelope.parent().map(str::to_owned);
+        let result = match kind.as_ref() {
+            "message_start" => {
+                self.blocks.retain(|(owner, _), _| *owner != parent);
+                Ok(())
+            }
+            "content_block_start" => {
+                serde_json::from_str::<wire::BetaRawContentBlockStartEvent>(event.get())
+                    .map(|start| self.block_start(line, start, parent, envelope, out))
+            }
+            "content_block_delta" => {
+                serde_json::from_str::<wire::BetaRawContentBlockDeltaEvent>(event.get())
+                    .map(|delta| self.block_delta(line, delta, parent, out))
+            }
+            "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
+            other => {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown stream event type `{other}`"),
+                ));
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            out.diagnostic(json::malformed(
+                line,
+                &format!("stream event `{kind}`"),
+                &error,
+            ));
+        }
+    }
+
+    /// A block starts: a tool-use block starts its call, with an empty input to grow.
+    fn block_start(
+        &mut self,
+        line: u64,
+        start: wire::BetaRawContentBlockStartEvent,
+        parent: Option<String>,
+        envelope: &Envelope<'_>,
+        out: &mut Facts<'_>,
+    ) {
+        use wire::BetaRawContentBlockStartEventContentBlock as Block;
+        let call = match start.content_block {
+            Block::ToolUseBlock(block) => ToolUse::from(block),
+            Block::ServerToolUseBlock(block) => ToolUse::from(block),
+            Block::McpToolUseBlock(block) => ToolUse::from(block),
+            _ => return,
+        };
+        let call = ToolUse {
+            input: json!({}),
+            ..call
+        };
+        let id = call.id.clone();
+        // Sighted first: a sighting forgets the fragments streamed for its id.
+        self.sighted(line, call, envelope, out);
+        self.blocks.insert(
+            (parent, start.index as u64),
+            StreamingBlock {
+                id,
+                json: String::new(),
+            },
+        );
+    }
+
+    /// A fragment of a streaming tool-use block's input: the input so far, as far as it
+    /// can be read.
+    fn block_delta(
+        &mut self,
+        line: u64,
+        delta: wire::BetaRawContentBlockDeltaEvent,
+        parent: Option<String>,
+        out: &mut Facts<'_>,
+    ) {
+        let wire::BetaRawContentBlockDelta::InputJsonDelta(fragment) = delta.delta else {
+            return;
+        };
+        let Some(block) = self.blocks.get_mut(&(parent, delta.index as u64)) else {
+            return;
+        };
+        block.json.push_str(&fragment.partial_json);
+        if let Some(input) = parse_partial(&block.json) {
+            out.update_input(line, &block.id, input, None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+    use toolnorm::ToolState;
+
+    use super::super::tests::part;
+
+    fn event(event: Value) -> Value {
+        json!({"type": "stream_event", "event": event, "parent_tool_use_id": null})
+    }
+
+    fn start(index: u64, id: &str) -> Value {
+        event(json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "tool_use", "id": id, "name": "Write", "input": {}}}))
+    }
+
+    fn delta(index: u64, fragment: &str) -> Value {
+        event(json!({"type": "content_block_delta", "index": index,
+            "delta": {"type": "input_json_delta", "partial_json": fragment}}))
+    }
+
+    #[test]
+    fn a_streamed_block_starts_its_call_and_grows_its_input() {
+        let call = part(&[
+            start(1, "toolu_1"),
+            delta(1, r#"{"file_path": "/w/a.txt", "content": "hel"#),
+        ]);
+        assert_eq!(call.state, ToolState::Started);
+        assert_eq!(
+            call.input,
+            json!({"file_path": "/w/a.txt", "content": "hel"})
+        );
+        assert_eq!(call.title, "Writing /w/a.txt");
+        assert_eq!(call.metadata.unwrap()["itemType"], "tool_use");
+    }
+
+    #[test]
+    fn fragments_follow_their_block_until_the_next_message() {
+        let message_start = event(json!({"type": "message_start", "message": {}}));
+        let call = part(&[
+            start(0, "toolu_1"),
+            delta(0, r#"{"file_path": "/w/a.txt""#),
+            // Another block's fragments, then another message: neither is this call's.
+            delta(1, r#"{"file_path": "/w/b.txt"}"#),
+            message_start,
+            delta(0, r#", "content": "x"}"#),
+        ]);
+        assert_eq!(call.input, json!({"file_path": "/w/a.txt"}));
+    }
+
+    #[test]
+    fn the_whole_block_supersedes_the_fragments() {
+        let whole = json!({"type": "assistant", "message": {"content": [{"type": "tool_use",
+            "id": "toolu_1", "name": "Write", "input": {"file_path": "/w/c.txt", "content": "c"}}]}});
+        let call = part(&[
+            start(0, "toolu_1"),
+            delta(0, r#"{"file_path": "/w/a"#),
+            whole,
+            delta(0, r#".txt"}"#),
+        ]);
+        assert_eq!(call.input, json!({"file_path": "/w/c.txt", "content": "c"}));
+        assert_eq!(call.title, "Writing /w/c.txt");
+    }
+}

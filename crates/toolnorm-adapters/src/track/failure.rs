@@ -47,6 +47,9 @@ pub fn is_refusal(error: &str) -> bool {
         || error.starts_with(USER_DECLINED)
 }
 
+/// The message of a failed MCP tool call that says nothing of why.
+pub const MCP_TOOL_FAILED: &str = "the MCP tool failed";
+
 /// How Claude Code (and the agents built on it) says the user declined a call.
 pub const USER_DECLINED: &str = "The user doesn't want to proceed with this tool use";
 

@@ -32,7 +32,9 @@ use toolnorm::{
 };
 
 pub use fact::{Ending, Sighting};
-pub use failure::{USER_DECLINED, exit_code_error, exit_error, is_refusal, text_error};
+pub use failure::{
+    MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_refusal, text_error,
+};
 
 use crate::diagnostic::Diagnostic;
 use crate::rules::TitleRules;
@@ -467,18 +469,4 @@ impl Facts<'_> {
     pub fn kind(&self, id: &str) -> Option<toolnorm::ToolKind> {
         self.open(id).map(AnyToolCall::kind)
     }
-}
-
-/// Error codes, messages and metadata keys that mean the same in every provider.
-pub mod vocabulary {
-    /// The error code of a call a permission check (or the user, when asked) refused.
-    pub const PERMISSION_DENIED: &str = "permission_denied";
-    /// The error code of a failed MCP tool call.
-    pub const MCP_ERROR: &str = "mcp_error";
-    /// The message of a failed MCP tool call that says nothing of why.
-    pub const MCP_TOOL_FAILED: &str = "the MCP tool failed";
-    /// The metadata key of the subagent call a call runs inside.
-    pub const PARENT_TOOL_CALL_ID: &str = "parentToolCallId";
-    /// The metadata key of the provider's own type for the call's item or block.
-    pub const ITEM_TYPE: &str = "itemType";
 }

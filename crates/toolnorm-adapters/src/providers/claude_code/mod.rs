@@ -21,7 +21,7 @@
 //! `envelope` reads what every line has; the other lines carry nothing about tools.
 
 use serde_json::Value;
-use toolnorm::JsonObject;
+use toolnorm::{JsonObject, meta};
 use toolnorm_wire::claude_messages as wire;
 
 use crate::Dialect;
@@ -30,7 +30,6 @@ use crate::providers::Adapter;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::rules::mcp;
-use crate::track::vocabulary::{ITEM_TYPE, PARENT_TOOL_CALL_ID};
 use crate::track::{Facts, Sighting};
 
 mod envelope;
@@ -303,9 +302,9 @@ impl ToolUse {
         });
         let mut metadata = JsonObject::new();
         if let Some(parent) = envelope.parent() {
-            metadata.insert(PARENT_TOOL_CALL_ID.into(), parent.into());
+            metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
         }
-        metadata.insert(ITEM_TYPE.into(), self.item_type.into());
+        metadata.insert(meta::ITEM_TYPE.into(), self.item_type.into());
         Sighting {
             mcp,
             metadata,

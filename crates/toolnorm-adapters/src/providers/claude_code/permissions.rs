@@ -12,11 +12,10 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use toolnorm::ToolError;
+use toolnorm::{ErrorCode, ToolError};
 
 use super::envelope::Envelope;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::track::vocabulary::PERMISSION_DENIED;
 use crate::track::{Ending, Facts, text_error};
 
 /// A permission check denied a call; the reason, when it gave one.
@@ -30,7 +29,7 @@ impl Denial {
     /// the result's first line.
     pub fn error(self, text: &str) -> ToolError {
         let reason = self.reason.unwrap_or_else(|| text_error(text).message);
-        ToolError::new(reason).with_code(PERMISSION_DENIED)
+        ToolError::new(reason).with_code(ErrorCode::PermissionDenied)
     }
 }
 
@@ -101,7 +100,7 @@ impl Denials {
             if out.is_open(id) {
                 let reason = self.denied.remove(id).and_then(|denial| denial.reason);
                 let error = ToolError::new(reason.unwrap_or_else(|| "permission denied".into()))
-                    .with_code(PERMISSION_DENIED);
+                    .with_code(ErrorCode::PermissionDenied);
                 out.fail(line, id, error, Ending::default());
             }
         }
@@ -147,17 +146,17 @@ mod tests {
         let call = part(&[bash_call(), announced, failed_result(json!({}))]);
         let error = call.error.unwrap();
         assert_eq!(
-            (error.message.as_str(), error.code.as_deref()),
+            (error.message.as_str(), error.code.clone()),
             (
                 "Permission to use Bash has been denied.",
-                Some(PERMISSION_DENIED)
+                Some(ErrorCode::PermissionDenied)
             )
         );
         let transcript = failed_result(json!({"permissionDecision": {"decision": "reject"}}));
         let error = part(&[bash_call(), transcript]).error.unwrap();
         assert_eq!(
-            (error.message.as_str(), error.code.as_deref()),
-            ("rm needs approval.", Some(PERMISSION_DENIED))
+            (error.message.as_str(), error.code.clone()),
+            ("rm needs approval.", Some(ErrorCode::PermissionDenied))
         );
     }
 
@@ -169,8 +168,8 @@ mod tests {
         assert_eq!(call.state, ToolState::Error);
         let error = call.error.unwrap();
         assert_eq!(
-            (error.message.as_str(), error.code.as_deref()),
-            ("permission denied", Some(PERMISSION_DENIED))
+            (error.message.as_str(), error.code.clone()),
+            ("permission denied", Some(ErrorCode::PermissionDenied))
         );
     }
 
@@ -182,8 +181,8 @@ mod tests {
         result["message"]["content"][0]["content"] = json!("Exit code 1\nrm: refused");
         let error = part(&[bash_call(), announced, result]).error.unwrap();
         assert_eq!(
-            (error.message.as_str(), error.code.as_deref()),
-            ("Exit code 1", Some(PERMISSION_DENIED))
+            (error.message.as_str(), error.code.clone()),
+            ("Exit code 1", Some(ErrorCode::PermissionDenied))
         );
     }
 }

@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use toolnorm::{Timestamp, ToolError, ToolKind};
+use toolnorm::{ErrorCode, Timestamp, ToolError, ToolKind};
 use toolnorm_wire::claude_messages as wire;
 
 use super::ClaudeCodeAdapter;
@@ -24,7 +24,7 @@ use super::permissions::{self, Denial};
 use super::tasks::Launch;
 use crate::read::json;
 use crate::rules::mcp;
-use crate::track::vocabulary::{MCP_ERROR, MCP_TOOL_FAILED};
+use crate::track::MCP_TOOL_FAILED;
 use crate::track::{Ending, Facts, USER_DECLINED, exit_code_error, text_error};
 
 /// What a `user` message says of all the results it carries.
@@ -146,7 +146,7 @@ impl Failed {
             return denial.error(text);
         }
         if self.rejected || text.starts_with(USER_DECLINED) {
-            return ToolError::new(text_error(text).message).with_code("user_rejected");
+            return ToolError::new(text_error(text).message).with_code(ErrorCode::UserRejected);
         }
         if self.kind == Some(ToolKind::Bash)
             && let Some(error) = exit_code_error(text)
@@ -154,11 +154,11 @@ impl Failed {
             return error;
         }
         if let Some(inner) = tool_use_error(text) {
-            return text_error(inner).with_code("invalid_tool_use");
+            return text_error(inner).with_code(ErrorCode::InvalidToolUse);
         }
         let error = text_error(text);
         if self.mcp {
-            error.with_code(MCP_ERROR)
+            error.with_code(ErrorCode::McpError)
         } else {
             error
         }
@@ -241,7 +241,10 @@ mod tests {
 
     fn code(failed: Failed, text: &str) -> (String, Option<String>) {
         let error = failed.error(text);
-        (error.message, error.code)
+        (
+            error.message,
+            error.code.map(|code| code.as_str().to_owned()),
+        )
     }
 
     fn pair(message: &str, code: Option<&str>) -> (String, Option<String>) {
@@ -312,7 +315,10 @@ mod tests {
             ("web_search", "Searching q")
         );
         let error = call.error.unwrap();
-        assert_eq!(error.code.as_deref(), Some("max_uses_exceeded"));
+        assert_eq!(
+            error.code.as_ref().map(ErrorCode::as_str),
+            Some("max_uses_exceeded")
+        );
     }
 
     fn calls(names: &[&str]) -> Value {
@@ -349,7 +355,10 @@ mod tests {
         assert_eq!(states, [ToolState::Complete, ToolState::Error]);
         let error = parts[1].error.as_ref().unwrap();
         assert_eq!(
-            (error.message.as_str(), error.code.as_deref()),
+            (
+                error.message.as_str(),
+                error.code.as_ref().map(ErrorCode::as_str)
+            ),
             ("No.", Some("user_rejected"))
         );
     }

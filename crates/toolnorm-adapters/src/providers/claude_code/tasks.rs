@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::Value;
-use toolnorm::{JsonObject, Timestamp, ToolError};
+use toolnorm::{JsonObject, Timestamp, ToolError, meta};
 use toolnorm_wire::claude_messages as wire;
 
 use crate::track::{Ending, Facts};
@@ -83,7 +83,7 @@ impl Tasks {
             return;
         };
         let mut task = JsonObject::new();
-        task.insert("progress".into(), progress.description.into());
+        task.insert(meta::PROGRESS.into(), progress.description.into());
         if let Some(tool) = progress.last_tool_name {
             task.insert("lastToolName".into(), tool.into());
         }
@@ -189,7 +189,7 @@ impl Tasks {
 /// The metadata to merge for a call's task: `{"task": {…}}`.
 fn task_metadata(task: JsonObject) -> JsonObject {
     let mut metadata = JsonObject::new();
-    metadata.insert("task".into(), Value::Object(task));
+    metadata.insert(meta::TASK.into(), Value::Object(task));
     metadata
 }
 
@@ -242,7 +242,10 @@ mod tests {
         assert_eq!(call.state, ToolState::Error);
         let error = call.error.unwrap();
         assert_eq!(
-            (error.message.as_str(), error.code.as_deref()),
+            (
+                error.message.as_str(),
+                error.code.as_ref().map(toolnorm::ErrorCode::as_str)
+            ),
             ("Stopped by the user", Some("task_stopped"))
         );
         assert_eq!(

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
 
 use crate::track::Facts;
-use crate::track::{Ending, Sighting, exit_error, text_error};
+use crate::track::{Ending, MCP_TOOL_FAILED, Sighting, exit_error, text_error};
 
 /// How an item stands.
 #[derive(Debug)]
@@ -235,13 +235,12 @@ pub(super) fn mcp_facts(item: McpItem, item_type: &str) -> ItemFacts {
         }
         (Status::Failed | Status::Declined, None) => Outcome::Failed(match result {
             Some(result) => {
-                let message =
-                    result_text(&result).unwrap_or_else(|| "the MCP tool failed".to_owned());
+                let message = result_text(&result).unwrap_or_else(|| MCP_TOOL_FAILED.to_owned());
                 ToolError::new(message)
                     .with_code(ErrorCode::McpError)
                     .with_details(result)
             }
-            None => ToolError::new("the MCP tool failed").with_code(ErrorCode::McpError),
+            None => ToolError::new(MCP_TOOL_FAILED).with_code(ErrorCode::McpError),
         }),
         (Status::Completed, None) => Outcome::Completed(result),
     };

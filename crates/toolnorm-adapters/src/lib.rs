@@ -24,12 +24,15 @@
 //! assert!(parts.starts_with(r#"{"id":"toolu_1","name":"Bash","kind":"bash","title":"ls""#));
 //! ```
 //!
-//! The crate is laid out by role, and its modules depend on each other in one direction:
+//! The crate is laid out by role, and its modules depend on each other in one direction
+//! (`pipeline` → `registry` → `providers` → `track` → `rules`; `emit` reads `pipeline`'s
+//! steps):
 //!
 //! | module | role |
 //! | --- | --- |
 //! | `pipeline` | the [`Normalizer`]: lines, detection, the fold, steps, the audit copy |
-//! | `registry` | every provider dialect: detection, its adapter, its rules file |
+//! | `registry` | every provider dialect: detection, its adapter, its rules file, the built-in rules |
+//! | `dialect` | [`Dialect`], the name of what a stream speaks |
 //! | `providers` | one module per dialect: wire data into facts |
 //! | `track` | the tracker: facts into canonical events, the same for every provider |
 //! | `rules` | kind and title rules (TOML), the fallbacks, MCP names |
@@ -47,6 +50,7 @@
 
 mod acp;
 mod diagnostic;
+mod dialect;
 mod emit;
 mod error;
 mod pipeline;
@@ -57,11 +61,12 @@ mod rules;
 mod track;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind};
+pub use dialect::Dialect;
 pub use emit::{AcpEmitter, AcpOptions, Format, Writer};
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
 pub use providers::Adapter;
-pub use registry::{Dialect, detect_line, recordings};
+pub use registry::{detect_line, recordings};
 pub use rules::{TitleRules, ToolRef};
 pub use track::{Ending, Facts, Sighting};
 

@@ -16,6 +16,9 @@ use crate::track::Facts;
 
 use crate::read::probe::Probe;
 
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("events", "toolnorm");
+
 /// The canonical event types.
 const EVENT_TYPES: &[&str] = &[
     "toolCallStarted",
@@ -41,7 +44,7 @@ pub struct EventLogAdapter;
 
 impl Adapter for EventLogAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::EVENTS
+        DIALECT
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

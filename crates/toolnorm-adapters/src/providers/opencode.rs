@@ -34,6 +34,9 @@ use crate::track::{Ending, Sighting, exit_error, is_refusal, text_error};
 
 use crate::read::probe::Probe;
 
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("opencode", "opencode");
+
 /// Whether a line is OpenCode's: a `/global/event` envelope (`payload`), a bus event
 /// (`type` with a dot, and `properties`), or an `opencode run` event (`sessionID`).
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
@@ -157,7 +160,7 @@ impl OpenCodeAdapter {
 
 impl Adapter for OpenCodeAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::OPENCODE
+        DIALECT
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

@@ -10,12 +10,10 @@
 //! Detection, the command line's `--provider` values, the fuzz targets and the
 //! recorder's list of sources all read this table.
 
-mod dialect;
-
-pub use dialect::Dialect;
-
+use crate::Dialect;
 use crate::providers::{self, Adapter, ProviderOptions};
 use crate::read::probe::Probe;
+use crate::rules::TitleRules;
 
 /// One provider dialect: how to recognise its lines and how to read them.
 pub(crate) struct Entry {
@@ -50,17 +48,17 @@ const DEFAULT_RULES: (&str, &str) = (
 
 impl Dialect {
     /// Claude Code `--output-format stream-json`, and its session transcripts.
-    pub const CLAUDE_CODE: Dialect = Dialect::new("claude-code", "claude-code");
+    pub const CLAUDE_CODE: Dialect = providers::claude_code::DIALECT;
     /// `codex app-server` (JSON-RPC, protocol v2).
-    pub const CODEX_APP_SERVER: Dialect = Dialect::new("codex-app-server", "codex");
+    pub const CODEX_APP_SERVER: Dialect = providers::codex::app_server::DIALECT;
     /// `codex exec --json`.
-    pub const CODEX_EXEC: Dialect = Dialect::new("codex-exec", "codex");
+    pub const CODEX_EXEC: Dialect = providers::codex::exec::DIALECT;
     /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
-    pub const OPENCODE: Dialect = Dialect::new("opencode", "opencode");
+    pub const OPENCODE: Dialect = providers::opencode::DIALECT;
     /// toolnorm's own canonical event log.
-    pub const EVENTS: Dialect = Dialect::new("events", "toolnorm");
+    pub const EVENTS: Dialect = providers::event_log::DIALECT;
     /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
-    pub const ACP: Dialect = Dialect::new("acp", "acp");
+    pub const ACP: Dialect = providers::acp::DIALECT;
 }
 
 /// Every provider dialect, in detection order.
@@ -118,6 +116,25 @@ pub(crate) const ENTRIES: &[Entry] = &[
         recordings: &["claude-code"],
     },
 ];
+
+impl TitleRules {
+    /// The built-in rules: each provider's rules file as the provider registry lists it,
+    /// then `rules/default.toml`.
+    pub fn builtin() -> Self {
+        // Parsed once per process, then copied.
+        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // The built-in files are tested to parse; a file that did not would add no
+                // rule (and fail the test suite) rather than panic here.
+                rules_files()
+                    .iter()
+                    .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
+                    .fold(TitleRules::default(), TitleRules::then)
+            })
+            .clone()
+    }
+}
 
 /// The registry entry of a dialect toolnorm reads.
 pub(crate) fn entry(dialect: Dialect) -> Option<&'static Entry> {

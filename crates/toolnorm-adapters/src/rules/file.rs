@@ -57,22 +57,6 @@ enum OneOrMany {
 }
 
 impl TitleRules {
-    /// The built-in rules.
-    pub fn builtin() -> Self {
-        // Parsed once per process, then copied.
-        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
-        BUILTIN
-            .get_or_init(|| {
-                // The built-in files are tested to parse; a file that did not would add no
-                // rule (and fail the test suite) rather than panic here.
-                crate::registry::rules_files()
-                    .iter()
-                    .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
-                    .fold(TitleRules::default(), TitleRules::then)
-            })
-            .clone()
-    }
-
     /// Parses rules from TOML; `origin` names the source in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, Error> {
         Ok(TitleRules {

@@ -31,6 +31,9 @@ use crate::track::{Ending, Facts, Sighting};
 use outcome::{exit_error, foreign_error, truncation_flags};
 use seen::{Seen, foreign_metadata, mcp_name};
 
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("acp", "acp");
+
 /// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` (methods `session/…`,
 /// `fs/…`, `terminal/…`, `_…` extensions).
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
@@ -275,7 +278,7 @@ impl AcpAdapter {
 
 impl Adapter for AcpAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::ACP
+        DIALECT
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

@@ -40,6 +40,9 @@ mod tasks;
 
 use envelope::Envelope;
 
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("claude-code", "claude-code");
+
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[
     "system",
@@ -119,7 +122,7 @@ impl ClaudeCodeAdapter {
 
 impl Adapter for ClaudeCodeAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::CLAUDE_CODE
+        DIALECT
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

@@ -18,6 +18,9 @@ use crate::providers::Adapter;
 use crate::read::json;
 use crate::track::Facts;
 
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("codex-app-server", "codex");
+
 /// A JSON-RPC message as the app-server writes it.
 #[derive(Deserialize)]
 struct Rpc<'a> {
@@ -89,7 +92,7 @@ impl CodexAppServerAdapter {
 
 impl Adapter for CodexAppServerAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::CODEX_APP_SERVER
+        DIALECT
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

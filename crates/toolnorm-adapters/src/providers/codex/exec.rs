@@ -19,6 +19,9 @@ use crate::read::json;
 use crate::track::Facts;
 use crate::track::Sighting;
 
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("codex-exec", "codex");
+
 /// An exec event, read once: its `type`, and its item still raw, to be read with the
 /// generated type of the item's kind.
 #[derive(Deserialize)]
@@ -52,7 +55,7 @@ impl CodexExecAdapter {
 
 impl Adapter for CodexExecAdapter {
     fn dialect(&self) -> Dialect {
-        Dialect::CODEX_EXEC
+        DIALECT
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

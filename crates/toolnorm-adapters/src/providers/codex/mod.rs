@@ -44,8 +44,8 @@
 //! its thread items in `app_server::thread_items`), [`exec`] (the `codex exec --json`
 //! adapter).
 
-mod app_server;
-mod exec;
+pub(crate) mod app_server;
+pub(crate) mod exec;
 mod items;
 
 pub(crate) use app_server::CodexAppServerAdapter;

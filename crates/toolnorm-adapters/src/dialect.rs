@@ -6,8 +6,8 @@ use std::fmt;
 /// stream-json, or `codex exec --json`).
 ///
 /// The dialects toolnorm reads are listed by [`Dialect::all`], each one an entry of the
-/// provider registry; an engine names its own with [`Dialect::new`] for an
-/// [`Adapter`](crate::Adapter) it plugs in.
+/// provider registry (and a constant such as [`Dialect::CLAUDE_CODE`]); an engine names
+/// its own with [`Dialect::new`] for an [`Adapter`](crate::Adapter) it plugs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dialect {
     name: &'static str,
@@ -34,7 +34,7 @@ impl Dialect {
 
     /// Every dialect toolnorm reads, in detection order.
     pub fn all() -> impl Iterator<Item = Dialect> {
-        super::ENTRIES.iter().map(|entry| entry.dialect)
+        crate::registry::ENTRIES.iter().map(|entry| entry.dialect)
     }
 
     /// The dialect with this command-line name, among those toolnorm reads.
@@ -44,7 +44,7 @@ impl Dialect {
 
     /// A line's worth of help about the dialect, for toolnorm's own dialects.
     pub fn summary(self) -> Option<&'static str> {
-        super::entry(self).map(|entry| entry.summary)
+        crate::registry::entry(self).map(|entry| entry.summary)
     }
 }
 

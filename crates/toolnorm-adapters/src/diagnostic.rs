@@ -45,6 +45,7 @@ impl DiagnosticKind {
 
 /// One problem with the input. Shown as `line N: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// The 1-based input line, when the problem is about one.
     pub line: Option<u64>,

@@ -32,7 +32,7 @@ impl Dialect {
         self.provider
     }
 
-    /// Every dialect toolnorm reads, in detection order.
+    /// Every dialect toolnorm reads, in the provider registry's order.
     pub fn all() -> impl Iterator<Item = Dialect> {
         crate::registry::ENTRIES.iter().map(|entry| entry.dialect)
     }

@@ -103,7 +103,7 @@ pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     }
 }
 
-/// `toolnorm dialects`: the provider registry, in detection order.
+/// `toolnorm dialects`: the dialects of the provider registry, in its order.
 pub fn dialects(args: &DialectsArgs, mut stdout: impl Write) -> ExitCode {
     let mut result = Ok(());
     for dialect in Dialect::all() {

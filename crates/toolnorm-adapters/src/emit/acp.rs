@@ -55,6 +55,21 @@ struct View {
 }
 
 /// Turns part snapshots into ACP frames, remembering what each open call was last sent.
+///
+/// ```
+/// use toolnorm::{Completion, ToolCall, ToolKind};
+/// use toolnorm_adapters::{AcpEmitter, AcpOptions};
+///
+/// let mut emitter = AcpEmitter::new(AcpOptions::default());
+/// let call = ToolCall::start("t1", "Bash", ToolKind::Bash).with_title("ls");
+/// let first = emitter.part(&call.to_part()).unwrap();
+/// assert_eq!(first["params"]["update"]["sessionUpdate"], "tool_call");
+/// assert_eq!(first["params"]["update"]["kind"], "execute");
+/// let done = call.complete(Completion::with_output("a.txt".into()));
+/// let last = emitter.part(&done.to_part()).unwrap();
+/// assert_eq!(last["params"]["update"]["sessionUpdate"], "tool_call_update");
+/// assert_eq!(last["params"]["update"]["status"], "completed");
+/// ```
 #[derive(Debug, Default)]
 pub struct AcpEmitter {
     options: AcpOptions,

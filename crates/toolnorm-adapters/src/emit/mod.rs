@@ -87,7 +87,9 @@ impl std::fmt::Display for Format {
     }
 }
 
-/// Writes steps in one format.
+/// Writes steps in one format, as `toolnorm normalize --format <format>` does: feed it
+/// every [`Step`], then [`finish`](Writer::finish) it with the normalizer's fold (see
+/// the crate's example).
 pub struct Writer<W: Write> {
     format: Format,
     out: W,

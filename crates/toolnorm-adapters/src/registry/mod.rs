@@ -61,15 +61,16 @@ impl Dialect {
     pub const ACP: Dialect = providers::acp::DIALECT;
 }
 
-/// Every provider dialect, in detection order.
+/// Every provider dialect. Each line is claimed by at most one of them (a test checks it
+/// on every fixture), so the order is the one people see in `--help`.
 pub(crate) const ENTRIES: &[Entry] = &[
     Entry {
-        dialect: Dialect::ACP,
-        summary: "Agent Client Protocol JSON-RPC, as a client sees it",
-        rules: DEFAULT_RULES,
-        claims: providers::acp::claims,
-        adapter: |options| Box::new(providers::acp::AcpAdapter::new(options.mcp_servers.clone())),
-        recordings: &["opencode-acp", "claude-code-acp"],
+        dialect: Dialect::CLAUDE_CODE,
+        summary: "Claude Code stream-json or session transcript",
+        rules: CLAUDE_CODE_RULES,
+        claims: providers::claude_code::claims,
+        adapter: |_| Box::new(providers::claude_code::ClaudeCodeAdapter::new()),
+        recordings: &["claude-code"],
     },
     Entry {
         dialect: Dialect::CODEX_APP_SERVER,
@@ -80,12 +81,12 @@ pub(crate) const ENTRIES: &[Entry] = &[
         recordings: &["codex-app-server"],
     },
     Entry {
-        dialect: Dialect::EVENTS,
-        summary: "toolnorm's own event log (`--format events`)",
-        rules: DEFAULT_RULES,
-        claims: providers::event_log::claims,
-        adapter: |_| Box::new(providers::event_log::EventLogAdapter),
-        recordings: &[],
+        dialect: Dialect::CODEX_EXEC,
+        summary: "`codex exec --json`",
+        rules: CODEX_RULES,
+        claims: providers::codex::claims_exec,
+        adapter: |_| Box::new(providers::codex::CodexExecAdapter::new()),
+        recordings: &["codex-exec"],
     },
     Entry {
         dialect: Dialect::OPENCODE,
@@ -100,20 +101,20 @@ pub(crate) const ENTRIES: &[Entry] = &[
         recordings: &["opencode-run", "opencode-serve"],
     },
     Entry {
-        dialect: Dialect::CODEX_EXEC,
-        summary: "`codex exec --json`",
-        rules: CODEX_RULES,
-        claims: providers::codex::claims_exec,
-        adapter: |_| Box::new(providers::codex::CodexExecAdapter::new()),
-        recordings: &["codex-exec"],
+        dialect: Dialect::ACP,
+        summary: "Agent Client Protocol JSON-RPC, as a client sees it",
+        rules: DEFAULT_RULES,
+        claims: providers::acp::claims,
+        adapter: |options| Box::new(providers::acp::AcpAdapter::new(options.mcp_servers.clone())),
+        recordings: &["opencode-acp", "claude-code-acp"],
     },
     Entry {
-        dialect: Dialect::CLAUDE_CODE,
-        summary: "Claude Code stream-json or session transcript",
-        rules: CLAUDE_CODE_RULES,
-        claims: providers::claude_code::claims,
-        adapter: |_| Box::new(providers::claude_code::ClaudeCodeAdapter::new()),
-        recordings: &["claude-code"],
+        dialect: Dialect::EVENTS,
+        summary: "toolnorm's own event log (`--format events`)",
+        rules: DEFAULT_RULES,
+        claims: providers::event_log::claims,
+        adapter: |_| Box::new(providers::event_log::EventLogAdapter),
+        recordings: &[],
     },
 ];
 
@@ -183,12 +184,44 @@ mod tests {
         assert_eq!(
             origins,
             [
+                "rules/claude-code.toml",
                 "rules/codex.toml",
                 "rules/opencode.toml",
-                "rules/claude-code.toml",
                 "rules/default.toml"
             ]
         );
+    }
+
+    #[test]
+    fn no_line_of_any_fixture_is_claimed_by_two_dialects() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut lines = 0;
+        for dir in std::fs::read_dir(fixtures).unwrap() {
+            let dir = dir.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let bytes = std::fs::read(file.unwrap().path()).unwrap();
+                for line in bytes.split(|byte| *byte == b'\n') {
+                    let Some(probe) = Probe::of(line) else {
+                        continue;
+                    };
+                    let claims: Vec<&str> = ENTRIES
+                        .iter()
+                        .filter(|entry| (entry.claims)(&probe))
+                        .map(|entry| entry.dialect.as_str())
+                        .collect();
+                    assert!(
+                        claims.len() <= 1,
+                        "{claims:?} all claim {}",
+                        String::from_utf8_lossy(line)
+                    );
+                    lines += 1;
+                }
+            }
+        }
+        assert!(lines > 1000, "{lines} lines");
     }
 
     #[test]

@@ -68,6 +68,26 @@ pub struct ToolRef<'a> {
 }
 
 /// A set of compiled rules, matched in order.
+///
+/// A user's rules go before the built-in ones, so that theirs win:
+///
+/// ```
+/// use toolnorm_adapters::{Normalizer, TitleRules};
+///
+/// let mine = r#"
+/// [[rule]]
+/// provider = "claude-code"
+/// tool = "Bash"
+/// title = "Shell: {command|line}"
+/// "#;
+/// let rules = TitleRules::from_toml(mine, "mine.toml")?.then(TitleRules::builtin());
+/// let mut normalizer = Normalizer::builder().rules(rules).build();
+/// let line = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls -la"}}]}}"#;
+/// normalizer.push(line.as_bytes(), &mut |_| {});
+/// normalizer.finish(&mut |_| {});
+/// assert_eq!(normalizer.fold().parts()[0].title, "Shell: ls -la");
+/// # Ok::<(), toolnorm_adapters::Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct TitleRules {
     /// Shared: copying a rule set (one per adapter) is cheap.

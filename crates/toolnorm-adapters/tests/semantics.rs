@@ -259,7 +259,17 @@ fn unknown_tools_are_unknown_not_errors() {
     ));
     assert_eq!(part.kind, ToolKind::Unknown);
     assert_eq!(
-        part.title, "Frobnicating widgets",
+        part.title, "Frobnicate widgets",
+        "a name that does not start with a known verb is shown as it is"
+    );
+    let part = only(common::lines(
+        Dialect::CLAUDE_CODE,
+        &[json!({"type": "assistant", "message": {"content": [
+            {"type": "tool_use", "id": "toolu_9", "name": "FetchWidgets", "input": {}}
+        ]}})],
+    ));
+    assert_eq!(
+        part.title, "Fetching widgets",
         "a verb_object name becomes action text"
     );
 }

@@ -213,7 +213,7 @@ fn an_unknown_event_type() {
     assert_eq!(run.parts, baseline());
     assert_eq!(
         run.diagnostics,
-        ["line 3: unknown Claude Code message type `telepathy`"]
+        ["line 3: notice: unknown Claude Code message type `telepathy`"]
     );
 }
 

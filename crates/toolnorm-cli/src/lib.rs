@@ -45,9 +45,13 @@ pub struct NormalizeArgs {
     /// The output format.
     #[arg(long, default_value = "parts", value_parser = format_parser())]
     pub format: Format,
-    /// Exit with status 1 when anything was reported.
+    /// Exit with status 1 when an error was reported (a line that could not be used).
     #[arg(long)]
     pub strict: bool,
+    /// Exit with status 1 when anything was reported, notices of events this version
+    /// does not know included (for drift canaries).
+    #[arg(long)]
+    pub deny_unknown: bool,
     /// A TOML file of title and kind rules, tried before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -206,7 +210,9 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     let read_error = pump(&mut input, &mut normalizer, &mut on_step);
     normalizer.finish(&mut on_step);
     if write_error.is_none()
-        && let Err(error) = writer.finish(normalizer.fold())
+        && let Err(error) = writer
+            .finish(normalizer.fold())
+            .and_then(|()| writer.summary(&normalizer.stats()))
     {
         write_error = Some(error);
     }
@@ -228,13 +234,9 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     }
     let stats = normalizer.stats();
     if stats.diagnostics > 0 {
-        let _ = writeln!(
-            stderr,
-            "toolnorm: {} diagnostic(s) in {} line(s); {} event(s) applied",
-            stats.diagnostics, stats.lines, stats.changes
-        );
+        let _ = writeln!(stderr, "toolnorm: {stats}");
     }
-    if args.strict && stats.diagnostics > 0 {
+    if (args.strict && stats.errors > 0) || (args.deny_unknown && stats.diagnostics > 0) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -95,7 +95,10 @@ fn bad_lines_are_reported_and_strict_fails() {
     assert!(lenient.status.success());
     let stderr = String::from_utf8(lenient.stderr.clone()).unwrap();
     assert!(stderr.starts_with("line 1: not valid JSON"), "{stderr}");
-    assert!(stderr.contains("1 diagnostic(s)"), "{stderr}");
+    assert!(
+        stderr.ends_with("toolnorm: 7 lines: 2 applied, 4 known non-tool, 0 notices, 1 errors\n"),
+        "{stderr}"
+    );
     assert_eq!(stdout_lines(&lenient).len(), 1, "the rest is still read");
 
     let strict = toolnorm()
@@ -104,6 +107,53 @@ fn bad_lines_are_reported_and_strict_fails() {
         .output()
         .unwrap();
     assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn notices_fail_only_with_deny_unknown() {
+    let mut input = std::fs::read(fixture("claude-code/shell-ok.jsonl")).unwrap();
+    input.splice(0..0, b"{\"type\":\"telepathy\"}\n".iter().copied());
+    let audit = std::env::temp_dir().join(format!("toolnorm-notice-{}.audit", std::process::id()));
+    let strict = toolnorm()
+        .args(["normalize", "--strict", "--audit"])
+        .arg(&audit)
+        .arg("-")
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert!(strict.status.success(), "a notice is not an error");
+    let stderr = String::from_utf8(strict.stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with("line 1: notice: unknown Claude Code message type `telepathy`\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(", 1 notices, 0 errors"), "{stderr}");
+    let copied = std::fs::read_to_string(&audit).unwrap();
+    std::fs::remove_file(&audit).ok();
+    assert_eq!(copied, "1\t{\"type\":\"telepathy\"}\n");
+    assert_eq!(stdout_lines(&strict).len(), 1);
+
+    let deny = toolnorm()
+        .args(["normalize", "--deny-unknown", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(deny.status.code(), Some(1));
+}
+
+#[test]
+fn pretty_ends_with_the_line_counts() {
+    let output = toolnorm()
+        .args(["normalize", "--format", "pretty"])
+        .arg(fixture("claude-code/shell-ok.jsonl"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.ends_with("6 lines: 2 applied, 4 known non-tool, 0 notices, 0 errors\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -154,6 +204,7 @@ fn help_is_stable() {
         "--provider",
         "--format",
         "--strict",
+        "--deny-unknown",
         "--rules",
         "--output-cap",
         "--mcp-server",

@@ -4,7 +4,8 @@
 //!   is terminal; calls still open at the end come last, in first-seen order.
 //! - `updates`: one part snapshot per change, as it happens (flushed per line).
 //! - `events`: the canonical event log (replayable with `--provider events`).
-//! - `pretty`: one line per call for people: state, kind, title, elapsed time.
+//! - `pretty`: one line per call for people: state, kind, title, elapsed time;
+//!   [`Writer::summary`] ends it with the line counts.
 //! - `acp`: ACP `session/update` notifications (see [`AcpEmitter`]).
 
 mod acp;
@@ -13,7 +14,7 @@ use std::io::{self, Write};
 
 use toolnorm::{AnyToolCall, Fold, NormalizedToolPart, ToolState};
 
-use crate::pipeline::Step;
+use crate::pipeline::{Stats, Step};
 pub use acp::{AcpEmitter, AcpOptions};
 
 /// An output format.
@@ -154,6 +155,16 @@ impl<W: Write> Writer<W> {
             }
             Format::Updates | Format::Events | Format::Acp => {}
         }
+        self.out.flush()
+    }
+
+    /// Ends the `pretty` output with the line counts of the run (`N lines: A applied, …`,
+    /// see [`Stats`]) and flushes; writes nothing in the other formats.
+    pub fn summary(&mut self, stats: &Stats) -> io::Result<()> {
+        if self.format != Format::Pretty {
+            return Ok(());
+        }
+        writeln!(self.out, "{stats}")?;
         self.out.flush()
     }
 

@@ -370,7 +370,7 @@ fn mixed_dialects_in_one_file() {
         run.diagnostics,
         [
             "line 3: a `codex-exec` event in a `claude-code` stream, ignored",
-            "line 4: a `opencode` event in a `claude-code` stream, ignored",
+            "line 4: an `opencode` event in a `claude-code` stream, ignored",
         ]
     );
 }

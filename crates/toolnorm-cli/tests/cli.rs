@@ -157,6 +157,92 @@ fn pretty_ends_with_the_line_counts() {
 }
 
 #[test]
+fn input_of_no_known_dialect_gets_one_message_and_exit_3() {
+    let output = toolnorm()
+        .args(["normalize", "-"])
+        .write_stdin("hello\n{\"what\":1}\nworld\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "toolnorm: stdin: no line is an event toolnorm reads: expected JSON Lines"
+        ),
+        "{stderr}"
+    );
+    for dialect in [
+        "claude-code",
+        "codex-exec",
+        "codex-app-server",
+        "opencode",
+        "acp",
+        "events",
+    ] {
+        assert!(stderr.contains(&format!("`{dialect}`")), "{stderr}");
+    }
+    assert!(!stderr.contains("one JSON document"), "{stderr}");
+}
+
+#[test]
+fn a_pretty_printed_json_document_gets_a_json_lines_hint() {
+    let input = std::fs::read_to_string(fixture("claude-code/shell-ok.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(input.lines().nth(2).unwrap()).unwrap();
+    let pretty = serde_json::to_string_pretty(&first).unwrap();
+    let file = std::env::temp_dir().join(format!("toolnorm-pretty-{}.json", std::process::id()));
+    std::fs::write(&file, format!("{pretty}\n")).unwrap();
+    let output = toolnorm().arg("normalize").arg(&file).output().unwrap();
+    std::fs::remove_file(&file).ok();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("toolnorm: {}: ", file.display())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("one JSON document over several lines, but input is JSON Lines"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn lines_before_a_late_detection_are_still_reported_one_by_one() {
+    let mut input = "noise\n".repeat(40).into_bytes();
+    input.extend(std::fs::read(fixture("codex-exec/shell-ok.jsonl")).unwrap());
+    let output = toolnorm()
+        .args(["normalize", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(stderr.starts_with("line 1: "), "{stderr}");
+    assert_eq!(stderr.matches("not valid JSON").count(), 40, "{stderr}");
+    assert_eq!(stdout_lines(&output).len(), 1);
+}
+
+#[test]
+fn io_errors_name_the_path() {
+    let dir = std::env::temp_dir();
+    let output = toolnorm().arg("normalize").arg(&dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!("toolnorm: {}: Is a directory\n", dir.display())
+    );
+    let missing = toolnorm()
+        .args(["normalize", "/nonexistent/stream.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(missing.stderr).unwrap(),
+        "toolnorm: /nonexistent/stream.jsonl: No such file or directory\n"
+    );
+}
+
+#[test]
 fn unreadable_input_and_bad_usage_exit_with_2() {
     let missing = toolnorm()
         .args(["normalize", "/nonexistent/stream.jsonl"])

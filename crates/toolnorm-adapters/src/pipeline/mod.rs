@@ -245,6 +245,14 @@ impl Normalizer {
     }
 }
 
+/// `a` or `an`, as said before `name` (`an opencode`, `a codex-exec`).
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
 fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules) -> Stage {
     let tracker = Tracker::new(adapter.dialect().provider(), rules);
     Stage::Ready(adapter, tracker)
@@ -343,7 +351,11 @@ impl Core {
             self.diagnostics.push(Diagnostic::at(
                 line,
                 DiagnosticKind::ForeignDialect,
-                format!("a `{theirs}` event in a `{ours}` stream, ignored"),
+                format!(
+                    "{} `{theirs}` event in {} `{ours}` stream, ignored",
+                    article(theirs.as_str()),
+                    article(ours.as_str())
+                ),
             ));
         }
     }

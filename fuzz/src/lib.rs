@@ -34,5 +34,9 @@ pub fn normalize(dialect: Option<Dialect>, data: &[u8]) {
     normalizer.push(head, &mut on_step);
     normalizer.push(tail, &mut on_step);
     normalizer.finish(&mut on_step);
-    assert_eq!(normalizer.stats().diagnostics, diagnostics);
+    let stats = normalizer.stats();
+    assert_eq!(stats.diagnostics, diagnostics);
+    assert_eq!(stats.errors + stats.notices, stats.diagnostics);
+    // Every line is in exactly one class: applied, known non-tool, notice or error.
+    assert_eq!(stats.accounted_lines(), stats.lines, "{stats:?}");
 }

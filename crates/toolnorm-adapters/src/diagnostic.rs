@@ -43,7 +43,38 @@ impl DiagnosticKind {
     }
 }
 
-/// One problem with the input. Shown as `line N: message`.
+/// How much a diagnostic matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Severity {
+    /// A well-formed event this version does not know, which carries no tool call by
+    /// its envelope (a new session or account message, say): nothing was lost, but the
+    /// dialect has grown. `toolnorm normalize --deny-unknown` fails on these.
+    Notice,
+    /// A line that could not be used and may carry tool data: not JSON, a tool event
+    /// that does not fit, an event for a call that cannot be opened, a fold rejection.
+    /// `toolnorm normalize --strict` fails on these.
+    Error,
+}
+
+impl Severity {
+    /// A short stable name: `error` or `notice`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Notice => "notice",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem with the input. Shown as `line N: message` (an error) or
+/// `line N: notice: message` (a notice).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Diagnostic {
@@ -51,35 +82,59 @@ pub struct Diagnostic {
     pub line: Option<u64>,
     /// What kind of problem.
     pub kind: DiagnosticKind,
+    /// How much it matters.
+    pub severity: Severity,
     /// What happened, for people.
     pub message: String,
 }
 
 impl Diagnostic {
-    /// A diagnostic about one line.
+    /// An error about one line.
     pub fn at(line: u64, kind: DiagnosticKind, message: impl Into<String>) -> Self {
         Diagnostic {
             line: Some(line),
             kind,
+            severity: Severity::Error,
             message: message.into(),
         }
     }
 
-    /// A diagnostic about the input as a whole.
+    /// A notice about one line: a well-formed event this version does not know, which
+    /// carries no tool call.
+    pub fn notice(line: u64, kind: DiagnosticKind, message: impl Into<String>) -> Self {
+        Diagnostic::at(line, kind, message).with_severity(Severity::Notice)
+    }
+
+    /// An error about the input as a whole.
     pub fn general(kind: DiagnosticKind, message: impl Into<String>) -> Self {
         Diagnostic {
             line: None,
             kind,
+            severity: Severity::Error,
             message: message.into(),
         }
+    }
+
+    /// The same diagnostic with `severity`.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Whether it is an error (not a notice).
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.message),
-            None => f.write_str(&self.message),
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
         }
+        if self.severity == Severity::Notice {
+            f.write_str("notice: ")?;
+        }
+        f.write_str(&self.message)
     }
 }

@@ -60,7 +60,7 @@ mod registry;
 mod rules;
 mod track;
 
-pub use diagnostic::{Diagnostic, DiagnosticKind};
+pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use dialect::Dialect;
 pub use emit::{AcpEmitter, AcpOptions, Format, Writer};
 pub use error::Error;

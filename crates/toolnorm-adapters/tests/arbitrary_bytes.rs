@@ -1,6 +1,7 @@
 //! The fuzz targets' properties (see `fuzz/`) as property tests on stable, for CI: any
 //! bytes, and recorded fixtures with random damage, through every adapter and through
-//! detection, never panic, and every diagnostic is counted and names a line that exists.
+//! detection, never panic, every diagnostic is counted and names a line that exists, and
+//! every line is counted in exactly one class (applied, known, notice, error).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -51,7 +52,12 @@ fn check(dialect: Option<Dialect>, bytes: &[u8], cut: usize) {
     normalizer.push(head, &mut on_step);
     normalizer.push(tail, &mut on_step);
     normalizer.finish(&mut on_step);
-    assert_eq!(normalizer.stats().diagnostics, diagnostics);
+    let stats = normalizer.stats();
+    assert_eq!(stats.diagnostics, diagnostics);
+    assert_eq!(stats.errors + stats.notices, stats.diagnostics);
+    // Every line is in exactly one class, whatever the damage.
+    assert_eq!(stats.accounted_lines(), stats.lines, "{stats:?}");
+    assert!(stats.lines <= lines, "{stats:?}");
 }
 
 fn dialect() -> impl Strategy<Value = Option<Dialect>> {

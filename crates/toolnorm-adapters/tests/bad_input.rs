@@ -213,7 +213,7 @@ fn an_unknown_event_type() {
     assert_eq!(run.parts, baseline());
     assert_eq!(
         run.diagnostics,
-        ["line 3: unknown Claude Code message type `telepathy`"]
+        ["line 3: notice: unknown Claude Code message type `telepathy`"]
     );
 }
 
@@ -371,7 +371,7 @@ fn mixed_dialects_in_one_file() {
         run.diagnostics,
         [
             "line 3: a `codex-exec` event in a `claude-code` stream, ignored",
-            "line 4: a `opencode` event in a `claude-code` stream, ignored",
+            "line 4: an `opencode` event in a `claude-code` stream, ignored",
         ]
     );
 }

@@ -1,6 +1,7 @@
 //! The `toolnorm` command line, as a library: argument parsing and the `normalize` run.
 #![deny(missing_docs)]
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -8,7 +9,10 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
-use toolnorm_adapters::{AcpOptions, Dialect, Format, Normalizer, Step, TitleRules, Writer};
+use serde::de::IgnoredAny;
+use toolnorm_adapters::{
+    AcpOptions, Diagnostic, DiagnosticKind, Dialect, Format, Normalizer, Step, TitleRules, Writer,
+};
 
 /// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
 #[derive(Debug, Parser)]
@@ -45,9 +49,13 @@ pub struct NormalizeArgs {
     /// The output format.
     #[arg(long, default_value = "parts", value_parser = format_parser())]
     pub format: Format,
-    /// Exit with status 1 when anything was reported.
+    /// Exit with status 1 when an error was reported (a line that could not be used).
     #[arg(long)]
     pub strict: bool,
+    /// Exit with status 1 when anything was reported, notices of events this version
+    /// does not know included (for drift canaries).
+    #[arg(long)]
+    pub deny_unknown: bool,
     /// A TOML file of title and kind rules, tried before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -94,6 +102,102 @@ fn format_parser() -> impl TypedValueParser<Value = Format> {
 
 /// Exit status for usage errors and unreadable input.
 pub const EXIT_USAGE: u8 = 2;
+
+/// Exit status when no line of the input is an event of a dialect toolnorm reads (the
+/// dialect detected, no `--provider` named).
+pub const EXIT_UNRECOGNIZED: u8 = 3;
+
+/// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
+/// known (the rest are counted).
+const HELD: usize = 4096;
+
+/// Diagnostics on their way to stderr. While the dialect is being detected, the lines
+/// detection could not place are held back: once it is known they are written; when it
+/// never is, one message about the whole input replaces them.
+struct Report<'a, E: Write> {
+    stderr: &'a mut E,
+    held: Vec<String>,
+    /// Held diagnostics beyond [`HELD`], counted only.
+    unheld: u64,
+}
+
+impl<E: Write> Report<'_, E> {
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        if diagnostic.kind == DiagnosticKind::UndetectedDialect {
+            if self.held.len() < HELD {
+                self.held.push(diagnostic.to_string());
+            } else {
+                self.unheld += 1;
+            }
+            return;
+        }
+        self.release();
+        let _ = writeln!(self.stderr, "{diagnostic}");
+    }
+
+    /// Writes the held diagnostics.
+    fn release(&mut self) {
+        for line in self.held.drain(..) {
+            let _ = writeln!(self.stderr, "{line}");
+        }
+        if self.unheld > 0 {
+            let _ = writeln!(
+                self.stderr,
+                "toolnorm: {} more line(s) of no known dialect",
+                self.unheld
+            );
+            self.unheld = 0;
+        }
+    }
+}
+
+/// The message for an input of which no line is an event toolnorm reads; `head` is the
+/// start of the input.
+fn unrecognized(head: &[u8]) -> String {
+    let dialects: Vec<String> = Dialect::all()
+        .map(|dialect| format!("`{dialect}`"))
+        .collect();
+    let mut message = format!(
+        "no line is an event toolnorm reads: expected JSON Lines (one JSON event per line) \
+         of one of {} (`--provider` names one)",
+        dialects.join(", ")
+    );
+    if is_multi_line_json(head) {
+        message.push_str(
+            "; this looks like one JSON document over several lines, but input is JSON \
+             Lines: one event per line (`jq -c` writes them)",
+        );
+    }
+    message
+}
+
+/// Whether `head` starts with a JSON document that spans several lines (pretty-printed
+/// JSON rather than JSON Lines), or looks like the start of one.
+fn is_multi_line_json(head: &[u8]) -> bool {
+    let text = head.trim_ascii_start();
+    let mut values = serde_json::Deserializer::from_slice(text).into_iter::<IgnoredAny>();
+    match values.next() {
+        Some(Ok(_)) => text
+            .get(..values.byte_offset())
+            .is_some_and(|value| value.contains(&b'\n')),
+        // Cut short (the head is only the start of the input): a first line that only
+        // opens an object or array.
+        Some(Err(error)) if error.is_eof() => {
+            let first = text.split(|&byte| byte == b'\n').next().unwrap_or_default();
+            matches!(first.trim_ascii(), b"{" | b"[")
+        }
+        _ => false,
+    }
+}
+
+/// An I/O error for people: `Is a directory`, without the OS error number.
+fn io_message(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error ") {
+        Some(at) if error.raw_os_error().is_some() => text.get(..at).unwrap_or(&text).to_owned(),
+        _ => text,
+    }
+}
 
 /// Runs the command line; diagnostics go to `stderr`.
 pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
@@ -158,14 +262,14 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    let name = match &args.input {
+        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+        _ => "stdin".to_owned(),
+    };
     let mut input = match open_input(args.input.as_ref()) {
         Ok(input) => input,
         Err(error) => {
-            let name = args
-                .input
-                .as_ref()
-                .map_or("stdin".into(), |path| path.display().to_string());
-            let _ = writeln!(stderr, "toolnorm: {name}: {error}");
+            let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -181,7 +285,12 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         match File::create(path) {
             Ok(file) => builder = builder.audit_to(Box::new(io::BufWriter::new(file))),
             Err(error) => {
-                let _ = writeln!(stderr, "toolnorm: {}: {error}", path.display());
+                let _ = writeln!(
+                    stderr,
+                    "toolnorm: {}: {}",
+                    path.display(),
+                    io_message(&error)
+                );
                 return ExitCode::from(EXIT_USAGE);
             }
         }
@@ -193,9 +302,14 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     };
     let mut writer = Writer::with_acp(format, acp, io::BufWriter::new(stdout));
     let mut write_error: Option<io::Error> = None;
+    let report = RefCell::new(Report {
+        stderr: &mut *stderr,
+        held: Vec::new(),
+        unheld: 0,
+    });
     let mut on_step = |step: Step<'_>| {
         if let Step::Diagnostic(diagnostic) = &step {
-            let _ = writeln!(stderr, "{diagnostic}");
+            report.borrow_mut().diagnostic(diagnostic);
         }
         if write_error.is_none()
             && let Err(error) = writer.step(&step)
@@ -203,10 +317,29 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             write_error = Some(error);
         }
     };
-    let read_error = pump(&mut input, &mut normalizer, &mut on_step);
+    let mut head = Vec::new();
+    let mut after_chunk = |normalizer: &Normalizer| {
+        if normalizer.dialect().is_some() {
+            report.borrow_mut().release();
+        }
+    };
+    let read_error = pump(
+        &mut input,
+        &mut normalizer,
+        &mut on_step,
+        &mut after_chunk,
+        &mut head,
+    );
     normalizer.finish(&mut on_step);
+    let hopeless = normalizer.dialect().is_none() && !report.borrow().held.is_empty();
+    if !hopeless {
+        report.borrow_mut().release();
+    }
+    let stderr = report.into_inner().stderr;
     if write_error.is_none()
-        && let Err(error) = writer.finish(normalizer.fold())
+        && let Err(error) = writer
+            .finish(normalizer.fold())
+            .and_then(|()| writer.summary(&normalizer.stats()))
     {
         write_error = Some(error);
     }
@@ -223,29 +356,35 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         return ExitCode::from(EXIT_USAGE);
     }
     if let Some(error) = read_error {
-        let _ = writeln!(stderr, "toolnorm: reading input: {error}");
+        let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
         return ExitCode::from(EXIT_USAGE);
+    }
+    if hopeless {
+        let _ = writeln!(stderr, "toolnorm: {name}: {}", unrecognized(&head));
+        return ExitCode::from(EXIT_UNRECOGNIZED);
     }
     let stats = normalizer.stats();
     if stats.diagnostics > 0 {
-        let _ = writeln!(
-            stderr,
-            "toolnorm: {} diagnostic(s) in {} line(s); {} event(s) applied",
-            stats.diagnostics, stats.lines, stats.changes
-        );
+        let _ = writeln!(stderr, "toolnorm: {stats}");
     }
-    if args.strict && stats.diagnostics > 0 {
+    if (args.strict && stats.errors > 0) || (args.deny_unknown && stats.diagnostics > 0) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Feeds the whole input through the normalizer, chunk by chunk.
+/// How much of the start of the input is kept, to say what it looks like.
+const HEAD: usize = 1 << 16;
+
+/// Feeds the whole input through the normalizer, chunk by chunk, calling `after_chunk`
+/// after each; keeps the first [`HEAD`] bytes in `head`.
 fn pump(
     input: &mut dyn BufRead,
     normalizer: &mut Normalizer,
     on_step: &mut dyn FnMut(Step<'_>),
+    after_chunk: &mut dyn FnMut(&Normalizer),
+    head: &mut Vec<u8>,
 ) -> Option<io::Error> {
     loop {
         let chunk = match input.fill_buf() {
@@ -255,7 +394,10 @@ fn pump(
             Err(error) => return Some(error),
         };
         let length = chunk.len();
+        let room = HEAD.saturating_sub(head.len()).min(length);
+        head.extend_from_slice(chunk.get(..room).unwrap_or_default());
         normalizer.push(chunk, on_step);
         input.consume(length);
+        after_chunk(normalizer);
     }
 }

@@ -95,7 +95,10 @@ fn bad_lines_are_reported_and_strict_fails() {
     assert!(lenient.status.success());
     let stderr = String::from_utf8(lenient.stderr.clone()).unwrap();
     assert!(stderr.starts_with("line 1: not valid JSON"), "{stderr}");
-    assert!(stderr.contains("1 diagnostic(s)"), "{stderr}");
+    assert!(
+        stderr.ends_with("toolnorm: 7 lines: 2 applied, 4 known non-tool, 0 notices, 1 errors\n"),
+        "{stderr}"
+    );
     assert_eq!(stdout_lines(&lenient).len(), 1, "the rest is still read");
 
     let strict = toolnorm()
@@ -104,6 +107,139 @@ fn bad_lines_are_reported_and_strict_fails() {
         .output()
         .unwrap();
     assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn notices_fail_only_with_deny_unknown() {
+    let mut input = std::fs::read(fixture("claude-code/shell-ok.jsonl")).unwrap();
+    input.splice(0..0, b"{\"type\":\"telepathy\"}\n".iter().copied());
+    let audit = std::env::temp_dir().join(format!("toolnorm-notice-{}.audit", std::process::id()));
+    let strict = toolnorm()
+        .args(["normalize", "--strict", "--audit"])
+        .arg(&audit)
+        .arg("-")
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert!(strict.status.success(), "a notice is not an error");
+    let stderr = String::from_utf8(strict.stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with("line 1: notice: unknown Claude Code message type `telepathy`\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(", 1 notices, 0 errors"), "{stderr}");
+    let copied = std::fs::read_to_string(&audit).unwrap();
+    std::fs::remove_file(&audit).ok();
+    assert_eq!(copied, "1\t{\"type\":\"telepathy\"}\n");
+    assert_eq!(stdout_lines(&strict).len(), 1);
+
+    let deny = toolnorm()
+        .args(["normalize", "--deny-unknown", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(deny.status.code(), Some(1));
+}
+
+#[test]
+fn pretty_ends_with_the_line_counts() {
+    let output = toolnorm()
+        .args(["normalize", "--format", "pretty"])
+        .arg(fixture("claude-code/shell-ok.jsonl"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.ends_with("6 lines: 2 applied, 4 known non-tool, 0 notices, 0 errors\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn input_of_no_known_dialect_gets_one_message_and_exit_3() {
+    let output = toolnorm()
+        .args(["normalize", "-"])
+        .write_stdin("hello\n{\"what\":1}\nworld\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "toolnorm: stdin: no line is an event toolnorm reads: expected JSON Lines"
+        ),
+        "{stderr}"
+    );
+    for dialect in [
+        "claude-code",
+        "codex-exec",
+        "codex-app-server",
+        "opencode",
+        "acp",
+        "events",
+    ] {
+        assert!(stderr.contains(&format!("`{dialect}`")), "{stderr}");
+    }
+    assert!(!stderr.contains("one JSON document"), "{stderr}");
+}
+
+#[test]
+fn a_pretty_printed_json_document_gets_a_json_lines_hint() {
+    let input = std::fs::read_to_string(fixture("claude-code/shell-ok.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(input.lines().nth(2).unwrap()).unwrap();
+    let pretty = serde_json::to_string_pretty(&first).unwrap();
+    let file = std::env::temp_dir().join(format!("toolnorm-pretty-{}.json", std::process::id()));
+    std::fs::write(&file, format!("{pretty}\n")).unwrap();
+    let output = toolnorm().arg("normalize").arg(&file).output().unwrap();
+    std::fs::remove_file(&file).ok();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("toolnorm: {}: ", file.display())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("one JSON document over several lines, but input is JSON Lines"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn lines_before_a_late_detection_are_still_reported_one_by_one() {
+    let mut input = "noise\n".repeat(40).into_bytes();
+    input.extend(std::fs::read(fixture("codex-exec/shell-ok.jsonl")).unwrap());
+    let output = toolnorm()
+        .args(["normalize", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(stderr.starts_with("line 1: "), "{stderr}");
+    assert_eq!(stderr.matches("not valid JSON").count(), 40, "{stderr}");
+    assert_eq!(stdout_lines(&output).len(), 1);
+}
+
+#[test]
+fn io_errors_name_the_path() {
+    let dir = std::env::temp_dir();
+    let output = toolnorm().arg("normalize").arg(&dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!("toolnorm: {}: Is a directory\n", dir.display())
+    );
+    let missing = toolnorm()
+        .args(["normalize", "/nonexistent/stream.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(missing.stderr).unwrap(),
+        "toolnorm: /nonexistent/stream.jsonl: No such file or directory\n"
+    );
 }
 
 #[test]
@@ -154,6 +290,7 @@ fn help_is_stable() {
         "--provider",
         "--format",
         "--strict",
+        "--deny-unknown",
         "--rules",
         "--output-cap",
         "--mcp-server",

@@ -1,10 +1,13 @@
 //! Output formats: how the normalizer's changes are written.
 //!
-//! - `parts`: one `NormalizedToolPart` per line, one per call, written as soon as the call
-//!   is terminal; calls still open at the end come last, in first-seen order.
+//! - `parts`: one `NormalizedToolPart` per line, one per call, written (and flushed) as
+//!   soon as the call is terminal; calls still open at the end come last, in first-seen
+//!   order.
 //! - `updates`: one part snapshot per change, as it happens (flushed per line).
-//! - `events`: the canonical event log (replayable with `--provider events`).
-//! - `pretty`: one line per call for people: state, kind, title, elapsed time.
+//! - `events`: the canonical event log (replayable with `--provider events`), flushed per
+//!   line.
+//! - `pretty`: one line per call for people: state, kind, title, elapsed time, flushed as
+//!   each call ends; [`Writer::summary`] ends it with the line counts.
 //! - `acp`: ACP `session/update` notifications (see [`AcpEmitter`]).
 
 mod acp;
@@ -13,7 +16,7 @@ use std::io::{self, Write};
 
 use toolnorm::{AnyToolCall, Fold, NormalizedToolPart, ToolState};
 
-use crate::pipeline::Step;
+use crate::pipeline::{Stats, Step};
 pub use acp::{AcpEmitter, AcpOptions};
 
 /// An output format.
@@ -108,20 +111,29 @@ impl<W: Write> Writer<W> {
         Writer { format, out, acp }
     }
 
-    /// Writes what `step` means in this format.
+    /// Writes what `step` means in this format; every line written is flushed at once.
     pub fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
         let Step::Applied { event, update, .. } = step else {
             return Ok(());
         };
         match self.format {
-            Format::Parts if update.call.is_terminal() => self.json_line(&update.call.part_view()),
-            Format::Pretty if update.call.is_terminal() => self.pretty_line(update.call),
+            Format::Parts if update.call.is_terminal() => {
+                self.json_line(&update.call.part_view())?;
+                self.out.flush()
+            }
+            Format::Pretty if update.call.is_terminal() => {
+                self.pretty_line(update.call)?;
+                self.out.flush()
+            }
             Format::Updates => {
                 self.json_line(&update.call.part_view())?;
                 self.out.flush()
             }
             Format::Events => match event {
-                Some(event) => self.json_line(event),
+                Some(event) => {
+                    self.json_line(event)?;
+                    self.out.flush()
+                }
                 None => Ok(()),
             },
             Format::Acp => {
@@ -154,6 +166,16 @@ impl<W: Write> Writer<W> {
             }
             Format::Updates | Format::Events | Format::Acp => {}
         }
+        self.out.flush()
+    }
+
+    /// Ends the `pretty` output with the line counts of the run (`N lines: A applied, …`,
+    /// see [`Stats`]) and flushes; writes nothing in the other formats.
+    pub fn summary(&mut self, stats: &Stats) -> io::Result<()> {
+        if self.format != Format::Pretty {
+            return Ok(());
+        }
+        writeln!(self.out, "{stats}")?;
         self.out.flush()
     }
 

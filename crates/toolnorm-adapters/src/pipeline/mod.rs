@@ -46,19 +46,46 @@ pub enum Step<'a> {
 }
 
 /// Counts of what went through.
+///
+/// Every input line is counted in exactly one of `applied_lines`, `known_lines`,
+/// `notice_lines` and `error_lines`, decided once the adapter has read it: a line with
+/// an error diagnostic is an error line; else one with a notice is a notice line; else
+/// one that gave an event is applied; else it is known (see
+/// [`accounted_lines`](Stats::accounted_lines)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Stats {
     /// Input lines read.
     pub lines: u64,
+    /// Lines that gave at least one event that changed a part, or a duplicate.
+    pub applied_lines: u64,
+    /// Lines the dialect knows that carry no tool data, skipped on purpose (a Claude
+    /// Code `summary`, a Codex `turn/started`, a blank line …).
+    pub known_lines: u64,
+    /// Lines with a notice and no error: well-formed events this version does not know.
+    pub notice_lines: u64,
+    /// Lines with an error: not used, and they may have carried tool data.
+    pub error_lines: u64,
     /// Canonical events produced by the adapter.
     pub events: u64,
     /// Events that changed a part.
     pub changes: u64,
     /// Exact duplicates (applied, changed nothing).
     pub duplicates: u64,
-    /// Diagnostics reported.
+    /// Diagnostics reported (`errors` + `notices`).
     pub diagnostics: u64,
+    /// Diagnostics of [`Severity::Error`](crate::Severity::Error) reported.
+    pub errors: u64,
+    /// Diagnostics of [`Severity::Notice`](crate::Severity::Notice) reported.
+    pub notices: u64,
+}
+
+impl Stats {
+    /// The lines counted in one of the four classes; equal to `lines` once the input
+    /// has been read to its end.
+    pub fn accounted_lines(&self) -> u64 {
+        self.applied_lines + self.known_lines + self.notice_lines + self.error_lines
+    }
 }
 
 enum Stage {
@@ -78,6 +105,17 @@ struct Core {
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
     audit: Option<Audit>,
+}
+
+/// `N lines: A applied, K known non-tool, N notices, E errors` (the line classes).
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} lines: {} applied, {} known non-tool, {} notices, {} errors",
+            self.lines, self.applied_lines, self.known_lines, self.notice_lines, self.error_lines
+        )
+    }
 }
 
 /// Normalizes one stream.
@@ -207,6 +245,14 @@ impl Normalizer {
     }
 }
 
+/// `a` or `an`, as said before `name` (`an opencode`, `a codex-exec`).
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
 fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules) -> Stage {
     let tracker = Tracker::new(adapter.dialect().provider(), rules);
     Stage::Ready(adapter, tracker)
@@ -217,6 +263,7 @@ impl Core {
         self.stats.lines = line;
         // A blank line carries nothing: it is skipped (and still counted).
         if bytes.iter().all(u8::is_ascii_whitespace) {
+            self.stats.known_lines += 1;
             return;
         }
         if last
@@ -228,6 +275,7 @@ impl Core {
                 DiagnosticKind::TruncatedLine,
                 "the input ends in the middle of this line",
             ));
+            self.classify(0);
             self.report(Some((line, bytes)), on_step);
             return;
         }
@@ -250,6 +298,7 @@ impl Core {
             adapter.line(line, bytes, facts);
         });
         self.foreign_dialect(line, bytes, events);
+        self.classify(events);
         self.report(Some((line, bytes)), on_step);
     }
 
@@ -302,7 +351,11 @@ impl Core {
             self.diagnostics.push(Diagnostic::at(
                 line,
                 DiagnosticKind::ForeignDialect,
-                format!("a `{theirs}` event in a `{ours}` stream, ignored"),
+                format!(
+                    "{} `{theirs}` event in {} `{ours}` stream, ignored",
+                    article(theirs.as_str()),
+                    article(ours.as_str())
+                ),
             ));
         }
     }
@@ -341,8 +394,24 @@ impl Core {
                 DiagnosticKind::UndetectedDialect,
                 message,
             ));
+            self.classify(0);
             self.report(Some((line, &bytes)), on_step);
         }
+    }
+
+    /// Counts the line just read, which gave `events` events, in its class (see
+    /// [`Stats`]); its diagnostics are still waiting.
+    fn classify(&mut self, events: u64) {
+        let class = if self.diagnostics.iter().any(Diagnostic::is_error) {
+            &mut self.stats.error_lines
+        } else if !self.diagnostics.is_empty() {
+            &mut self.stats.notice_lines
+        } else if events > 0 {
+            &mut self.stats.applied_lines
+        } else {
+            &mut self.stats.known_lines
+        };
+        *class += 1;
     }
 
     /// Reports the diagnostics waiting, copying the line `source` to the audit file when
@@ -350,6 +419,11 @@ impl Core {
     fn report(&mut self, source: Option<(u64, &[u8])>, on_step: &mut dyn FnMut(Step<'_>)) {
         for diagnostic in self.diagnostics.drain(..) {
             self.stats.diagnostics += 1;
+            if diagnostic.is_error() {
+                self.stats.errors += 1;
+            } else {
+                self.stats.notices += 1;
+            }
             if let (Some(audit), Some((line, bytes))) = (self.audit.as_mut(), source)
                 && diagnostic.line == Some(line)
             {

@@ -253,7 +253,14 @@ impl OpenCodeAdapter {
             "step_start" | "step_finish" | "text" | "reasoning" | "error" | "file" | "patch"
             | "agent" | "snapshot" | "retry" => {}
             other if IGNORED_EVENTS.contains(&other) => {}
-            other => out.diagnostic(Diagnostic::at(
+            // A new `message.part.*` event may carry a tool part: an error. Any other
+            // type (sessions, servers, files …) carries none: a notice.
+            other if other.starts_with("message.part.") => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown OpenCode event `{other}`"),
+            )),
+            other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,
                 format!("unknown OpenCode event `{other}`"),

@@ -152,7 +152,9 @@ impl Adapter for ClaudeCodeAdapter {
             "system" => self.system(line, bytes, &envelope, out),
             "result" => self.denials.turn_ended(line, bytes, out),
             other if IGNORED_TYPES.contains(&other) => {}
-            other => out.diagnostic(Diagnostic::at(
+            // Tool calls come in `assistant`, `user`, `stream_event` and `system`
+            // messages: a new line type is a notice.
+            other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,
                 format!("unknown Claude Code message type `{other}`"),
@@ -223,7 +225,7 @@ impl ClaudeCodeAdapter {
             }
             other if IGNORED_SUBTYPES.contains(&other) => Ok(()),
             other => {
-                out.diagnostic(Diagnostic::at(
+                out.diagnostic(Diagnostic::notice(
                     line,
                     DiagnosticKind::UnknownEvent,
                     format!("unknown Claude Code system message `{other}`"),

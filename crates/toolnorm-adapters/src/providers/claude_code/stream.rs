@@ -8,7 +8,7 @@ use toolnorm_wire::claude_messages as wire;
 
 use super::ToolUse;
 use super::envelope::{Envelope, block_type};
-use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
 use crate::read::json;
 use crate::read::partial_json::parse_partial;
 use crate::track::Facts;
@@ -74,12 +74,19 @@ impl Streams {
                     .map(|delta| self.block_delta(line, delta, parent, out))
             }
             "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
+            // A new `content_block_*` event may carry a tool block: an error. Any other
+            // type is about the message: a notice.
             other => {
-                out.diagnostic(Diagnostic::at(
+                let diagnostic = Diagnostic::at(
                     line,
                     DiagnosticKind::UnknownEvent,
                     format!("unknown stream event type `{other}`"),
-                ));
+                );
+                out.diagnostic(if other.starts_with("content_block") {
+                    diagnostic
+                } else {
+                    diagnostic.with_severity(Severity::Notice)
+                });
                 Ok(())
             }
         };

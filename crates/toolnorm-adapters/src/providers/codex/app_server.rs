@@ -151,7 +151,14 @@ impl Adapter for CodexAppServerAdapter {
             }
             method if IGNORED_METHODS.contains(&method) => {}
             method if method.starts_with("codex/event/") => {}
-            other => out.diagnostic(Diagnostic::at(
+            // A new `item/*` method may carry a tool call: an error. A new `thread/*`,
+            // `account/*`, `turn/*` … method carries none: a notice.
+            other if other.starts_with("item/") => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown Codex app-server method `{other}`"),
+            )),
+            other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,
                 format!("unknown Codex app-server method `{other}`"),

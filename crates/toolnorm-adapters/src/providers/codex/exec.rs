@@ -102,7 +102,14 @@ impl Adapter for CodexExecAdapter {
                 }
             }
             "thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "error" => {}
-            other => out.diagnostic(Diagnostic::at(
+            // A new `item.*` event may carry a tool call: an error. Any other type is
+            // about the thread or turn: a notice.
+            other if other.starts_with("item.") => out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown codex exec event `{other}`"),
+            )),
+            other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,
                 format!("unknown codex exec event `{other}`"),

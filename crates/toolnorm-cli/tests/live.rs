@@ -1,0 +1,106 @@
+//! Output as it happens: fed a recorded stream line by line through stdin, `toolnorm`
+//! writes each part before the next input line comes (no buffering until the end).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use toolnorm_adapters::{Normalizer, Step};
+
+/// How long a part may take to come out before the test fails.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+fn fixture(relative: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(relative);
+    std::fs::read(path).unwrap()
+}
+
+/// For each input line, how many calls it ends (each gives one line of output).
+fn calls_ended_per_line(bytes: &[u8]) -> Vec<usize> {
+    let lines = bytes.split(|&byte| byte == b'\n').count();
+    let mut ended = vec![0; lines];
+    let mut normalizer = Normalizer::new();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Applied { line, update, .. } = step
+            && update.call.is_terminal()
+        {
+            ended[usize::try_from(line).unwrap() - 1] += 1;
+        }
+    };
+    normalizer.push(bytes, &mut on_step);
+    normalizer.finish(&mut on_step);
+    ended
+}
+
+fn parts_arrive_as_calls_end(format: &str, relative: &str) {
+    let bytes = fixture(relative);
+    let ended = calls_ended_per_line(&bytes);
+    assert!(
+        ended.iter().sum::<usize>() >= 2,
+        "{relative}: a multi-call stream"
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolnorm"))
+        .args(["normalize", "--format", format, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, received) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut seen = 0;
+    for (number, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        for _ in 0..ended[number] {
+            let output = received.recv_timeout(TIMEOUT).unwrap_or_else(|_| {
+                panic!(
+                    "{format} {relative}: no output for line {} after {TIMEOUT:?}",
+                    number + 1
+                )
+            });
+            assert!(!output.is_empty(), "{format}: {output}");
+            seen += 1;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    // What came after: nothing more than the summary of `pretty`.
+    let rest: Vec<String> = received.try_iter().collect();
+    assert_eq!(seen, ended.iter().sum::<usize>());
+    match format {
+        "pretty" => assert_eq!(rest.len(), 1, "{rest:?}"),
+        _ => assert!(rest.is_empty(), "{rest:?}"),
+    }
+}
+
+#[test]
+fn parts_are_written_as_each_call_ends() {
+    parts_arrive_as_calls_end("parts", "codex-exec/parallel.jsonl");
+    parts_arrive_as_calls_end("parts", "claude-code/parallel.jsonl");
+}
+
+#[test]
+fn pretty_lines_are_written_as_each_call_ends() {
+    parts_arrive_as_calls_end("pretty", "codex-exec/parallel.jsonl");
+    parts_arrive_as_calls_end("pretty", "claude-code/parallel.jsonl");
+}

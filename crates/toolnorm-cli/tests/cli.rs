@@ -186,6 +186,29 @@ fn input_of_no_known_dialect_gets_one_message_and_exit_3() {
 }
 
 #[test]
+fn a_file_of_a_dialect_toolnorm_does_not_read_is_not_misread() {
+    // A Codex rollout file (`~/.codex/sessions/…/rollout-*.jsonl`): `payload` lines with a
+    // `type` of their own, which OpenCode's `/global/event` envelope does not have.
+    let rollout = concat!(
+        r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"s","cwd":"/w"}}"#,
+        "\n",
+        r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}"#,
+        "\n",
+        r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c","exit_code":0}}"#,
+        "\n",
+    );
+    let output = toolnorm()
+        .args(["normalize", "-"])
+        .write_stdin(rollout)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains("opencode` event"), "{stderr}");
+}
+
+#[test]
 fn a_pretty_printed_json_document_gets_a_json_lines_hint() {
     let input = std::fs::read_to_string(fixture("claude-code/shell-ok.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(input.lines().nth(2).unwrap()).unwrap();

@@ -37,14 +37,16 @@ use crate::read::probe::Probe;
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("opencode", "opencode");
 
-/// Whether a line is OpenCode's: a `/global/event` envelope (`payload`), a bus event
+/// Whether a line is OpenCode's: a `/global/event` envelope (`payload`, no `type`), a bus event
 /// (`type` with a dot, and `properties`), or an `opencode run` event (`sessionID`).
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
     if probe.method.is_some() {
         return false;
     }
+    // `/global/event` wraps the event in `payload` and has no `type` of its own; a Codex
+    // rollout line (`{"timestamp", "type": "response_item", "payload"}`) has one.
     if probe.payload.is_some() {
-        return true;
+        return probe.kind.is_none();
     }
     let Some(kind) = probe.kind() else {
         return false;

@@ -288,6 +288,19 @@ mod tests {
                 Some(Dialect::ACP),
             ),
             (r#"{"type":"mystery"}"#, None),
+            // Files of dialects toolnorm does not read are not taken for another's.
+            (
+                r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"s","cwd":"/w"}}"#,
+                None,
+            ),
+            (
+                r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}"#,
+                None,
+            ),
+            (
+                r#"{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"gemini","toolCalls":[]}]}"#,
+                None,
+            ),
             ("not json", None),
         ];
         for (line, expected) in cases {

@@ -231,16 +231,20 @@ impl<S: CallState> ToolCall<S> {
         let running = S::into_running(self);
         let streamed = running.data;
         let mut common = running.common;
-        streamed.write_truncation_flags(&mut common.metadata);
         common.finish(
             completion.input,
             completion.title,
             completion.at,
             completion.elapsed_ms,
         );
+        // The truncation flags describe the output the part holds: only the streamed
+        // output can have been cut; a final output given whole is not.
         let output = match completion.output {
             Some(output) => Some(output),
-            None if streamed.total_bytes > 0 => Some(Value::String(streamed.kept)),
+            None if streamed.total_bytes > 0 => {
+                streamed.write_truncation_flags(&mut common.metadata);
+                Some(Value::String(streamed.kept))
+            }
             None => None,
         };
         ToolCall {
@@ -261,10 +265,11 @@ impl<S: CallState> ToolCall<S> {
         let running = S::into_running(self);
         let streamed = running.data;
         let mut common = running.common;
-        streamed.write_truncation_flags(&mut common.metadata);
         common.finish(failure.input, failure.title, failure.at, failure.elapsed_ms);
         let mut error = failure.error;
+        // As for a completion: the flags are about the partial output the part keeps.
         if error.details.is_none() && streamed.total_bytes > 0 {
+            streamed.write_truncation_flags(&mut common.metadata);
             let mut details = JsonObject::new();
             details.insert(
                 meta::details::PARTIAL_OUTPUT.into(),

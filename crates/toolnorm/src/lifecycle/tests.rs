@@ -123,3 +123,38 @@ fn output_that_exactly_fills_the_cap_is_not_truncated() {
     assert_eq!((streamed.text(), streamed.total_bytes()), ("abcd", 6));
     assert!(streamed.is_truncated());
 }
+
+#[test]
+fn a_final_output_given_whole_is_not_flagged_truncated() {
+    let cut = || {
+        let mut running = bash().with_output_cap(2).run(None);
+        running.append_output("abcdef");
+        running
+    };
+    let done = cut().complete(Completion::with_output(json!("abcdef")));
+    let part = done.to_part();
+    assert_eq!(part.output, Some(json!("abcdef")));
+    let metadata = part.metadata.unwrap_or_default();
+    assert!(
+        !metadata.contains_key(meta::OUTPUT_TRUNCATED),
+        "{metadata:?}"
+    );
+
+    let failed = cut().fail(Failure::new(
+        ToolError::new("boom").with_details(json!({"exitCode": 1})),
+    ));
+    let metadata = failed.to_part().metadata.unwrap_or_default();
+    assert!(
+        !metadata.contains_key(meta::OUTPUT_TRUNCATED),
+        "{metadata:?}"
+    );
+
+    // The partial output the part keeps is flagged when it was cut.
+    let failed = cut().fail(Failure::new(ToolError::new("boom")));
+    let part = failed.to_part();
+    assert_eq!(part.metadata.unwrap()[meta::OUTPUT_TRUNCATED], true);
+    assert_eq!(
+        part.error.unwrap().details,
+        Some(json!({ "partialOutput": "ab" }))
+    );
+}

@@ -20,6 +20,9 @@
 //!
 //! `envelope` reads what every line has; the other lines carry nothing about tools.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use serde_json::Value;
 use toolnorm::{JsonObject, meta};
 use toolnorm_wire::claude_messages as wire;
@@ -171,8 +174,16 @@ impl ClaudeCodeAdapter {
             let result = match kind.as_ref() {
                 TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
                     .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                // The schema lists the server tools it knows; one it does not (a newer API's)
+                // is read by what identifies the call.
                 SERVER_TOOL_USE => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
-                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                    .map(ToolUse::from)
+                    .or_else(|error| {
+                        serde_json::from_str::<OtherToolUse>(text)
+                            .map(|block| ToolUse::other(block, SERVER_TOOL_USE))
+                            .map_err(|_| error)
+                    })
+                    .map(|block| self.streams.sighted(line, block, envelope, out)),
                 MCP_TOOL_USE => serde_json::from_str::<wire::BetaMcpToolUseBlock>(text)
                     .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
                 "web_search_tool_result" => {
@@ -189,7 +200,34 @@ impl ClaudeCodeAdapter {
                 }
                 "mcp_tool_result" => serde_json::from_str::<wire::BetaMcpToolResultBlock>(text)
                     .map(|result| results::mcp_result(line, result, at.clone(), out)),
-                _ => Ok(()),
+                other if NON_TOOL_BLOCKS.contains(&other) => Ok(()),
+                // A server tool this version does not know (`code_execution_tool_result`,
+                // `tool_search_tool_result`, …): its result ends the call its use started.
+                other if other.ends_with("_tool_result") => {
+                    serde_json::from_str::<OtherToolResult>(text).map(|result| {
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
+                    })
+                }
+                // A tool-use block of a type this version does not know is still a call.
+                other if other.ends_with("tool_use") => serde_json::from_str::<OtherToolUse>(text)
+                    .map(|block| {
+                        out.diagnostic(Diagnostic::notice(
+                            line,
+                            DiagnosticKind::UnknownEvent,
+                            format!("unknown content block type `{other}`, read as a tool call"),
+                        ));
+                        let block = ToolUse::other(block, other);
+                        self.streams.sighted(line, block, envelope, out);
+                    }),
+                other => {
+                    out.diagnostic(Diagnostic::notice(
+                        line,
+                        DiagnosticKind::UnknownEvent,
+                        format!("unknown content block type `{other}`"),
+                    ));
+                    Ok(())
+                }
             };
             if let Err(error) = result {
                 out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
@@ -256,7 +294,50 @@ struct ToolUse {
     mcp: Option<(String, String)>,
     input: Value,
     /// The block's type (`metadata.itemType`).
-    item_type: &'static str,
+    item_type: Cow<'static, str>,
+}
+
+/// Content block types that carry no tool call.
+const NON_TOOL_BLOCKS: &[&str] = &[
+    "text",
+    "thinking",
+    "redacted_thinking",
+    "image",
+    "document",
+    "search_result",
+    "container_upload",
+    "compaction",
+    "tool_result",
+];
+
+/// A tool-use block of a type this version does not know: what identifies a call.
+#[derive(Deserialize)]
+struct OtherToolUse {
+    id: String,
+    name: String,
+    #[serde(default)]
+    input: Value,
+}
+
+/// A server tool's result block of a type this version does not know.
+#[derive(Deserialize)]
+struct OtherToolResult {
+    tool_use_id: String,
+    #[serde(default)]
+    content: Value,
+}
+
+impl ToolUse {
+    /// A tool-use block of type `item_type` that this version does not know.
+    fn other(block: OtherToolUse, item_type: &str) -> Self {
+        ToolUse {
+            id: block.id,
+            name: block.name,
+            mcp: None,
+            input: block.input,
+            item_type: Cow::Owned(item_type.to_owned()),
+        }
+    }
 }
 
 impl From<wire::BetaToolUseBlock> for ToolUse {
@@ -266,7 +347,7 @@ impl From<wire::BetaToolUseBlock> for ToolUse {
             name: block.name,
             mcp: None,
             input: block.input,
-            item_type: TOOL_USE,
+            item_type: Cow::Borrowed(TOOL_USE),
         }
     }
 }
@@ -279,7 +360,7 @@ impl From<wire::BetaServerToolUseBlock> for ToolUse {
             name: block.name.to_string(),
             mcp: None,
             input: Value::Object(block.input),
-            item_type: SERVER_TOOL_USE,
+            item_type: Cow::Borrowed(SERVER_TOOL_USE),
         }
     }
 }
@@ -291,7 +372,7 @@ impl From<wire::BetaMcpToolUseBlock> for ToolUse {
             id: block.id,
             name: block.name,
             input: block.input,
-            item_type: MCP_TOOL_USE,
+            item_type: Cow::Borrowed(MCP_TOOL_USE),
         }
     }
 }
@@ -309,7 +390,7 @@ impl ToolUse {
         if let Some(parent) = envelope.parent() {
             metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
         }
-        metadata.insert(meta::ITEM_TYPE.into(), self.item_type.into());
+        metadata.insert(meta::ITEM_TYPE.into(), self.item_type.as_ref().into());
         Sighting {
             mcp,
             metadata,
@@ -347,5 +428,73 @@ mod tests {
         let mut parts = parts(lines);
         assert_eq!(parts.len(), 1, "{parts:#?}");
         parts.remove(0)
+    }
+
+    /// The parts and the diagnostics (as shown) of Claude Code lines.
+    fn run(lines: &[Value]) -> (Vec<NormalizedToolPart>, Vec<String>) {
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
+        let mut diagnostics = Vec::new();
+        let mut on_step = |step: Step<'_>| {
+            if let Step::Diagnostic(diagnostic) = step {
+                diagnostics.push(diagnostic.to_string());
+            }
+        };
+        normalizer.push(text.as_bytes(), &mut on_step);
+        normalizer.finish(&mut on_step);
+        (normalizer.fold().parts(), diagnostics)
+    }
+
+    #[test]
+    fn a_server_tool_this_version_does_not_know_still_ends() {
+        let call = part(&[
+            serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "code_execution",
+                 "input": {"code": "print(1)"}},
+                {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_1",
+                 "content": {"type": "code_execution_result", "stdout": "1\n", "return_code": 0}}
+            ]}}),
+        ]);
+        assert_eq!(call.state.as_str(), "complete");
+        assert_eq!(call.output.unwrap()["stdout"], "1\n");
+
+        let failed = part(&[
+            serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "server_tool_use", "id": "srvtoolu_2", "name": "tool_search", "input": {}},
+                {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_2",
+                 "content": {"type": "tool_search_tool_result_error", "error_code": "unavailable"}}
+            ]}}),
+        ]);
+        assert_eq!(failed.state.as_str(), "error");
+        assert_eq!(failed.error.unwrap().code.unwrap().as_str(), "unavailable");
+    }
+
+    #[test]
+    fn a_tool_use_block_of_a_new_type_is_a_call_with_a_notice() {
+        let (parts, diagnostics) = run(&[serde_json::json!({"type": "assistant", "message":
+        {"content": [
+            {"type": "thinking", "thinking": "hm"},
+            {"type": "future_tool_use", "id": "ftu_1", "name": "teleport", "input": {"to": "x"}},
+            {"type": "hologram", "data": 1}
+        ]}})]);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].id, "ftu_1");
+        assert_eq!(
+            parts[0].metadata.as_ref().unwrap()["itemType"],
+            "future_tool_use"
+        );
+        assert_eq!(
+            diagnostics,
+            [
+                "line 1: notice: unknown content block type `future_tool_use`, read as a tool call",
+                "line 1: notice: unknown content block type `hologram`",
+            ]
+        );
+        // One that cannot be read as a call is an error.
+        let (parts, diagnostics) = run(&[serde_json::json!({"type": "assistant", "message":
+            {"content": [{"type": "future_tool_use", "name": "teleport"}]}})]);
+        assert!(parts.is_empty());
+        assert_eq!(diagnostics.len(), 1);
+        assert!(!diagnostics[0].contains("notice"), "{diagnostics:?}");
     }
 }

@@ -22,6 +22,12 @@ use super::ClaudeCodeAdapter;
 use super::envelope::Envelope;
 use super::permissions::{self, Denial};
 use super::tasks::Launch;
+
+/// A user message whose content is text (not blocks).
+#[derive(serde::Deserialize)]
+struct Notice {
+    content: String,
+}
 use crate::read::json;
 use crate::rules::mcp;
 use crate::track::MCP_TOOL_FAILED;
@@ -69,6 +75,16 @@ impl Message {
 impl ClaudeCodeAdapter {
     /// A `user` line: its `tool_result` blocks end their calls.
     pub(super) fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        // Transcripts record a background subagent's end as the text of a user message.
+        if let Some(message) = envelope
+            .message
+            .filter(|message| message.get().contains("<task-notification>"))
+            && let Ok(Notice { content }) = serde_json::from_str::<Notice>(message.get())
+        {
+            self.tasks
+                .notified_in_text(line, &content, envelope.at(), out);
+            return;
+        }
         let results: Vec<_> = envelope
             .blocks(line, out)
             .into_iter()

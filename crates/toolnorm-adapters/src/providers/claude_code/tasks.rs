@@ -130,25 +130,79 @@ impl Tasks {
             return;
         };
         self.spawned_by.remove(&notification.task_id);
-        let status = notification.status;
+        let completed = match notification.status {
+            wire::SdkTaskNotificationMessageStatus::Completed => true,
+            wire::SdkTaskNotificationMessageStatus::Failed
+            | wire::SdkTaskNotificationMessageStatus::Stopped => false,
+        };
+        let status = notification.status.to_string();
+        self.ended(
+            line,
+            &call,
+            &status,
+            completed,
+            notification.summary,
+            at,
+            out,
+        );
+    }
+
+    /// A `<task-notification>` as a transcript records it: the message Claude Code sends
+    /// itself when a background subagent stops, naming the call (`<tool-use-id>`), the
+    /// `<status>` and the `<result>`. It ends the call as a `task_notification` does.
+    pub fn notified_in_text(
+        &mut self,
+        line: u64,
+        text: &str,
+        at: Option<Timestamp>,
+        out: &mut Facts<'_>,
+    ) {
+        let tag = |name: &str| -> Option<&str> {
+            let open = format!("<{name}>");
+            let start = text.find(&open)? + open.len();
+            let end = start + text.get(start..)?.find(&format!("</{name}>"))?;
+            text.get(start..end).map(str::trim)
+        };
+        let (Some(call), Some(status)) = (tag("tool-use-id"), tag("status")) else {
+            return;
+        };
+        // The subagent's report (`<result>`) is what `task_notification` calls its summary;
+        // `<summary>` is a one-line status ("Agent … finished").
+        let summary = tag("result")
+            .or_else(|| tag("summary"))
+            .unwrap_or_default()
+            .to_owned();
+        let completed = status == "completed";
+        self.ended(line, call, status, completed, summary, at, out);
+    }
+
+    /// A subagent task stopped with `status`: the task metadata says so and, for a call
+    /// launched in the background, the call ends (its summary the output, or the error
+    /// `task_<status>`).
+    #[allow(clippy::too_many_arguments)]
+    fn ended(
+        &mut self,
+        line: u64,
+        call: &str,
+        status: &str,
+        completed: bool,
+        summary: String,
+        at: Option<Timestamp>,
+        out: &mut Facts<'_>,
+    ) {
         let mut changes = JsonObject::new();
-        changes.insert("status".into(), status.to_string().into());
-        self.update(line, &call, changes, out);
-        self.metadata.remove(&call);
-        if !self.background.remove(&call) {
+        changes.insert("status".into(), status.into());
+        self.update(line, call, changes, out);
+        self.metadata.remove(call);
+        if !self.background.remove(call) {
             return;
         }
         let ending = Ending::at(at);
-        let summary = notification.summary;
-        match status {
-            wire::SdkTaskNotificationMessageStatus::Completed => {
-                out.complete(line, &call, Some(Value::String(summary)), ending);
-            }
-            wire::SdkTaskNotificationMessageStatus::Failed
-            | wire::SdkTaskNotificationMessageStatus::Stopped => {
-                let error = ToolError::new(summary).with_code(format!("task_{status}"));
-                out.fail(line, &call, error, ending);
-            }
+        if completed {
+            out.complete(line, call, Some(Value::String(summary)), ending);
+        } else {
+            let error = ToolError::new(summary).with_code(format!("task_{status}"));
+            out.fail(line, call, error, ending);
         }
     }
 
@@ -253,6 +307,37 @@ mod tests {
             json!({"status": "stopped", "background": true, "taskId": "a1",
                 "progress": "Counting", "lastToolName": "Bash", "toolUses": 2})
         );
+    }
+
+    #[test]
+    fn a_transcript_ends_a_background_subagent_at_its_task_notification_message() {
+        let launched = json!({"type": "user", "message": {"content": [{"type": "tool_result",
+            "tool_use_id": "toolu_1", "content": "Async agent launched"}]},
+            "toolUseResult": {"status": "async_launched", "agentId": "a1"}});
+        let notice = |status: &str| {
+            json!({"type": "user", "message": {"role": "user", "content": format!(
+                "<task-notification>\n<task-id>a1</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n\
+                 <status>{status}</status>\n<summary>Agent \"Count\" finished</summary>\n\
+                 <result>There is 1 file.</result>\n</task-notification>")},
+                "timestamp": "2026-01-01T00:00:09.000Z"})
+        };
+        let done = part(&[agent_call("toolu_1"), launched.clone(), notice("completed")]);
+        assert_eq!(done.state, ToolState::Complete);
+        assert_eq!(done.output, Some(json!("There is 1 file.")));
+        let failed = part(&[agent_call("toolu_1"), launched.clone(), notice("failed")]);
+        assert_eq!(failed.state, ToolState::Error);
+        assert_eq!(
+            failed
+                .error
+                .unwrap()
+                .code
+                .as_ref()
+                .map(toolnorm::ErrorCode::as_str),
+            Some("task_failed")
+        );
+        // Without a launch in the background, the message ends nothing.
+        let running = part(&[agent_call("toolu_1"), notice("completed")]);
+        assert_eq!(running.state, ToolState::Started);
     }
 
     #[test]

@@ -21,8 +21,13 @@
 pub const PROVIDER: &str = "provider";
 /// The provider's raw type of the item that carried the call (`"tool_use"`, `"mcpToolCall"`, `"tool"`, …).
 pub const ITEM_TYPE: &str = "itemType";
-/// The provider session the call belongs to (OpenCode, ACP).
+/// The provider session the call belongs to (Claude Code's session, a `codex exec`
+/// thread, ACP's `sessionId`), when the stream says.
 pub const SESSION_ID: &str = "sessionId";
+/// The provider's own call id, when it repeats one of an earlier session of the stream
+/// and the part's id was made unique (`<id>~<n>`, `n` the session's number in the
+/// stream).
+pub const RAW_ID: &str = "rawId";
 /// OpenCode: the id of the message part that carries the call.
 pub const PART_ID: &str = "partId";
 /// A tool served by an MCP server: an object with [`MCP_SERVER`] and [`MCP_TOOL`].

@@ -92,7 +92,7 @@ enum Stage {
     /// The dialect is not known yet: the first lines wait for it.
     Detecting(Vec<(u64, Vec<u8>)>),
     /// Lines go to the adapter; its facts to the tracker.
-    Ready(Box<dyn Adapter + Send>, Tracker),
+    Ready(Box<dyn Adapter + Send>, Box<Tracker>),
 }
 
 struct Core {
@@ -254,7 +254,7 @@ fn article(name: &str) -> &'static str {
 }
 
 fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules) -> Stage {
-    let tracker = Tracker::new(adapter.dialect().provider(), rules);
+    let tracker = Box::new(Tracker::new(adapter.dialect().provider(), rules));
     Stage::Ready(adapter, tracker)
 }
 

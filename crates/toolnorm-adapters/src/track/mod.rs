@@ -20,7 +20,8 @@
 mod fact;
 mod failure;
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -69,13 +70,35 @@ impl Extras {
     }
 }
 
-/// The tracker of one stream: the rules, the session's working directory, and the
-/// [`Extras`] of its open calls.
+/// The sessions of a stream, for call ids that are unique only within one.
+///
+/// A stream may hold several sessions (a `codex exec` run, then `codex exec resume`;
+/// files concatenated), and a provider may number its calls afresh in each (`item_0`).
+/// The calls of the first session keep their ids. In a later one, a call whose id a call
+/// of an earlier session used, and finished, gets the part id `<id>~<n>`, `n` the number
+/// of its session in the stream (from 1), with the raw id in `metadata.rawId`; the
+/// session's later events for that raw id go to that part. A call still open is taken to
+/// continue (threads of one stream interleave).
+#[derive(Debug, Default)]
+struct Sessions {
+    /// The session the lines belong to now.
+    current: Option<String>,
+    /// How many sessions began so far (the number of the current one).
+    count: u32,
+    /// Raw ids sighted in the current session (kept from the second session on).
+    seen: HashSet<String>,
+    /// Raw id → part id, for the current session's calls that had to be renamed.
+    renamed: HashMap<String, String>,
+}
+
+/// The tracker of one stream: the rules, the session's working directory, its sessions,
+/// and the [`Extras`] of its open calls.
 #[derive(Debug)]
 pub(crate) struct Tracker {
     provider: &'static str,
     rules: Arc<TitleRules>,
     cwd: Option<String>,
+    sessions: Sessions,
     extras: HashMap<String, Extras>,
 }
 
@@ -86,6 +109,7 @@ impl Tracker {
             provider,
             rules: Arc::new(rules.for_provider(provider)),
             cwd: None,
+            sessions: Sessions::default(),
             extras: HashMap::new(),
         }
     }
@@ -115,6 +139,57 @@ impl<'a> Facts<'a> {
         self.tracker.cwd.as_deref()
     }
 
+    /// The lines from here on belong to session `id` (a new session when it differs from
+    /// the current one). Calls carry their session in `metadata.sessionId`.
+    pub fn session(&mut self, id: &str) {
+        if self.tracker.sessions.current.as_deref() != Some(id) {
+            self.begin_session(id);
+        }
+    }
+
+    /// A new session (or a new run of one, such as `codex exec resume`) begins with this
+    /// line: its calls are numbered afresh.
+    pub fn begin_session(&mut self, id: &str) {
+        let sessions = &mut self.tracker.sessions;
+        sessions.current = Some(id.to_owned());
+        sessions.count += 1;
+        sessions.seen.clear();
+        sessions.renamed.clear();
+    }
+
+    /// The part id of a raw call id in the current session.
+    fn part_id<'i>(&self, raw: &'i str) -> Cow<'i, str> {
+        let renamed = &self.tracker.sessions.renamed;
+        match renamed.is_empty() {
+            true => Cow::Borrowed(raw),
+            false => renamed
+                .get(raw)
+                .map_or(Cow::Borrowed(raw), |id| Cow::Owned(id.clone())),
+        }
+    }
+
+    /// The part id for a sighting of `raw`: itself, or `<raw>~<n>` when an earlier
+    /// session of the stream already used it.
+    fn sighted_id(&mut self, raw: &str) -> Option<String> {
+        if self.tracker.sessions.count < 2 {
+            return None;
+        }
+        if let Some(id) = self.tracker.sessions.renamed.get(raw) {
+            return Some(id.clone());
+        }
+        let first_here = self.tracker.sessions.seen.insert(raw.to_owned());
+        // A finished call of an earlier session: this one is another call. (An open one is
+        // taken for the same call, continued: threads of one stream interleave.)
+        let used_before = self.sink.finished(raw).is_some();
+        if !(first_here && used_before) {
+            return None;
+        }
+        let sessions = &mut self.tracker.sessions;
+        let id = format!("{raw}~{}", sessions.count);
+        sessions.renamed.insert(raw.to_owned(), id.clone());
+        Some(id)
+    }
+
     /// The call, when it is open (started and not finished).
     fn open(&self, id: &str) -> Option<&AnyToolCall> {
         self.sink.call(id).filter(|call| !call.is_terminal())
@@ -122,21 +197,29 @@ impl<'a> Facts<'a> {
 
     /// The call as the fold holds it (open, or finished and not yet dropped).
     pub fn call(&self, id: &str) -> Option<&AnyToolCall> {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.sink.call(id)
     }
 
     /// The final state of a call that finished (also after the fold dropped it).
     pub fn finished(&self, id: &str) -> Option<ToolState> {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.sink.finished(id)
     }
 
     /// Whether the call is open (started and not finished).
     pub fn is_open(&self, id: &str) -> bool {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.open(id).is_some()
     }
 
     /// The tool name of an open call.
     pub fn name(&self, id: &str) -> Option<&str> {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.open(id).map(AnyToolCall::name)
     }
 
@@ -189,8 +272,16 @@ impl<'a> Facts<'a> {
     }
 
     /// A call was seen: starts it, or refines its input and title if it is already open.
-    pub fn sighted(&mut self, line: u64, sighting: Sighting) {
-        if self.is_open(&sighting.id) {
+    pub fn sighted(&mut self, line: u64, mut sighting: Sighting) {
+        if let Some(id) = self.sighted_id(&sighting.id) {
+            if !sighting.restored && self.sink.call(&id).is_none() {
+                sighting
+                    .metadata
+                    .insert(meta::RAW_ID.into(), sighting.id.as_str().into());
+            }
+            sighting.id = id;
+        }
+        if self.open(&sighting.id).is_some() {
             return self.seen_again(line, sighting);
         }
         let tracker = &mut *self.tracker;
@@ -226,6 +317,9 @@ impl<'a> Facts<'a> {
         let mut metadata = sighting.metadata;
         if !sighting.restored {
             metadata.insert(meta::PROVIDER.into(), tracker.provider.into());
+            if let Some(session) = &tracker.sessions.current {
+                metadata.insert(meta::SESSION_ID.into(), session.as_str().into());
+            }
             if let Some((server, bare)) = &sighting.mcp {
                 let mut names = JsonObject::new();
                 names.insert(meta::MCP_SERVER.into(), server.as_str().into());
@@ -289,6 +383,8 @@ impl<'a> Facts<'a> {
         input: Value,
         at: Option<toolnorm::Timestamp>,
     ) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.refine(line, id, input, at, false);
     }
 
@@ -336,6 +432,8 @@ impl<'a> Facts<'a> {
     /// The provider retitled an open call: `titleUpdated`, and the title is the provider's
     /// from now on.
     pub fn set_title(&mut self, line: u64, id: &str, title: String) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         if !self.is_open(id) {
             return;
         }
@@ -357,6 +455,8 @@ impl<'a> Facts<'a> {
 
     /// Metadata for a call (open or not: the fold decides whether it still applies).
     pub fn merge_metadata(&mut self, line: u64, id: &str, metadata: JsonObject) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.sink.apply(
             line,
             MetadataMerged {
@@ -370,6 +470,8 @@ impl<'a> Facts<'a> {
 
     /// A call is executing.
     pub fn running(&mut self, line: u64, id: &str, at: Option<toolnorm::Timestamp>) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.sink.apply(
             line,
             ToolCallRunning {
@@ -382,6 +484,8 @@ impl<'a> Facts<'a> {
 
     /// Bytes of output an open call has streamed so far (the offset of its next chunk).
     pub fn streamed(&self, id: &str) -> u64 {
+        let id = self.part_id(id);
+        let id: &str = &id;
         match self.open(id) {
             Some(AnyToolCall::Running(call)) => call.streamed_output().total_bytes(),
             _ => 0,
@@ -391,6 +495,8 @@ impl<'a> Facts<'a> {
     /// A chunk of streamed output for a call (`outputAppended` at the right offset; for a
     /// call never started the fold reports it).
     pub fn output(&mut self, line: u64, id: &str, chunk: &str) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         let offset = self.streamed(id);
         self.sink.apply(
             line,
@@ -408,6 +514,8 @@ impl<'a> Facts<'a> {
     /// output already streamed is appended; a text that does not extend it (the provider
     /// cut or rewrote it) is left for the final output.
     pub fn streamed_text(&mut self, line: u64, id: &str, text: &str) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         if !self.is_open(id) {
             return;
         }
@@ -421,6 +529,8 @@ impl<'a> Facts<'a> {
 
     /// A call finished with `output`.
     pub fn complete(&mut self, line: u64, id: &str, output: Option<Value>, ending: Ending) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         let title = self.close(id, ending.input.as_ref());
         self.sink.apply(
             line,
@@ -438,6 +548,8 @@ impl<'a> Facts<'a> {
 
     /// A call failed with `error`.
     pub fn fail(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
+        let id = self.part_id(id);
+        let id: &str = &id;
         let title = self.close(id, ending.input.as_ref());
         self.sink.apply(
             line,
@@ -467,6 +579,8 @@ impl<'a> Facts<'a> {
 impl Facts<'_> {
     /// The kind of an open call, as its rules (or the provider's data) decided it.
     pub fn kind(&self, id: &str) -> Option<toolnorm::ToolKind> {
+        let id = self.part_id(id);
+        let id: &str = &id;
         self.open(id).map(AnyToolCall::kind)
     }
 }

@@ -34,6 +34,12 @@ pub(super) struct Envelope<'a> {
     pub tool_use_id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     pub cwd: Option<Cow<'a, str>>,
+    /// Stream-json: the session of the line.
+    #[serde(borrow, default)]
+    pub session_id: Option<Cow<'a, str>>,
+    /// Transcripts: the session of the line.
+    #[serde(borrow, default, rename = "sessionId")]
+    pub transcript_session: Option<Cow<'a, str>>,
     /// Transcripts: how the permission check decided (`{"decision": "reject", …}`).
     #[serde(borrow, default, rename = "permissionDecision")]
     pub permission_decision: Option<&'a RawValue>,

@@ -148,6 +148,17 @@ impl Adapter for ClaudeCodeAdapter {
             ));
             return;
         };
+        // A stream-json run (`claude -p`, a resumed session) begins with `system` `init`;
+        // its calls are its own. Transcripts have no such line: a new session id is a new
+        // session (files concatenated).
+        if kind == "system"
+            && envelope.subtype.as_deref() == Some("init")
+            && let Some(session) = envelope.session_id.as_deref()
+        {
+            out.begin_session(session);
+        } else if let Some(session) = envelope.transcript_session.as_deref() {
+            out.session(session);
+        }
         match kind {
             "assistant" => self.assistant(line, &envelope, out),
             "user" => self.user(line, &envelope, out),

@@ -30,6 +30,9 @@ struct ExecEvent<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     item: Option<&'a RawValue>,
+    /// `thread.started`: the thread (session) of the run.
+    #[serde(borrow, default)]
+    thread_id: Option<Cow<'a, str>>,
 }
 
 /// The `type` of an item.
@@ -101,7 +104,13 @@ impl Adapter for CodexExecAdapter {
                     )),
                 }
             }
-            "thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "error" => {}
+            // Each run (`codex exec`, `codex exec resume`) numbers its items afresh.
+            "thread.started" => {
+                if let Some(thread) = event.thread_id.as_deref() {
+                    out.begin_session(thread);
+                }
+            }
+            "turn.started" | "turn.completed" | "turn.failed" | "error" => {}
             // A new `item.*` event may carry a tool call: an error. Any other type is
             // about the thread or turn: a notice.
             other if other.starts_with("item.") => out.diagnostic(Diagnostic::at(

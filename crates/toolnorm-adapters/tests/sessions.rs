@@ -1,0 +1,113 @@
+//! Several sessions in one stream: recordings concatenated give the parts of each
+//! recording, none lost, even where their call ids repeat (`codex exec` numbers its items
+//! `item_0`, … in every run; recordings of one scenario reuse ids). The dialects whose
+//! sessions interleave in one stream (OpenCode's child sessions, ACP, Codex app-server
+//! threads) do not mark sessions yet.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use toolnorm::NormalizedToolPart;
+
+/// The recordings of one provider directory, in name order.
+fn recordings(dir: &str) -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(common::fixtures().join(dir))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(path).unwrap())
+        })
+        .collect()
+}
+
+/// What a part says, beside its id and the metadata that names its session.
+fn essence(part: &NormalizedToolPart) -> Value {
+    let mut value = serde_json::to_value(part).unwrap();
+    let object = value.as_object_mut().unwrap();
+    object.remove("id");
+    if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+        metadata.shift_remove("sessionId");
+        metadata.shift_remove("rawId");
+    }
+    value
+}
+
+/// Concatenates the recordings of `dir` (with `distinct` turning each file's session id
+/// into one of its own, as two real sessions have) and checks every recording's parts come
+/// out, each once.
+fn concatenated(dir: &str, distinct: impl Fn(usize, &str) -> String) {
+    let files = recordings(dir);
+    let mut stream = String::new();
+    let mut expected = Vec::new();
+    for (index, (name, text)) in files.iter().enumerate() {
+        let text = distinct(index, text);
+        let (parts, diagnostics) = common::normalize(text.as_bytes(), None);
+        assert!(diagnostics.is_empty(), "{dir}/{name}: {diagnostics:?}");
+        expected.extend(parts.iter().map(essence));
+        stream.push_str(&text);
+    }
+    let (parts, diagnostics) = common::normalize(stream.as_bytes(), None);
+    assert!(diagnostics.is_empty(), "{dir}: {diagnostics:#?}");
+    let ids: BTreeSet<&str> = parts.iter().map(|part| part.id.as_str()).collect();
+    assert_eq!(ids.len(), parts.len(), "{dir}: a part id appears twice");
+    let got: Vec<Value> = parts.iter().map(essence).collect();
+    let mut got_sorted: Vec<String> = got.iter().map(Value::to_string).collect();
+    let mut expected_sorted: Vec<String> = expected.iter().map(Value::to_string).collect();
+    got_sorted.sort();
+    expected_sorted.sort();
+    assert_eq!(got_sorted, expected_sorted, "{dir}: the parts differ");
+    // A renamed part says which raw id it had, and names its session's number.
+    for part in &parts {
+        if let Some((raw, number)) = part.id.split_once('~') {
+            let metadata = part.metadata.as_ref().unwrap();
+            assert_eq!(metadata["rawId"], raw, "{dir}: {}", part.id);
+            assert!(number.parse::<u32>().unwrap() >= 2, "{dir}: {}", part.id);
+        }
+    }
+}
+
+/// Each recording's session ids made its own (recorded sessions are numbered alike).
+fn own_sessions(index: usize, text: &str) -> String {
+    text.replace(
+        "00000000-0000-4000-8000-0000000000",
+        &format!("00000000-0000-4000-9{index:03}-0000000000"),
+    )
+}
+
+#[test]
+fn claude_code_runs_concatenated_keep_every_call() {
+    // Every `claude -p` run begins with `system` `init`, whatever its session id.
+    concatenated("claude-code", |_, text| text.to_owned());
+}
+
+#[test]
+fn claude_code_transcripts_concatenated_keep_every_call() {
+    concatenated("claude-code-transcript", own_sessions);
+}
+
+#[test]
+fn codex_exec_runs_concatenated_keep_every_call() {
+    // `codex exec`, then `codex exec resume`: every run numbers its items from `item_0`.
+    concatenated("codex-exec", |_, text| text.to_owned());
+}
+
+#[test]
+fn a_repeated_id_in_a_later_run_is_its_own_call() {
+    let run =
+        std::fs::read_to_string(common::fixtures().join("codex-exec/shell-ok.jsonl")).unwrap();
+    let (parts, diagnostics) = common::normalize(format!("{run}{run}").as_bytes(), None);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let ids: Vec<&str> = parts.iter().map(|part| part.id.as_str()).collect();
+    assert_eq!(ids, ["item_0", "item_0~2"]);
+    assert_eq!(parts[1].metadata.as_ref().unwrap()["rawId"], "item_0");
+    assert_eq!(essence(&parts[0]), essence(&parts[1]));
+}

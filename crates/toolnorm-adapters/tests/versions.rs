@@ -1,5 +1,5 @@
-//! Older CLI releases read like the pinned one: per version, the wire differences the
-//! adapters tolerate.
+//! Older CLI releases (`fixtures/<provider>@<version>/`) read like the pinned one: per
+//! version, the wire differences the adapters tolerate, each on the fixture showing it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -19,10 +19,30 @@ fn error_code(part: &NormalizedToolPart) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The scenarios whose outcome every version shares: the shell call completes, exit 3
+/// fails with `exit_code`.
+fn shell_outcomes(dir: &str) {
+    let ok = common::fixture(&format!("{dir}/shell-ok.jsonl"));
+    assert_eq!(only(&ok).state, ToolState::Complete, "{dir}");
+    let failed = common::fixture(&format!("{dir}/shell-exit-3.jsonl"));
+    let failed = only(&failed);
+    assert_eq!(failed.state, ToolState::Error, "{dir}");
+    assert_eq!(error_code(failed).as_deref(), Some("exit_code"), "{dir}");
+}
+
+#[test]
+fn claude_code_2_0_and_2_1_read_like_the_pinned_release() {
+    for version in ["2.0.73", "2.1.36"] {
+        shell_outcomes(&format!("claude-code@{version}"));
+        shell_outcomes(&format!("claude-code-transcript@{version}"));
+    }
+}
+
 /// Codex 0.118: `item/started` / `item/completed` without `startedAtMs` / `completedAtMs`
 /// (optional through the codegen step `optional_properties`).
 #[test]
 fn codex_app_server_0_118_items_without_lifecycle_timestamps() {
+    shell_outcomes("codex-app-server@0.118.0");
     let parts = common::lines(
         Dialect::CODEX_APP_SERVER,
         &[
@@ -64,6 +84,13 @@ fn codex_app_server_0_118_approval_before_the_item() {
     assert_eq!(error_code(part).as_deref(), Some("permission_denied"));
     let metadata = serde_json::to_value(part).unwrap()["metadata"].clone();
     assert_eq!(metadata["approval"]["status"], "resolved", "{metadata}");
+
+    let parts = common::fixture("codex-app-server@0.118.0/permission-denied.jsonl");
+    let part = only(&parts);
+    assert_eq!(part.state, ToolState::Error);
+    assert_eq!(error_code(part).as_deref(), Some("permission_denied"));
+    let metadata = serde_json::to_value(part).unwrap()["metadata"].clone();
+    assert_eq!(metadata["approval"]["status"], "resolved", "{metadata}");
 }
 
 /// Codex 0.118 and 0.142: a `webSearch` item has no `completedAtMs` of its own; its
@@ -80,14 +107,56 @@ fn codex_app_server_web_search_ends_with_item_completed() {
         ],
     );
     assert_eq!(only(&parts).state, ToolState::Complete);
+    for version in ["0.118.0", "0.142.0"] {
+        let parts = common::fixture(&format!("codex-app-server@{version}/web-search.jsonl"));
+        assert_eq!(parts.len(), 3, "{version}");
+        assert!(
+            parts.iter().all(|part| part.state == ToolState::Complete),
+            "{version}"
+        );
+    }
 }
 
 /// Codex 0.142: a thread-level `warning` notification, nothing about tools.
 #[test]
 fn codex_app_server_0_142_warning_is_ignored() {
+    shell_outcomes("codex-app-server@0.142.0");
     let parts = common::lines(
         Dialect::CODEX_APP_SERVER,
         &[json!({"method": "warning", "params": {"threadId": "t", "message": "unstable"}})],
     );
     assert!(parts.is_empty());
+}
+
+#[test]
+fn codex_exec_0_118_and_0_142_read_like_the_pinned_release() {
+    for version in ["0.118.0", "0.142.0"] {
+        shell_outcomes(&format!("codex-exec@{version}"));
+    }
+}
+
+#[test]
+fn opencode_1_1_and_1_17_read_like_the_pinned_release() {
+    for version in ["1.1.53", "1.17.19"] {
+        for dir in ["opencode-run", "opencode-serve", "opencode-acp"] {
+            shell_outcomes(&format!("{dir}@{version}"));
+        }
+    }
+}
+
+/// OpenCode 1.1: tool errors read `Error: <message>`; a permission rule's refusal is
+/// still `permission_denied`. (`opencode run` 1.1 prints no line for a failed call.)
+#[test]
+fn opencode_1_1_refusal_behind_its_error_prefix() {
+    for dir in ["opencode-serve", "opencode-serve-global", "opencode-acp"] {
+        let parts = common::fixture(&format!("{dir}@1.1.53/permission-denied.jsonl"));
+        let part = only(&parts);
+        assert_eq!(part.state, ToolState::Error, "{dir}");
+        assert_eq!(
+            error_code(part).as_deref(),
+            Some("permission_denied"),
+            "{dir}"
+        );
+    }
+    assert!(common::fixture("opencode-run@1.1.53/permission-denied.jsonl").is_empty());
 }

@@ -160,3 +160,14 @@ fn opencode_1_1_refusal_behind_its_error_prefix() {
     }
     assert!(common::fixture("opencode-run@1.1.53/permission-denied.jsonl").is_empty());
 }
+
+/// `claude-agent-acp` 0.65.0 (driving Claude Code 2.1.36) reads like the pinned adapter.
+#[test]
+fn claude_agent_acp_0_65_reads_like_the_pinned_release() {
+    shell_outcomes("claude-code-acp@0.65.0");
+    let parts = common::fixture("claude-code-acp@0.65.0/permission-denied.jsonl");
+    assert_eq!(
+        error_code(only(&parts)).as_deref(),
+        Some("permission_denied")
+    );
+}

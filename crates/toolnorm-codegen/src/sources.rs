@@ -203,6 +203,14 @@ const CLAUDE_TOOLS: &[&str] = &[
     "WebSearchOutput",
 ];
 
+/// Properties of the Codex app-server schema that older CLIs do not send; the normalizer
+/// needs none of them. Each is shown by a fixture of `fixtures/codex-app-server@<version>/`.
+pub const CODEX_APP_SERVER_OPTIONAL: &[&str] = &[
+    // 0.118.0: `item/started` and `item/completed` without `startedAtMs`/`completedAtMs`.
+    "ItemStartedNotification.startedAtMs",
+    "ItemCompletedNotification.completedAtMs",
+];
+
 /// Every pinned source, in module order.
 pub const SOURCES: &[Source] = &[
     Source {
@@ -221,7 +229,12 @@ pub const SOURCES: &[Source] = &[
             "McpToolCallProgressNotification",
         ]),
         generate: None,
-        steps: &[Step::HoistParentProperties("ThreadItem")],
+        steps: &[
+            Step::HoistParentProperties("ThreadItem"),
+            // Before 0.12x the item notifications carry no lifecycle timestamps
+            // (fixtures/codex-app-server@0.118.0/).
+            Step::OptionalProperties(CODEX_APP_SERVER_OPTIONAL),
+        ],
     },
     Source {
         module: "codex_exec",

@@ -458,6 +458,12 @@ fn check_dir(root: &Path, tally: &mut Tally) {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // `<provider>@<version>/` holds an older CLI release: the pinned schemas describe
+        // the pinned CLI, and older wire data is only required to normalize (the adapters'
+        // fixture test), not to round-trip through the latest types.
+        if name.contains('@') {
+            continue;
+        }
         if let Some(check) = checker(&name) {
             let before = (tally.tool, tally.other, tally.skipped);
             check_provider(provider, check, tally);

@@ -63,10 +63,19 @@ fn fixtures_match_provenance() -> Result<(), Box<dyn std::error::Error>> {
         }
         assert!(n > 0, "{} is empty", e.path);
         assert_eq!(n, e.lines, "{}: line count differs from provenance", e.path);
+        // `<provider>/` holds the pinned CLI's recordings, `<provider>@<version>/` an
+        // older release's.
+        let dir = e.path.split('/').next().unwrap_or_default();
+        let versioned = dir != e.provider;
+        let expected_dir = if versioned {
+            format!("{}@{}", e.provider, e.version)
+        } else {
+            e.provider.clone()
+        };
         assert_eq!(
             e.path,
-            format!("{}/{}.jsonl", e.provider, e.scenario),
-            "{}: path does not follow <provider>/<scenario>.jsonl",
+            format!("{expected_dir}/{}.jsonl", e.scenario),
+            "{}: path does not follow <provider>[@<version>]/<scenario>.jsonl",
             e.path
         );
         let (package, _) = package_of(&e.provider)
@@ -77,11 +86,13 @@ fn fixtures_match_provenance() -> Result<(), Box<dyn std::error::Error>> {
             .values()
             .find(|c| c.package == e.cli)
             .ok_or_else(|| format!("{}: CLI {} missing from [cli]", e.path, e.cli))?;
-        assert_eq!(
-            e.version, pinned.version,
-            "{}: version differs from [cli]",
-            e.path
-        );
+        if !versioned {
+            assert_eq!(
+                e.version, pinned.version,
+                "{}: version differs from [cli]",
+                e.path
+            );
+        }
         let sc = scenario::load(&root.join(&e.scenario_file))?;
         assert_eq!(sc.name, e.scenario, "{}: scenario file mismatch", e.path);
         assert_eq!(

@@ -39,8 +39,10 @@ pub fn text_error(text: &str) -> ToolError {
     error
 }
 
-/// Whether an error says a permission rule or the user refused the call.
+/// Whether an error says a permission rule or the user refused the call. OpenCode 1.1
+/// writes its tool errors as `Error: <message>` (fixtures/opencode-serve@1.1.53/).
 pub fn is_refusal(error: &str) -> bool {
+    let error = error.strip_prefix("Error: ").unwrap_or(error);
     error.starts_with(
         "The user has specified a rule which prevents you from using this specific tool call",
     ) || error.starts_with("The user rejected permission to use this specific tool call")
@@ -68,5 +70,14 @@ mod tests {
             Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
         );
         assert!(exit_code_error("File does not exist.").is_none());
+    }
+
+    #[test]
+    fn refusals_are_read_with_or_without_opencode_1_1_error_prefix() {
+        let rule =
+            "The user has specified a rule which prevents you from using this specific tool call.";
+        assert!(is_refusal(rule));
+        assert!(is_refusal(&format!("Error: {rule}")));
+        assert!(!is_refusal("Error: File not found: /workspace/missing.txt"));
     }
 }

@@ -42,6 +42,10 @@ struct Args {
     /// Recordings run at once (`record` and `all`).
     #[arg(long, global = true, default_value_t = 3)]
     jobs: usize,
+    /// Write into `fixtures/<provider>@<version>/`, the version read from the
+    /// installed CLI (`--npm-dir` holding an older release); `[cli]` is left as it is.
+    #[arg(long, global = true)]
+    versioned: bool,
     /// Write every request and reply of the mock model to this directory.
     #[arg(long, global = true)]
     log_requests: Option<PathBuf>,
@@ -117,6 +121,7 @@ fn real_main() -> Result<ExitCode> {
         mcp_bin,
         port: server.port(),
         timeout: Duration::from_secs(args.timeout),
+        versioned: args.versioned,
     };
     let jobs: Vec<(String, String)> = match &args.cmd {
         Cmd::Record {
@@ -151,7 +156,9 @@ fn real_main() -> Result<ExitCode> {
     };
     let prov_path = root.join("fixtures/PROVENANCE.toml");
     let mut prov = Provenance::load(&prov_path)?;
-    prov.cli = rec.clis()?;
+    if !args.versioned {
+        prov.cli = rec.clis()?;
+    }
     for (_, name) in &jobs {
         if !scenarios.contains_key(name) {
             return Err(Error::NotFound(format!("unknown scenario {name}")));

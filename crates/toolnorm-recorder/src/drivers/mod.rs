@@ -49,6 +49,8 @@ pub struct Recorder {
     pub port: u16,
     /// Per-recording time limit.
     pub timeout: Duration,
+    /// Write into `fixtures/<provider>@<version>/` (an older CLI beside the pinned one).
+    pub versioned: bool,
 }
 
 /// A raw capture before normalization.
@@ -144,7 +146,13 @@ impl Recorder {
         let mut streams = vec![(provider.to_owned(), raw.lines)];
         streams.extend(raw.extras);
         for (dir, lines) in streams {
-            let rel = format!("{dir}/{}.jsonl", scenario.name);
+            let (package, _) = package_of(&dir).unwrap_or(("", ""));
+            let version = self.cli_version(package)?;
+            let rel = if self.versioned {
+                format!("{dir}@{version}/{}.jsonl", scenario.name)
+            } else {
+                format!("{dir}/{}.jsonl", scenario.name)
+            };
             run::write_lines(&self.scratch.join("raw").join(&rel), &lines)?;
             let lines = if dir == "claude-code-transcript" {
                 claude::trim_transcript(lines)
@@ -154,13 +162,12 @@ impl Recorder {
             let mut norm = Normalizer::new(subs.clone())?;
             let (out, _dropped) = norm.normalize_lines(&lines);
             run::write_lines(&self.root.join("fixtures").join(&rel), &out)?;
-            let (package, _) = package_of(&dir).unwrap_or(("", ""));
             let command = substitutions::apply(&subs, &raw.command);
             entries.push(Entry {
                 path: rel,
                 provider: dir.clone(),
                 cli: package.to_owned(),
-                version: self.cli_version(package)?,
+                version,
                 scenario: scenario.name.clone(),
                 scenario_file: scenario
                     .path

@@ -17,11 +17,17 @@ impl Recorder {
         self.npm_dir.join("node_modules").join(".bin")
     }
 
-    /// The `rg` Codex ships, put on every CLI's PATH.
+    /// The `rg` Codex ships, put on every CLI's PATH (`codex-path/`; `path/` before
+    /// Codex 0.12x).
     fn rg_dir(&self) -> PathBuf {
-        self.npm_dir.join(
-            "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path",
-        )
+        let vendor = self
+            .npm_dir
+            .join("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl");
+        ["codex-path", "path"]
+            .iter()
+            .map(|d| vendor.join(d))
+            .find(|d| d.exists())
+            .unwrap_or_else(|| vendor.join("codex-path"))
     }
 
     /// A command with a clean environment: only loopback, a refusing proxy,

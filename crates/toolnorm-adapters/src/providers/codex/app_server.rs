@@ -52,6 +52,8 @@ const IGNORED_METHODS: &[&str] = &[
     "account/rateLimits/updated",
     "account/updated",
     "configWarning",
+    // 0.14x: a thread-level warning (e.g. under-development features enabled).
+    "warning",
     "mcpServer/startupStatus/updated",
     "remoteControl/status/changed",
     "thread/status/changed",
@@ -78,6 +80,9 @@ pub struct CodexAppServerAdapter {
     items: Items,
     /// Approval request id → the item it is about, and its `metadata.approval`.
     approvals: HashMap<String, (String, JsonObject)>,
+    /// Item id → `metadata.approval` of a request that came before the item did (before
+    /// 0.12x a declined command has no `item/started`; its approval comes first).
+    early_approvals: HashMap<String, JsonObject>,
 }
 
 impl CodexAppServerAdapter {
@@ -86,6 +91,7 @@ impl CodexAppServerAdapter {
         CodexAppServerAdapter {
             items: Items::new(),
             approvals: HashMap::new(),
+            early_approvals: HashMap::new(),
         }
     }
 }
@@ -115,12 +121,14 @@ impl Adapter for CodexAppServerAdapter {
         match method {
             "thread/started" => self.thread_started(line, params, out),
             "item/started" => match serde_json::from_str::<app::ItemStartedNotification>(params) {
-                Ok(started) => self.item(line, started.item, &started.thread_id, out),
+                Ok(started) => self.item(line, started.item, false, &started.thread_id, out),
                 Err(error) => out.diagnostic(json::malformed(line, "item/started", &error)),
             },
             "item/completed" => {
                 match serde_json::from_str::<app::ItemCompletedNotification>(params) {
-                    Ok(completed) => self.item(line, completed.item, &completed.thread_id, out),
+                    Ok(completed) => {
+                        self.item(line, completed.item, true, &completed.thread_id, out)
+                    }
                     Err(error) => out.diagnostic(json::malformed(line, "item/completed", &error)),
                 }
             }
@@ -190,7 +198,14 @@ impl CodexAppServerAdapter {
         }
     }
 
-    fn item(&mut self, line: u64, item: app::ThreadItem, thread: &str, out: &mut Facts<'_>) {
+    fn item(
+        &mut self,
+        line: u64,
+        item: app::ThreadItem,
+        completed: bool,
+        thread: &str,
+        out: &mut Facts<'_>,
+    ) {
         if let app::ThreadItem::SubAgentActivity {
             id,
             kind,
@@ -220,7 +235,13 @@ impl CodexAppServerAdapter {
                 return;
             }
         }
-        if let Some(facts) = thread_items::item_facts(item, out) {
+        if let Some(mut facts) = thread_items::item_facts(item, completed, out) {
+            if let Some(approval) = self.early_approvals.remove(&facts.sighting.id) {
+                facts
+                    .sighting
+                    .metadata
+                    .insert(meta::APPROVAL.into(), Value::Object(approval));
+            }
             self.items.seen(line, facts, Some(thread), out);
         }
     }
@@ -255,6 +276,10 @@ impl CodexAppServerAdapter {
                 (item.as_ref().to_owned(), approval.clone()),
             );
         }
+        if !out.is_open(&item) {
+            self.early_approvals.insert(item.into_owned(), approval);
+            return;
+        }
         out.merge_metadata(
             line,
             &item,
@@ -273,7 +298,9 @@ impl CodexAppServerAdapter {
         let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
             return;
         };
-        if out.is_open(&item) {
+        if let Some(early) = self.early_approvals.get_mut(&item) {
+            early.insert("status".into(), "resolved".into());
+        } else if out.is_open(&item) {
             approval.insert("status".into(), "resolved".into());
             out.merge_metadata(
                 line,

@@ -14,7 +14,14 @@ use crate::track::{Facts, Sighting};
 
 /// Facts of an app-server item; `None` for items that are not tool calls, and for the
 /// subagent activities other than `started` (the adapter reads those).
-pub(super) fn item_facts(item: app::ThreadItem, out: &Facts<'_>) -> Option<ItemFacts> {
+///
+/// `completed`: the item came in `item/completed` (a web search of Codex 0.118 and 0.142
+/// has no `completedAtMs` of its own; that notification is its only end).
+pub(super) fn item_facts(
+    item: app::ThreadItem,
+    completed: bool,
+    out: &Facts<'_>,
+) -> Option<ItemFacts> {
     use app::ThreadItem as Item;
     let facts = match item {
         Item::CommandExecution {
@@ -136,7 +143,7 @@ pub(super) fn item_facts(item: app::ThreadItem, out: &Facts<'_>) -> Option<ItemF
         } => {
             let action = action.and_then(|action| serde_json::to_value(action).ok());
             let results = results.map(Value::Array);
-            let done = completed_at_ms.is_some();
+            let done = completed || completed_at_ms.is_some();
             web_search_facts(id, query, action, results, done, "webSearch").times(
                 started_at_ms,
                 completed_at_ms,

@@ -89,6 +89,17 @@ impl AcpAdapter {
         }
         let first = out.call(&seen.id).is_none();
         if first {
+            if seen.update {
+                // A client that joined mid-stream sees updates of calls it never saw start.
+                out.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownCall,
+                    format!(
+                        "an update of tool call `{}`, whose `tool_call` the stream does not hold: the call is opened from it",
+                        seen.id
+                    ),
+                ));
+            }
             self.start(line, &seen, out);
         } else {
             refine(line, &seen, out);

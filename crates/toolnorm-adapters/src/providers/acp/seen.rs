@@ -24,6 +24,8 @@ pub(super) struct Seen {
     pub meta: Option<Map<String, Value>>,
     /// `_meta.toolnorm`, when a toolnorm emitter wrote the frame.
     toolnorm: Option<ToolnormMeta>,
+    /// Read from a `tool_call_update` (or a permission request), not a `tool_call`.
+    pub update: bool,
 }
 
 impl Seen {
@@ -42,6 +44,7 @@ impl Seen {
             content: raw.get("content").and_then(Value::as_array).cloned(),
             toolnorm: toolnorm_meta(call.meta.as_ref()),
             meta: call.meta,
+            update: false,
         }
     }
 
@@ -62,6 +65,7 @@ impl Seen {
             content: raw.get("content").and_then(Value::as_array).cloned(),
             toolnorm: toolnorm_meta(update.meta.as_ref()),
             meta: update.meta,
+            update: true,
         }
     }
 

@@ -16,7 +16,7 @@ use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::Adapter;
 use crate::read::json;
-use crate::track::Facts;
+use crate::track::{Facts, Sighting};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("codex-app-server", "codex");
@@ -134,19 +134,26 @@ impl Adapter for CodexAppServerAdapter {
             }
             "item/commandExecution/outputDelta" => {
                 match serde_json::from_str::<app::CommandExecutionOutputDeltaNotification>(params) {
-                    Ok(delta) => out.output(line, &delta.item_id, &delta.delta),
+                    Ok(delta) => {
+                        joined(line, &delta.item_id, "commandExecution", out);
+                        out.output(line, &delta.item_id, &delta.delta);
+                    }
                     Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
             "item/fileChange/outputDelta" => {
                 match serde_json::from_str::<app::FileChangeOutputDeltaNotification>(params) {
-                    Ok(delta) => out.output(line, &delta.item_id, &delta.delta),
+                    Ok(delta) => {
+                        joined(line, &delta.item_id, "fileChange", out);
+                        out.output(line, &delta.item_id, &delta.delta);
+                    }
                     Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
             }
             "item/mcpToolCall/progress" => {
                 match serde_json::from_str::<app::McpToolCallProgressNotification>(params) {
                     Ok(progress) => {
+                        joined(line, &progress.item_id, "mcpToolCall", out);
                         let metadata = object([(meta::PROGRESS, Value::from(progress.message))]);
                         out.merge_metadata(line, &progress.item_id, metadata);
                     }
@@ -309,4 +316,22 @@ impl CodexAppServerAdapter {
             );
         }
     }
+}
+
+/// A stream joined in the middle: an update (`item/<type>/…`) for an item whose start the
+/// stream does not hold. The method names the item's type, so the call is opened from it,
+/// running, with a notice; the item's completion fills in the rest.
+fn joined(line: u64, id: &str, item_type: &str, out: &mut Facts<'_>) {
+    if out.call(id).is_some() || out.finished(id).is_some() {
+        return;
+    }
+    out.diagnostic(Diagnostic::notice(
+        line,
+        DiagnosticKind::UnknownCall,
+        format!("an update of `{item_type}` item `{id}`, whose start the stream does not hold: the call is opened from it"),
+    ));
+    let sighting = Sighting::new(id, item_type, Value::Object(JsonObject::new()))
+        .metadata(object([(meta::ITEM_TYPE, Value::from(item_type))]));
+    out.sighted(line, sighting);
+    out.running(line, id, None);
 }

@@ -207,10 +207,54 @@ pub(super) fn item_facts(
         } => {
             let mut sighting = Sighting::new(id, "imageView", json!({ "path": path.0 }));
             sighting.metadata = item_metadata("imageView");
-            let outcome = if completed_at_ms.is_some() {
+            // Like a web search, an image view has no status: `item/completed` ends it.
+            let outcome = if completed || completed_at_ms.is_some() {
                 Outcome::Completed(None)
             } else {
                 Outcome::InProgress
+            };
+            ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
+        }
+        Item::Sleep {
+            id,
+            duration_ms,
+            started_at_ms,
+            completed_at_ms,
+        } => {
+            let mut sighting =
+                Sighting::new(id, "sleep", json!({ "durationMs": duration_ms }));
+            sighting.metadata = item_metadata("sleep");
+            let outcome = if completed || completed_at_ms.is_some() {
+                Outcome::Completed(None)
+            } else {
+                Outcome::InProgress
+            };
+            ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
+        }
+        Item::ImageGeneration {
+            id,
+            status,
+            revised_prompt,
+            saved_path,
+            failure,
+            started_at_ms,
+            completed_at_ms,
+            ..
+        } => {
+            let input = json!({ "revisedPrompt": revised_prompt });
+            let mut sighting = Sighting::new(id, "imageGeneration", input);
+            sighting.metadata = item_metadata("imageGeneration");
+            // The generated image itself (base64 `result`) stays out of the part: where it
+            // was saved is the output.
+            let saved = saved_path.map(|path| Value::String(path.0));
+            let outcome = match (failure, status.as_str()) {
+                (Some(failure), _) => Outcome::Failed(
+                    ToolError::new("the image generation failed")
+                        .with_details(serde_json::to_value(failure).unwrap_or(Value::Null)),
+                ),
+                (None, "failed") => Outcome::Failed(ToolError::new("the image generation failed")),
+                (None, _) if completed || completed_at_ms.is_some() => Outcome::Completed(saved),
+                (None, _) => Outcome::InProgress,
             };
             ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
         }
@@ -225,10 +269,7 @@ pub(super) fn item_facts(
         | Item::Reasoning { .. }
         | Item::EnteredReviewMode { .. }
         | Item::ExitedReviewMode { .. }
-        | Item::ContextCompaction { .. }
-        // Tool-like items not read yet (their rules in `codex.toml` wait for them).
-        | Item::Sleep { .. }
-        | Item::ImageGeneration { .. } => return None,
+        | Item::ContextCompaction { .. } => return None,
     };
     Some(facts)
 }
@@ -331,5 +372,60 @@ mod tests {
             assert_eq!(rules.kind(&reference), Some(ToolKind::Subagent), "{name}");
             assert!(rules.knows("codex", name), "{name}");
         }
+    }
+
+    /// The parts of app-server lines given as JSON.
+    fn parts(lines: &[Value]) -> Vec<toolnorm::NormalizedToolPart> {
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let mut normalizer = crate::Normalizer::builder()
+            .dialect(crate::Dialect::CODEX_APP_SERVER)
+            .build();
+        let mut diagnostics = Vec::new();
+        let mut on_step = |step: crate::Step<'_>| {
+            if let crate::Step::Diagnostic(diagnostic) = step {
+                diagnostics.push(diagnostic.to_string());
+            }
+        };
+        normalizer.push(text.as_bytes(), &mut on_step);
+        normalizer.finish(&mut on_step);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        normalizer.fold().parts()
+    }
+
+    fn completed(item: Value) -> Value {
+        json!({"method": "item/completed", "params": {"threadId": "t", "turnId": "u", "item": item}})
+    }
+
+    #[test]
+    fn image_generation_sleep_and_image_view_items_are_calls() {
+        let parts = parts(&[
+            completed(
+                json!({"type": "imageGeneration", "id": "ig_1", "status": "completed",
+                "revisedPrompt": "a cat", "result": "aGVsbG8=", "savedPath": "/w/cat.png"}),
+            ),
+            completed(json!({"type": "sleep", "id": "sl_1", "durationMs": 500})),
+            completed(json!({"type": "imageView", "id": "iv_1", "path": "/w/cat.png"})),
+        ]);
+        let summary: Vec<(&str, &str, ToolKind, &str)> = parts
+            .iter()
+            .map(|part| {
+                (
+                    part.id.as_str(),
+                    part.name.as_str(),
+                    part.kind,
+                    part.state.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("ig_1", "imageGeneration", ToolKind::Unknown, "complete"),
+                ("sl_1", "sleep", ToolKind::Unknown, "complete"),
+                ("iv_1", "imageView", ToolKind::FileRead, "complete"),
+            ]
+        );
+        // The image data stays out of the part; where it was saved is the output.
+        assert_eq!(parts[0].output, Some(json!("/w/cat.png")));
     }
 }

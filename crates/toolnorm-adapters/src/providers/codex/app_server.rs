@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 use toolnorm::{JsonObject, Timestamp, meta};
 use toolnorm_wire::codex_app_server as app;
 
-use super::items::{Items, object};
+use super::items::{Items, object, unknown_item};
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::Adapter;
@@ -45,6 +45,36 @@ struct RequestParams<'a> {
     request_id: Option<&'a RawValue>,
     #[serde(borrow, default)]
     reason: Option<Cow<'a, str>>,
+}
+
+/// The item types of the pinned schema's `ThreadItem`.
+const THREAD_ITEM_TYPES: &[&str] = &[
+    "agentMessage",
+    "collabAgentToolCall",
+    "commandExecution",
+    "contextCompaction",
+    "dynamicToolCall",
+    "enteredReviewMode",
+    "exitedReviewMode",
+    "fileChange",
+    "functionCallOutput",
+    "hookPrompt",
+    "imageGeneration",
+    "imageView",
+    "mcpToolCall",
+    "plan",
+    "reasoning",
+    "sleep",
+    "subAgentActivity",
+    "userMessage",
+    "webSearch",
+];
+
+/// An item's `type`.
+#[derive(Deserialize)]
+struct ItemType<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Cow<'a, str>,
 }
 
 /// Methods that carry nothing about tool calls.
@@ -122,14 +152,14 @@ impl Adapter for CodexAppServerAdapter {
             "thread/started" => self.thread_started(line, params, out),
             "item/started" => match serde_json::from_str::<app::ItemStartedNotification>(params) {
                 Ok(started) => self.item(line, started.item, false, &started.thread_id, out),
-                Err(error) => out.diagnostic(json::malformed(line, "item/started", &error)),
+                Err(error) => self.unknown_item(line, method, params, false, &error, out),
             },
             "item/completed" => {
                 match serde_json::from_str::<app::ItemCompletedNotification>(params) {
                     Ok(completed) => {
                         self.item(line, completed.item, true, &completed.thread_id, out)
                     }
-                    Err(error) => out.diagnostic(json::malformed(line, "item/completed", &error)),
+                    Err(error) => self.unknown_item(line, method, params, true, &error, out),
                 }
             }
             "item/commandExecution/outputDelta" => {
@@ -203,6 +233,42 @@ impl CodexAppServerAdapter {
         if let Some(cwd) = cwd {
             out.set_cwd(cwd);
         }
+    }
+
+    /// An `item/started` / `item/completed` whose item does not read as the pinned schema's
+    /// `ThreadItem`: an item type this version does not know is still a call (named after
+    /// its type, with a notice); one that is not even an item with an id is an error.
+    fn unknown_item(
+        &mut self,
+        line: u64,
+        method: &str,
+        params: &str,
+        completed: bool,
+        error: &serde_json::Error,
+        out: &mut Facts<'_>,
+    ) {
+        #[derive(Deserialize)]
+        struct Params<'a> {
+            #[serde(borrow)]
+            item: &'a RawValue,
+        }
+        let item = serde_json::from_str::<Params<'_>>(params).ok();
+        let known = item
+            .as_ref()
+            .and_then(|params| serde_json::from_str::<ItemType<'_>>(params.item.get()).ok())
+            .is_some_and(|item| THREAD_ITEM_TYPES.contains(&item.kind.as_ref()));
+        let facts = item
+            .filter(|_| !known)
+            .and_then(|params| unknown_item(params.item.get(), completed));
+        let Some((kind, facts)) = facts else {
+            return out.diagnostic(json::malformed(line, method, error));
+        };
+        out.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            format!("unknown Codex app-server item type `{kind}`, read as a tool call"),
+        ));
+        self.items.seen(line, facts, None, out);
     }
 
     fn item(

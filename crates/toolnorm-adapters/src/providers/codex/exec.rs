@@ -10,7 +10,7 @@ use toolnorm_wire::codex_exec as exec;
 
 use super::items::{
     Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
-    command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
+    command_outcome, file_change_facts, item_metadata, mcp_facts, unknown_item, web_search_facts,
 };
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -34,6 +34,19 @@ struct ExecEvent<'a> {
     #[serde(borrow, default)]
     thread_id: Option<Cow<'a, str>>,
 }
+
+/// The item types of the pinned `codex exec` schema.
+const EXEC_ITEM_TYPES: &[&str] = &[
+    "agent_message",
+    "reasoning",
+    "command_execution",
+    "file_change",
+    "mcp_tool_call",
+    "collab_tool_call",
+    "web_search",
+    "todo_list",
+    "error",
+];
 
 /// The `type` of an item.
 #[derive(Deserialize)]
@@ -94,8 +107,26 @@ impl Adapter for CodexExecAdapter {
                         ));
                     }
                 };
+                let known = EXEC_ITEM_TYPES.contains(&item.kind.as_ref());
                 match exec_item_facts(&item.kind, raw, kind == "item.completed", out) {
-                    Ok(Some(facts)) => self.items.seen(line, facts, None, out),
+                    Ok(Some(facts)) => {
+                        if !known {
+                            out.diagnostic(Diagnostic::notice(
+                                line,
+                                DiagnosticKind::UnknownEvent,
+                                format!(
+                                    "unknown codex exec item type `{}`, read as a tool call",
+                                    item.kind
+                                ),
+                            ));
+                        }
+                        self.items.seen(line, facts, None, out);
+                    }
+                    Ok(None) if !known => out.diagnostic(Diagnostic::at(
+                        line,
+                        DiagnosticKind::MalformedEvent,
+                        format!("a `{}` item without an `id`", item.kind),
+                    )),
                     Ok(None) => {}
                     Err(error) => out.diagnostic(json::malformed(
                         line,
@@ -232,7 +263,13 @@ fn exec_item_facts(
             };
             ItemFacts::new(sighting, outcome)
         }
-        _ => return Ok(None),
+        // Conversation, not tool calls.
+        "agent_message" | "reasoning" | "error" => return Ok(None),
+        // A new item type may be a tool call: it is read as one, with a notice.
+        _ => match unknown_item(raw, completed) {
+            Some((_, facts)) => facts,
+            None => return Ok(None),
+        },
     };
     Ok(Some(facts))
 }

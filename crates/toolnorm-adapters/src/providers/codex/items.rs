@@ -17,6 +17,29 @@ pub(super) enum Outcome {
     Failed(ToolError),
 }
 
+/// An item of a type this version does not know, read by what identifies a call (its
+/// `id` and `type`): a call of that name, its other fields the input, ended when the
+/// item is (`completed`). `None` when the item has no id.
+pub(super) fn unknown_item(raw: &str, completed: bool) -> Option<(String, ItemFacts)> {
+    #[derive(serde::Deserialize)]
+    struct Unknown {
+        id: String,
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(flatten)]
+        rest: JsonObject,
+    }
+    let Unknown { id, kind, rest } = serde_json::from_str(raw).ok()?;
+    let mut sighting = Sighting::new(id, kind.clone(), Value::Object(rest));
+    sighting.metadata = item_metadata(&kind);
+    let outcome = if completed {
+        Outcome::Completed(None)
+    } else {
+        Outcome::InProgress
+    };
+    Some((kind, ItemFacts::new(sighting, outcome)))
+}
+
 /// What one thread item says about its call, in either dialect.
 #[derive(Debug)]
 pub(super) struct ItemFacts {

@@ -1,0 +1,93 @@
+//! A tool-like event this version does not know is never dropped: an item type the
+//! pinned schema lacks becomes a part named after its type (kind from the rules, else
+//! `unknown`), with a notice; one that cannot be read as a call is an error.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::{Value, json};
+use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
+use toolnorm_adapters::{Dialect, Normalizer, Severity, Step};
+
+fn run(dialect: Dialect, lines: &[Value]) -> (Vec<NormalizedToolPart>, Vec<(Severity, String)>) {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let mut normalizer = Normalizer::builder().dialect(dialect).build();
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Diagnostic(diagnostic) = step {
+            diagnostics.push((diagnostic.severity, diagnostic.to_string()));
+        }
+    };
+    normalizer.push(text.as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    (normalizer.fold().parts(), diagnostics)
+}
+
+#[test]
+fn a_new_codex_app_server_item_type_is_a_call() {
+    let item = json!({"type": "hologramProjection", "id": "hp_1", "subject": "a cat"});
+    let (parts, diagnostics) = run(
+        Dialect::CODEX_APP_SERVER,
+        &[
+            json!({"method": "item/started", "params": {"threadId": "t", "turnId": "u", "item": item}}),
+            json!({"method": "item/completed", "params": {"threadId": "t", "turnId": "u", "item": item}}),
+        ],
+    );
+    assert_eq!(parts.len(), 1);
+    let part = &parts[0];
+    assert_eq!(
+        (part.id.as_str(), part.name.as_str()),
+        ("hp_1", "hologramProjection")
+    );
+    assert_eq!(
+        (part.kind, part.state),
+        (ToolKind::Unknown, ToolState::Complete)
+    );
+    assert_eq!(part.input, json!({"subject": "a cat"}));
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    assert!(
+        diagnostics
+            .iter()
+            .all(|(severity, message)| *severity == Severity::Notice
+                && message.contains("`hologramProjection`"))
+    );
+
+    // A known item type that does not fit its schema stays an error, and so does an item
+    // without an id.
+    let (parts, diagnostics) = run(
+        Dialect::CODEX_APP_SERVER,
+        &[
+            json!({"method": "item/started", "params": {"threadId": "t", "turnId": "u",
+                "item": {"type": "commandExecution", "id": "c1"}}}),
+            json!({"method": "item/started", "params": {"threadId": "t", "turnId": "u",
+                "item": {"type": "hologramProjection"}}}),
+        ],
+    );
+    assert!(parts.is_empty());
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    assert!(
+        diagnostics
+            .iter()
+            .all(|(severity, _)| *severity == Severity::Error)
+    );
+}
+
+#[test]
+fn a_new_codex_exec_item_type_is_a_call() {
+    let item = json!({"id": "item_3", "type": "hologram_projection", "subject": "a cat"});
+    let (parts, diagnostics) = run(
+        Dialect::CODEX_EXEC,
+        &[
+            json!({"type": "item.started", "item": item}),
+            json!({"type": "item.completed", "item": item}),
+            json!({"type": "item.completed", "item": {"id": "item_4", "type": "agent_message", "text": "done"}}),
+        ],
+    );
+    assert_eq!(parts.len(), 1);
+    assert_eq!(parts[0].name, "hologram_projection");
+    assert_eq!(parts[0].state, ToolState::Complete);
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    assert!(
+        diagnostics
+            .iter()
+            .all(|(severity, _)| *severity == Severity::Notice)
+    );
+}

@@ -198,7 +198,21 @@ impl Clues<'_> {
 
 /// The toolnorm kind of a call from an agent that did not send `_meta.toolnorm`.
 pub fn kind_of(kind: Option<acp::ToolKind>, clues: Clues<'_>) -> ToolKind {
-    const TASK_TOOLS: &[&str] = &["task", "agent", "subagent"];
+    const TASK_TOOLS: &[&str] = &[
+        "task",
+        "agent",
+        "subagent",
+        "spawnAgent",
+        "spawn_agent",
+        "spawnSubagent",
+        "spawn_subagent",
+    ];
+    // Codex's ACP adapter titles its subagent calls "Start subagent …".
+    let subagent = clues.name_is(TASK_TOOLS)
+        || clues
+            .title
+            .get(..14)
+            .is_some_and(|start| start.eq_ignore_ascii_case("start subagent"));
     match kind.unwrap_or(acp::ToolKind::Other) {
         acp::ToolKind::Read => ToolKind::FileRead,
         acp::ToolKind::Edit
@@ -212,9 +226,7 @@ pub fn kind_of(kind: Option<acp::ToolKind>, clues: Clues<'_>) -> ToolKind {
         acp::ToolKind::Search => ToolKind::FileRead,
         acp::ToolKind::Fetch if clues.says(&["search"]) => ToolKind::WebSearch,
         acp::ToolKind::Fetch => ToolKind::Browser,
-        acp::ToolKind::Think | acp::ToolKind::Other if clues.name_is(TASK_TOOLS) => {
-            ToolKind::Subagent
-        }
+        acp::ToolKind::Think | acp::ToolKind::Other if subagent => ToolKind::Subagent,
         acp::ToolKind::Other if clues.mcp => ToolKind::Mcp,
         acp::ToolKind::Think | acp::ToolKind::Other if clues.says(&["todo", "plan"]) => {
             ToolKind::Todo
@@ -279,6 +291,26 @@ mod tests {
             mcp: false,
         };
         assert_eq!(kind_of(None, nothing), ToolKind::Unknown);
+        let spawn = Clues {
+            name: Some("spawnAgent"),
+            title: "Spawn",
+            only_new_files: false,
+            mcp: false,
+        };
+        assert_eq!(
+            kind_of(Some(acp::ToolKind::Other), spawn),
+            ToolKind::Subagent
+        );
+        let start = Clues {
+            name: None,
+            title: "Start subagent: count files",
+            only_new_files: false,
+            mcp: false,
+        };
+        assert_eq!(
+            kind_of(Some(acp::ToolKind::Think), start),
+            ToolKind::Subagent
+        );
         let opencode_todo = Clues {
             name: Some("todowrite"),
             title: "2 todos",

@@ -29,7 +29,7 @@ use crate::read::json;
 use crate::read::probe::Probe;
 use crate::track::{Ending, Facts, Sighting};
 use outcome::{exit_error, foreign_error, truncation_flags};
-use seen::{Seen, foreign_metadata, mcp_name};
+use seen::{Seen, foreign_metadata, marked_mcp, mcp_name};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("acp", "acp");
@@ -102,7 +102,7 @@ impl AcpAdapter {
             }
             self.start(line, &seen, out);
         } else {
-            refine(line, &seen, out);
+            refine(line, &seen, self.own.contains(&seen.id), out);
         }
         let Some(call) = out.call(&seen.id) else {
             return;
@@ -156,24 +156,40 @@ impl AcpAdapter {
     fn start(&mut self, line: u64, seen: &Seen, out: &mut Facts<'_>) {
         let toolnorm = seen.toolnorm();
         let own_name = toolnorm.and_then(|meta| meta.tool_name.clone());
+        // A call with neither a name nor a title is named after its kind, never its id.
         let name = own_name
             .or_else(|| seen.foreign_name())
-            .or_else(|| seen.title.clone())
-            .unwrap_or_else(|| seen.id.clone());
-        let title = seen.title.clone().unwrap_or_else(|| name.clone());
+            .or_else(|| {
+                seen.title
+                    .clone()
+                    .filter(|title| toolnorm.is_some() || !title.trim().is_empty())
+            })
+            .unwrap_or_else(|| {
+                seen.kind
+                    .map_or_else(|| "tool".to_owned(), |kind| kind.to_string())
+            });
+        // toolnorm's own frames are restored as written, an empty title included.
+        let title = seen
+            .title
+            .clone()
+            .filter(|title| toolnorm.is_some() || !title.trim().is_empty())
+            .unwrap_or_else(|| name.clone());
         let own_kind = toolnorm.and_then(|meta| meta.kind);
-        let mcp = matches!(seen.kind, None | Some(acp::ToolKind::Other))
+        let marked = marked_mcp(seen);
+        let mcp = (marked || matches!(seen.kind, None | Some(acp::ToolKind::Other)))
             .then(|| mcp_name(&name, &self.mcp_servers))
             .flatten();
-        let kind = own_kind.unwrap_or_else(|| {
-            let clues = Clues {
-                name: Some(name.as_str()),
-                title: &title,
-                only_new_files: seen.only_new_files(),
-                mcp: mcp.is_some(),
-            };
-            kind_of(seen.kind, clues)
-        });
+        let kind = own_kind
+            .or(marked.then_some(ToolKind::Mcp))
+            .unwrap_or_else(|| {
+                let clues = Clues {
+                    name: Some(name.as_str()),
+                    title: &title,
+                    only_new_files: seen.only_new_files(),
+                    mcp: mcp.is_some(),
+                };
+                kind_of(seen.kind, clues)
+            });
         let at = toolnorm.and_then(|meta| meta.timing.as_ref()?.started_at.clone());
         let input = seen.raw_input.clone().unwrap_or(Value::Null);
         let sighting = Sighting::new(seen.id.clone(), name, input)
@@ -322,14 +338,17 @@ impl Adapter for AcpAdapter {
 }
 
 /// A later sight of an open call: a new title, input or (toolnorm's frames) metadata.
-fn refine(line: u64, seen: &Seen, out: &mut Facts<'_>) {
+fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
     let Some(call) = out.call(&seen.id) else {
         return;
     };
+    // Another agent's empty title (OpenCode 1.1 ends MCP calls with `"title": ""`) does
+    // not erase the one it gave; toolnorm's own frames are taken as written.
     let title = seen
         .title
         .as_ref()
         .filter(|title| title.as_str() != call.title())
+        .filter(|title| own || !title.trim().is_empty())
         .cloned();
     let input = seen
         .raw_input

@@ -140,6 +140,10 @@ pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
 /// The server and tool of an MCP tool name: `mcp__server__tool`, `<server>_<tool>` with a
 /// configured server, else split at the first `_`.
 pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String)> {
+    // A title (words with spaces) is not a tool name: it is never split.
+    if name.contains(char::is_whitespace) {
+        return None;
+    }
     if let Some(split) = crate::rules::mcp::split_double_underscore(name)
         .or_else(|| crate::rules::mcp::split_server_prefix(name, servers))
     {
@@ -152,4 +156,17 @@ pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String
 /// `_meta.toolnorm` of a frame's `_meta`.
 fn toolnorm_meta(meta: Option<&Map<String, Value>>) -> Option<ToolnormMeta> {
     ToolnormMeta::deserialize(meta?.get(META_KEY)?).ok()
+}
+
+/// Whether the agent's own `_meta` marks the call as an MCP tool call (for example
+/// `is_mcp_tool_call: true` in some agent's namespace): that wins over the ACP kind.
+pub(super) fn marked_mcp(seen: &Seen) -> bool {
+    seen.meta
+        .iter()
+        .flat_map(|meta| meta.values())
+        .any(|namespace| {
+            ["is_mcp_tool_call", "isMcpToolCall", "mcp"]
+                .iter()
+                .any(|key| namespace.get(key).and_then(Value::as_bool) == Some(true))
+        })
 }

@@ -1,0 +1,108 @@
+//! ACP from other agents: ingest reads what they send and invents nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use serde_json::{Value, json};
+use toolnorm::{NormalizedToolPart, ToolKind};
+use toolnorm_adapters::Dialect;
+
+fn update(update: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "session/update",
+        "params": {"sessionId": "s1", "update": update}})
+}
+
+fn one(frames: &[Value]) -> NormalizedToolPart {
+    let parts = common::lines(Dialect::ACP, frames);
+    assert_eq!(parts.len(), 1, "{parts:#?}");
+    parts.into_iter().next().unwrap()
+}
+
+#[test]
+fn a_title_with_spaces_is_never_split_into_an_mcp_server_and_tool() {
+    let part = one(&[update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "c1",
+        "title": "Read notes_2026.txt", "status": "pending"}),
+    )]);
+    assert_eq!(part.name, "Read notes_2026.txt");
+    assert_ne!(part.kind, ToolKind::Mcp);
+    assert!(!part.metadata.unwrap().contains_key("mcp"));
+}
+
+#[test]
+fn a_call_with_no_title_or_name_is_named_after_its_kind_not_its_id() {
+    let part = one(&[update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "call_abc123",
+        "title": "", "kind": "execute", "status": "pending", "rawInput": {"command": "ls"}}),
+    )]);
+    assert_eq!(part.name, "execute");
+    assert_eq!(part.kind, ToolKind::Bash);
+    assert!(!part.title.contains("call_abc123"), "{}", part.title);
+}
+
+#[test]
+fn an_mcp_marker_in_the_agents_meta_wins_over_the_acp_kind() {
+    let part = one(&[update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "c2",
+        "title": "toolbox_echo", "kind": "fetch", "status": "pending",
+        "_meta": {"codex": {"is_mcp_tool_call": true}}}),
+    )]);
+    assert_eq!(part.kind, ToolKind::Mcp);
+    assert_eq!(
+        part.metadata.unwrap()["mcp"],
+        json!({"server": "toolbox", "tool": "echo"})
+    );
+}
+
+#[test]
+fn spawn_agent_calls_are_subagents() {
+    for (name, title) in [
+        ("spawnAgent", "Spawn"),
+        ("x", "Start subagent: count files"),
+    ] {
+        let part = one(&[update(
+            json!({"sessionUpdate": "tool_call", "toolCallId": "c3",
+            "title": title, "kind": "think", "status": "pending",
+            "_meta": {"agent": {"toolName": name}}}),
+        )]);
+        assert_eq!(part.kind, ToolKind::Subagent, "{name} / {title}");
+    }
+}
+
+#[test]
+fn a_snake_case_exit_code_is_an_exit_code() {
+    let parts = common::lines(
+        Dialect::ACP,
+        &[
+            update(
+                json!({"sessionUpdate": "tool_call", "toolCallId": "c4", "title": "false",
+                "kind": "execute", "status": "pending", "rawInput": {"command": "false"}}),
+            ),
+            update(
+                json!({"sessionUpdate": "tool_call_update", "toolCallId": "c4",
+                "status": "completed", "rawOutput": {"exit_code": 1, "output": ""}}),
+            ),
+        ],
+    );
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(
+        error.code.as_ref().map(toolnorm::ErrorCode::as_str),
+        Some("exit_code")
+    );
+}
+
+#[test]
+fn another_agents_empty_title_does_not_erase_the_title() {
+    let parts = common::lines(
+        Dialect::ACP,
+        &[
+            update(json!({"sessionUpdate": "tool_call", "toolCallId": "c5",
+                "title": "toolbox_echo", "status": "pending"})),
+            update(
+                json!({"sessionUpdate": "tool_call_update", "toolCallId": "c5",
+                "title": "", "status": "completed", "rawOutput": "echo: hi"}),
+            ),
+        ],
+    );
+    assert_eq!(parts[0].title, "toolbox_echo");
+}

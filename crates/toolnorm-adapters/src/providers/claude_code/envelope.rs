@@ -37,6 +37,12 @@ pub(super) struct Envelope<'a> {
     /// Stream-json: the session of the line.
     #[serde(borrow, default)]
     pub session_id: Option<Cow<'a, str>>,
+    /// Transcripts' `progress` lines: what progressed.
+    #[serde(borrow, default)]
+    pub data: Option<&'a RawValue>,
+    /// Transcripts' `progress` lines: the call the progress belongs to.
+    #[serde(borrow, default, rename = "parentToolUseID")]
+    pub progress_parent: Option<Cow<'a, str>>,
     /// Transcripts: the session of the line.
     #[serde(borrow, default, rename = "sessionId")]
     pub transcript_session: Option<Cow<'a, str>>,

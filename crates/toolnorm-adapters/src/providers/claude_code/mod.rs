@@ -85,7 +85,6 @@ const IGNORED_TYPES: &[&str] = &[
     "auth_status",
     "rate_limit_event",
     "keep_alive",
-    "progress",
 ];
 
 /// `system` subtypes that carry nothing about tools.
@@ -162,6 +161,7 @@ impl Adapter for ClaudeCodeAdapter {
         match kind {
             "assistant" => self.assistant(line, &envelope, out),
             "user" => self.user(line, &envelope, out),
+            "progress" => self.progress(line, &envelope, out),
             "stream_event" => self.streams.event(line, &envelope, out),
             "system" => self.system(line, bytes, &envelope, out),
             "result" => self.denials.turn_ended(line, bytes, out),
@@ -243,6 +243,47 @@ impl ClaudeCodeAdapter {
             if let Err(error) = result {
                 out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
             }
+        }
+    }
+
+    /// A transcript's `progress` line. Some versions write a subagent's messages into the
+    /// parent transcript this way (`data.type = "agent_progress"`, the subagent's message
+    /// in `data.message`, the spawning call in `parentToolUseID`): its tool calls are read
+    /// as the subagent's, with `parentToolCallId`. Other progress (shell output, hooks)
+    /// carries no call.
+    fn progress(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        #[derive(Deserialize)]
+        struct Data<'a> {
+            #[serde(borrow, rename = "type", default)]
+            kind: Option<Cow<'a, str>>,
+            #[serde(borrow, default)]
+            message: Option<&'a serde_json::value::RawValue>,
+        }
+        let Some(data) = envelope
+            .data
+            .and_then(|data| serde_json::from_str::<Data<'_>>(data.get()).ok())
+        else {
+            return;
+        };
+        let (Some("agent_progress"), Some(message)) = (data.kind.as_deref(), data.message) else {
+            return;
+        };
+        let mut nested: Envelope<'_> = match serde_json::from_str(message.get()) {
+            Ok(nested) => nested,
+            Err(error) => {
+                return out.diagnostic(json::malformed(line, "`agent_progress` message", &error));
+            }
+        };
+        if nested.parent_tool_use_id.is_none() {
+            nested.parent_tool_use_id = envelope.progress_parent.clone();
+        }
+        if nested.timestamp.is_none() {
+            nested.timestamp = envelope.timestamp.clone();
+        }
+        match nested.kind.as_deref() {
+            Some("assistant") => self.assistant(line, &nested, out),
+            Some("user") => self.user(line, &nested, out),
+            _ => {}
         }
     }
 
@@ -454,6 +495,38 @@ mod tests {
         normalizer.push(text.as_bytes(), &mut on_step);
         normalizer.finish(&mut on_step);
         (normalizer.fold().parts(), diagnostics)
+    }
+
+    #[test]
+    fn a_subagents_calls_written_as_agent_progress_come_out_with_their_parent() {
+        let progress = |message: serde_json::Value| {
+            serde_json::json!({"type": "progress", "parentToolUseID": "toolu_task",
+                "toolUseID": "agent_msg_1", "sessionId": "s",
+                "timestamp": "2026-01-01T00:00:05.000Z",
+                "data": {"type": "agent_progress", "agentId": "a1", "message": message}})
+        };
+        let parts = parts(&[
+            serde_json::json!({"type": "assistant", "sessionId": "s", "message": {"content": [
+                {"type": "tool_use", "id": "toolu_task", "name": "Task",
+                 "input": {"description": "Count", "prompt": "count"}}]}}),
+            progress(
+                serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "tool_use", "id": "toolu_child", "name": "Bash",
+                 "input": {"command": "ls | wc -l"}}]}}),
+            ),
+            progress(serde_json::json!({"type": "user", "message": {"content": [
+                {"type": "tool_result", "tool_use_id": "toolu_child", "content": "3"}]}})),
+            serde_json::json!({"type": "progress", "parentToolUseID": "toolu_task",
+                "data": {"type": "bash_progress", "output": "…"}}),
+        ]);
+        assert_eq!(parts.len(), 2);
+        let child = &parts[1];
+        assert_eq!(child.id, "toolu_child");
+        assert_eq!(child.state.as_str(), "complete");
+        assert_eq!(
+            child.metadata.as_ref().unwrap()["parentToolCallId"],
+            "toolu_task"
+        );
     }
 
     #[test]

@@ -49,6 +49,15 @@ pub fn is_refusal(error: &str) -> bool {
         || error.starts_with(USER_DECLINED)
 }
 
+/// Whether a failed call's text is Claude Code's own permission check refusing it, as the
+/// versions that announce no `permission_denied` write it: `This command requires
+/// approval`, or `rm in '…' was blocked. For security, Claude Code may only …`.
+pub fn is_permission_check(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("This command requires approval")
+        || (text.contains(" was blocked. For security, ") && text.contains("Claude Code may only"))
+}
+
 /// The message of a failed MCP tool call that says nothing of why.
 pub const MCP_TOOL_FAILED: &str = "the MCP tool failed";
 
@@ -57,6 +66,17 @@ pub const USER_DECLINED: &str = "The user doesn't want to proceed with this tool
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn claude_codes_own_permission_checks_are_refusals() {
+        assert!(is_permission_check("This command requires approval"));
+        assert!(is_permission_check(
+            "rm in '/w/a' was blocked. For security, Claude Code may only remove files from the allowed working directories for this session: '/w'."
+        ));
+        assert!(!is_permission_check("Exit code 1\nrm: cannot remove"));
+        assert!(!is_permission_check("the path was blocked by a firewall"));
+    }
+
     use super::*;
     use serde_json::json;
 

@@ -34,7 +34,8 @@ use toolnorm::{
 
 pub use fact::{Ending, Sighting};
 pub use failure::{
-    MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_refusal, text_error,
+    MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_permission_check, is_refusal,
+    text_error,
 };
 
 use crate::diagnostic::Diagnostic;

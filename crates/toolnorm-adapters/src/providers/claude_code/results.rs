@@ -31,7 +31,9 @@ struct Notice {
 use crate::read::json;
 use crate::rules::mcp;
 use crate::track::MCP_TOOL_FAILED;
-use crate::track::{Ending, Facts, USER_DECLINED, exit_code_error, text_error};
+use crate::track::{
+    Ending, Facts, USER_DECLINED, exit_code_error, is_permission_check, text_error,
+};
 
 /// What a `user` message says of all the results it carries.
 struct Message {
@@ -168,6 +170,10 @@ impl Failed {
             && let Some(error) = exit_code_error(text)
         {
             return error;
+        }
+        // Versions that announce no denial (2.0, 2.1.3x) say so in the result itself.
+        if is_permission_check(text) {
+            return text_error(text).with_code(ErrorCode::PermissionDenied);
         }
         if let Some(inner) = tool_use_error(text) {
             return text_error(inner).with_code(ErrorCode::InvalidToolUse);

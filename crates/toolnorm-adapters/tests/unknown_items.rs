@@ -91,3 +91,22 @@ fn a_new_codex_exec_item_type_is_a_call() {
             .all(|(severity, _)| *severity == Severity::Notice)
     );
 }
+
+#[test]
+fn a_new_opencode_part_type_is_a_notice() {
+    let (parts, diagnostics) = run(
+        Dialect::OPENCODE,
+        &[
+            json!({"type": "message.part.updated", "properties": {"part": {
+            "id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1", "type": "hologram"}}}),
+        ],
+    );
+    assert!(parts.is_empty());
+    assert_eq!(
+        diagnostics,
+        [(
+            Severity::Notice,
+            "line 1: notice: unknown OpenCode part type `hologram`".to_owned()
+        )]
+    );
+}

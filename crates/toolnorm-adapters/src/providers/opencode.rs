@@ -37,6 +37,21 @@ use crate::read::probe::Probe;
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("opencode", "opencode");
 
+/// The part types of the pinned schema other than `tool`: they carry no tool call.
+const NON_TOOL_PARTS: &[&str] = &[
+    "text",
+    "subtask",
+    "reasoning",
+    "file",
+    "step-start",
+    "step-finish",
+    "snapshot",
+    "patch",
+    "agent",
+    "retry",
+    "compaction",
+];
+
 /// Whether a line is OpenCode's: a `/global/event` envelope (`payload`, no `type`), a bus event
 /// (`type` with a dot, and `properties`), or an `opencode run` event (`sessionID`).
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
@@ -273,7 +288,15 @@ impl OpenCodeAdapter {
     fn part(&mut self, line: u64, part: &str, out: &mut Facts<'_>) {
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
-            Ok(_) => return,
+            Ok(probe) if NON_TOOL_PARTS.contains(&probe.kind.as_ref()) => return,
+            // A part type this version does not know: said, not dropped in silence.
+            Ok(probe) => {
+                return out.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown OpenCode part type `{}`", probe.kind),
+                ));
+            }
             Err(error) => return out.diagnostic(json::malformed(line, "part", &error)),
         }
         match serde_json::from_str::<wire::ToolPart>(part) {

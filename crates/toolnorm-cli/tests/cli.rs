@@ -96,7 +96,7 @@ fn bad_lines_are_reported_and_strict_fails() {
     let stderr = String::from_utf8(lenient.stderr.clone()).unwrap();
     assert!(stderr.starts_with("line 1: not valid JSON"), "{stderr}");
     assert!(
-        stderr.ends_with("toolnorm: 7 lines: 2 applied, 4 known non-tool, 0 notices, 1 errors\n"),
+        stderr.ends_with("toolnorm: 7 lines: 2 applied, 4 known non-tool, 0 notices, 1 error\n"),
         "{stderr}"
     );
     assert_eq!(stdout_lines(&lenient).len(), 1, "the rest is still read");
@@ -127,7 +127,7 @@ fn notices_fail_only_with_deny_unknown() {
         stderr.starts_with("line 1: notice: unknown Claude Code message type `telepathy`\n"),
         "{stderr}"
     );
-    assert!(stderr.contains(", 1 notices, 0 errors"), "{stderr}");
+    assert!(stderr.contains(", 1 notice, 0 errors"), "{stderr}");
     let copied = std::fs::read_to_string(&audit).unwrap();
     std::fs::remove_file(&audit).ok();
     assert_eq!(copied, "1\t{\"type\":\"telepathy\"}\n");

@@ -110,10 +110,18 @@ struct Core {
 /// `N lines: A applied, K known non-tool, N notices, E errors` (the line classes).
 impl std::fmt::Display for Stats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = |n: u64, what: &str| match n {
+            1 => format!("1 {what}"),
+            n => format!("{n} {what}s"),
+        };
         write!(
             f,
-            "{} lines: {} applied, {} known non-tool, {} notices, {} errors",
-            self.lines, self.applied_lines, self.known_lines, self.notice_lines, self.error_lines
+            "{}: {} applied, {} known non-tool, {}, {}",
+            count(self.lines, "line"),
+            self.applied_lines,
+            self.known_lines,
+            count(self.notice_lines, "notice"),
+            count(self.error_lines, "error")
         )
     }
 }

@@ -32,6 +32,18 @@ impl Launch {
     }
 }
 
+/// How a subagent task stopped.
+struct TaskEnd {
+    /// Its status as the provider names it (`completed`, `failed`, `stopped`, …).
+    status: String,
+    /// Whether it completed (else it failed or was stopped).
+    completed: bool,
+    /// What it reports: the call's output, or its error message.
+    summary: String,
+    /// When.
+    at: Option<Timestamp>,
+}
+
 /// The subagent tasks of a stream, and the calls that spawned them.
 #[derive(Debug, Default)]
 pub(super) struct Tasks {
@@ -135,16 +147,13 @@ impl Tasks {
             wire::SdkTaskNotificationMessageStatus::Failed
             | wire::SdkTaskNotificationMessageStatus::Stopped => false,
         };
-        let status = notification.status.to_string();
-        self.ended(
-            line,
-            &call,
-            &status,
+        let end = TaskEnd {
+            status: notification.status.to_string(),
             completed,
-            notification.summary,
+            summary: notification.summary,
             at,
-            out,
-        );
+        };
+        self.ended(line, &call, end, out);
     }
 
     /// A `<task-notification>` as a transcript records it: the message Claude Code sends
@@ -172,26 +181,27 @@ impl Tasks {
             .or_else(|| tag("summary"))
             .unwrap_or_default()
             .to_owned();
-        let completed = status == "completed";
-        self.ended(line, call, status, completed, summary, at, out);
+        let end = TaskEnd {
+            status: status.to_owned(),
+            completed: status == "completed",
+            summary,
+            at,
+        };
+        self.ended(line, call, end, out);
     }
 
     /// A subagent task stopped with `status`: the task metadata says so and, for a call
     /// launched in the background, the call ends (its summary the output, or the error
     /// `task_<status>`).
-    #[allow(clippy::too_many_arguments)]
-    fn ended(
-        &mut self,
-        line: u64,
-        call: &str,
-        status: &str,
-        completed: bool,
-        summary: String,
-        at: Option<Timestamp>,
-        out: &mut Facts<'_>,
-    ) {
+    fn ended(&mut self, line: u64, call: &str, end: TaskEnd, out: &mut Facts<'_>) {
+        let TaskEnd {
+            status,
+            completed,
+            summary,
+            at,
+        } = end;
         let mut changes = JsonObject::new();
-        changes.insert("status".into(), status.into());
+        changes.insert("status".into(), status.as_str().into());
         self.update(line, call, changes, out);
         self.metadata.remove(call);
         if !self.background.remove(call) {

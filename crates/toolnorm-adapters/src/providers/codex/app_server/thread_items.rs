@@ -208,11 +208,7 @@ pub(super) fn item_facts(
             let mut sighting = Sighting::new(id, "imageView", json!({ "path": path.0 }));
             sighting.metadata = item_metadata("imageView");
             // Like a web search, an image view has no status: `item/completed` ends it.
-            let outcome = if completed || completed_at_ms.is_some() {
-                Outcome::Completed(None)
-            } else {
-                Outcome::InProgress
-            };
+            let outcome = ended_without_status(completed, completed_at_ms);
             ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
         }
         Item::Sleep {
@@ -224,11 +220,7 @@ pub(super) fn item_facts(
             let mut sighting =
                 Sighting::new(id, "sleep", json!({ "durationMs": duration_ms }));
             sighting.metadata = item_metadata("sleep");
-            let outcome = if completed || completed_at_ms.is_some() {
-                Outcome::Completed(None)
-            } else {
-                Outcome::InProgress
-            };
+            let outcome = ended_without_status(completed, completed_at_ms);
             ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
         }
         Item::ImageGeneration {
@@ -272,6 +264,16 @@ pub(super) fn item_facts(
         | Item::ContextCompaction { .. } => return None,
     };
     Some(facts)
+}
+
+/// The outcome of an item that has no status of its own: complete once it ends (its
+/// `item/completed`, or a completion time), else in progress.
+fn ended_without_status(completed: bool, completed_at_ms: Option<i64>) -> Outcome {
+    if completed || completed_at_ms.is_some() {
+        Outcome::Completed(None)
+    } else {
+        Outcome::InProgress
+    }
 }
 
 /// A failed or interrupted collab agent call; the status is the error code.

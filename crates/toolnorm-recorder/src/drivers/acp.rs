@@ -90,6 +90,29 @@ impl Recorder {
             None,
         )
     }
+
+    /// Records one scenario through `codex-acp` (`@zed-industries/codex-acp`),
+    /// Codex's own ACP adapter: it reads the same `CODEX_HOME/config.toml` as
+    /// `codex` (mock model provider, MCP server), so `session/new` hands over
+    /// no MCP server.
+    pub(super) fn codex_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let codex = self.codex_command(sc, dirs)?;
+        let mut cmd = self.command("codex-acp", dirs);
+        for (k, v) in codex.get_envs() {
+            if let Some(v) = v {
+                cmd.env(k, v);
+            }
+        }
+        record(
+            "codex-acp",
+            cmd,
+            "codex-acp  # CODEX_HOME=/home/user/.codex",
+            sc,
+            dirs,
+            self.timeout,
+            None,
+        )
+    }
 }
 
 /// The ACP client side, from `initialize` to the response to

@@ -54,9 +54,28 @@ impl Recorder {
     /// pinned `claude` binary (`CLAUDE_CODE_EXECUTABLE`); the MCP server is
     /// handed over in `session/new`.
     pub(super) fn claude_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        self.claude_acp_with("claude-code-acp", "claude-agent-acp", sc, dirs)
+    }
+
+    /// Records one scenario through Zed's older `claude-code-acp`
+    /// (`@zed-industries/claude-code-acp`), driving the pinned `claude` binary
+    /// the same way.
+    pub(super) fn zed_claude_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        self.claude_acp_with("claude-code-zed-acp", "claude-code-acp", sc, dirs)
+    }
+
+    /// An ACP adapter of Claude Code (`program`) driving the pinned `claude`.
+    fn claude_acp_with(
+        &self,
+        provider: &str,
+        program: &str,
+        sc: &Scenario,
+        dirs: &RunDirs,
+    ) -> Result<Raw> {
         let mut cmd = self.claude_command(sc, dirs)?;
         cmd.env("CLAUDE_CODE_EXECUTABLE", self.bin_dir().join("claude"));
-        let program = self.bin_dir().join("claude-agent-acp");
+        let shown = format!("{program}  # CLAUDE_CODE_EXECUTABLE=claude");
+        let program = self.bin_dir().join(program);
         let mut acp = Command::new(program);
         acp.current_dir(&dirs.work).env_clear();
         for (k, v) in cmd.get_envs() {
@@ -65,9 +84,9 @@ impl Recorder {
             }
         }
         record(
-            "claude-code-acp",
+            provider,
             acp,
-            "claude-agent-acp  # CLAUDE_CODE_EXECUTABLE=claude",
+            &shown,
             sc,
             dirs,
             self.timeout,

@@ -106,3 +106,65 @@ fn another_agents_empty_title_does_not_erase_the_title() {
     );
     assert_eq!(parts[0].title, "toolbox_echo");
 }
+
+#[test]
+fn an_mcp_call_whose_input_names_server_and_tool_is_mcp() {
+    // Codex's ACP adapter: no kind, `Tool: server/tool`, `rawInput` {server, tool, arguments}.
+    let parts = common::lines(
+        Dialect::ACP,
+        &[
+            update(json!({"sessionUpdate": "tool_call", "toolCallId": "c6",
+                "title": "Tool: toolbox/divide", "status": "in_progress",
+                "rawInput": {"server": "toolbox", "tool": "divide", "arguments": {"a": 1, "b": 0}}})),
+            update(
+                json!({"sessionUpdate": "tool_call_update", "toolCallId": "c6",
+                "status": "failed",
+                "content": [{"type": "content", "content": {"type": "text", "text": "division by zero"}}],
+                "rawOutput": {"content": [{"type": "text", "text": "division by zero"}], "isError": true}}),
+            ),
+        ],
+    );
+    let part = &parts[0];
+    assert_eq!(part.kind, ToolKind::Mcp);
+    assert_eq!(part.name, "divide");
+    assert_eq!(part.title, "Tool: toolbox/divide");
+    assert_eq!(
+        part.metadata.as_ref().unwrap()["mcp"],
+        json!({"server": "toolbox", "tool": "divide"})
+    );
+    let error = part.error.as_ref().unwrap();
+    assert_eq!(
+        error.code.as_ref().map(toolnorm::ErrorCode::as_str),
+        Some("mcp_error")
+    );
+}
+
+#[test]
+fn a_failed_command_with_its_exit_status_in_raw_output_is_an_exit_code() {
+    // Codex's ACP adapter: `status: failed`, the exit status and output in `rawOutput`,
+    // no content; a `cat` is given the kind `read`.
+    let parts = common::lines(
+        Dialect::ACP,
+        &[
+            update(json!({"sessionUpdate": "tool_call", "toolCallId": "c7",
+                "title": "Read missing.txt", "kind": "read", "status": "in_progress",
+                "rawInput": {"command": ["/bin/bash", "-lc", "cat missing.txt"]}})),
+            update(
+                json!({"sessionUpdate": "tool_call_update", "toolCallId": "c7",
+                "status": "failed",
+                "rawOutput": {"exit_code": 1, "stdout": "",
+                    "aggregated_output": "cat: missing.txt: No such file or directory\n"}}),
+            ),
+        ],
+    );
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(
+        error.code.as_ref().map(toolnorm::ErrorCode::as_str),
+        Some("exit_code")
+    );
+    assert_eq!(error.message, "Exit code 1");
+    assert_eq!(
+        error.details.as_ref().unwrap()["output"],
+        json!("cat: missing.txt: No such file or directory\n")
+    );
+}

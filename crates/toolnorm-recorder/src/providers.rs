@@ -17,6 +17,8 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
     match provider {
         "claude-code" | "claude-code-transcript" => Some(("@anthropic-ai/claude-code", "claude")),
         "claude-code-acp" => Some(("@agentclientprotocol/claude-agent-acp", "claude-agent-acp")),
+        "claude-code-zed-acp" => Some(("@zed-industries/claude-code-acp", "claude-code-acp")),
+        "codex-acp" => Some(("@zed-industries/codex-acp", "codex-acp")),
         "codex-exec" | "codex-app-server" => Some(("@openai/codex", "codex")),
         "opencode-run" | "opencode-serve" | "opencode-serve-global" | "opencode-acp" => {
             Some(("opencode-ai", "opencode"))

@@ -106,7 +106,12 @@ pub(crate) const ENTRIES: &[Entry] = &[
         rules: DEFAULT_RULES,
         claims: providers::acp::claims,
         adapter: |options| Box::new(providers::acp::AcpAdapter::new(options.mcp_servers.clone())),
-        recordings: &["opencode-acp", "claude-code-acp"],
+        recordings: &[
+            "opencode-acp",
+            "claude-code-acp",
+            "codex-acp",
+            "claude-code-zed-acp",
+        ],
     },
     Entry {
         dialect: Dialect::EVENTS,

@@ -54,9 +54,28 @@ impl Recorder {
     /// pinned `claude` binary (`CLAUDE_CODE_EXECUTABLE`); the MCP server is
     /// handed over in `session/new`.
     pub(super) fn claude_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        self.claude_acp_with("claude-code-acp", "claude-agent-acp", sc, dirs)
+    }
+
+    /// Records one scenario through Zed's older `claude-code-acp`
+    /// (`@zed-industries/claude-code-acp`), driving the pinned `claude` binary
+    /// the same way.
+    pub(super) fn zed_claude_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        self.claude_acp_with("claude-code-zed-acp", "claude-code-acp", sc, dirs)
+    }
+
+    /// An ACP adapter of Claude Code (`program`) driving the pinned `claude`.
+    fn claude_acp_with(
+        &self,
+        provider: &str,
+        program: &str,
+        sc: &Scenario,
+        dirs: &RunDirs,
+    ) -> Result<Raw> {
         let mut cmd = self.claude_command(sc, dirs)?;
         cmd.env("CLAUDE_CODE_EXECUTABLE", self.bin_dir().join("claude"));
-        let program = self.bin_dir().join("claude-agent-acp");
+        let shown = format!("{program}  # CLAUDE_CODE_EXECUTABLE=claude");
+        let program = self.bin_dir().join(program);
         let mut acp = Command::new(program);
         acp.current_dir(&dirs.work).env_clear();
         for (k, v) in cmd.get_envs() {
@@ -65,9 +84,9 @@ impl Recorder {
             }
         }
         record(
-            "claude-code-acp",
+            provider,
             acp,
-            "claude-agent-acp  # CLAUDE_CODE_EXECUTABLE=claude",
+            &shown,
             sc,
             dirs,
             self.timeout,
@@ -84,6 +103,29 @@ impl Recorder {
             "opencode-acp",
             cmd,
             "opencode acp",
+            sc,
+            dirs,
+            self.timeout,
+            None,
+        )
+    }
+
+    /// Records one scenario through `codex-acp` (`@zed-industries/codex-acp`),
+    /// Codex's own ACP adapter: it reads the same `CODEX_HOME/config.toml` as
+    /// `codex` (mock model provider, MCP server), so `session/new` hands over
+    /// no MCP server.
+    pub(super) fn codex_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let codex = self.codex_command(sc, dirs)?;
+        let mut cmd = self.command("codex-acp", dirs);
+        for (k, v) in codex.get_envs() {
+            if let Some(v) = v {
+                cmd.env(k, v);
+            }
+        }
+        record(
+            "codex-acp",
+            cmd,
+            "codex-acp  # CODEX_HOME=/home/user/.codex",
             sc,
             dirs,
             self.timeout,

@@ -103,6 +103,12 @@ impl Recorder {
                 "@agentclientprotocol/claude-agent-acp",
                 false,
             ),
+            ("codex-acp", "@zed-industries/codex-acp", false),
+            (
+                "zed-claude-code-acp",
+                "@zed-industries/claude-code-acp",
+                false,
+            ),
         ] {
             let version = match self.cli_version(package) {
                 Ok(v) => v,
@@ -132,6 +138,8 @@ impl Recorder {
             "opencode-serve" => serve::record(self, scenario, &dirs)?,
             "claude-code-acp" => self.claude_acp(scenario, &dirs)?,
             "opencode-acp" => self.opencode_acp(scenario, &dirs)?,
+            "codex-acp" => self.codex_acp(scenario, &dirs)?,
+            "claude-code-zed-acp" => self.zed_claude_acp(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {

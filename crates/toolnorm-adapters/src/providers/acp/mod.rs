@@ -29,7 +29,7 @@ use crate::read::json;
 use crate::read::probe::Probe;
 use crate::track::{Ending, Facts, Sighting};
 use outcome::{exit_error, foreign_error, truncation_flags};
-use seen::{Seen, foreign_metadata, marked_mcp, mcp_name};
+use seen::{Seen, foreign_metadata, marked_mcp, mcp_input, mcp_name};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("acp", "acp");
@@ -156,9 +156,15 @@ impl AcpAdapter {
     fn start(&mut self, line: u64, seen: &Seen, out: &mut Facts<'_>) {
         let toolnorm = seen.toolnorm();
         let own_name = toolnorm.and_then(|meta| meta.tool_name.clone());
+        let unmarked = matches!(seen.kind, None | Some(acp::ToolKind::Other));
+        // An MCP call whose input names its server and tool is named after the tool.
+        let input_mcp = (toolnorm.is_none() && unmarked)
+            .then(|| mcp_input(seen))
+            .flatten();
         // A call with neither a name nor a title is named after its kind, never its id.
         let name = own_name
             .or_else(|| seen.foreign_name())
+            .or_else(|| input_mcp.as_ref().map(|(_, tool)| tool.clone()))
             .or_else(|| {
                 seen.title
                     .clone()
@@ -176,9 +182,10 @@ impl AcpAdapter {
             .unwrap_or_else(|| name.clone());
         let own_kind = toolnorm.and_then(|meta| meta.kind);
         let marked = marked_mcp(seen);
-        let mcp = (marked || matches!(seen.kind, None | Some(acp::ToolKind::Other)))
+        let mcp = (marked || unmarked)
             .then(|| mcp_name(&name, &self.mcp_servers))
-            .flatten();
+            .flatten()
+            .or(input_mcp);
         let kind = own_kind
             .or(marked.then_some(ToolKind::Mcp))
             .unwrap_or_else(|| {

@@ -20,9 +20,10 @@ pub(super) fn truncation_flags(toolnorm: Option<&ToolnormMeta>) -> Option<JsonOb
     Some(flags)
 }
 
-/// A shell command reported completed with a non-zero exit status (OpenCode's
+/// A shell command reported with a non-zero exit status (OpenCode's
 /// `rawOutput.metadata.exit`, or an `exitCode` / `exit_code` field): `exit_code`, as
-/// every adapter reports it.
+/// every adapter reports it. The output is `output`, else Codex's ACP adapter's
+/// `aggregated_output`, else the text content.
 pub(super) fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
     let output = output?;
     let code = [
@@ -36,9 +37,9 @@ pub(super) fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolErro
     .flatten()
     .find_map(Value::as_i64)
     .filter(|code| *code != 0)?;
-    let text = output
-        .get("output")
-        .and_then(Value::as_str)
+    let text = ["output", "aggregated_output"]
+        .iter()
+        .find_map(|key| output.get(key)?.as_str())
         .map(str::to_owned)
         .or_else(|| seen.text())
         .unwrap_or_default();
@@ -58,10 +59,14 @@ fn unfenced(text: &str) -> &str {
 
 /// The error of a foreign failed call: a text `rawOutput` (or its `error`/`message`, or
 /// the text content) as message, `rawOutput` as details; a shell command's `Exit code N`
-/// is `exit_code`, a refused permission `permission_denied`, a failed MCP tool
-/// `mcp_error`.
+/// is `exit_code` (so is a failed command whose `rawOutput` holds its non-zero exit
+/// status, as Codex's ACP adapter sends it, whatever kind the command was given), a
+/// refused permission `permission_denied`, a failed MCP tool `mcp_error`.
 pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     let raw = seen.raw_output.as_ref();
+    if let Some(error) = exit_error(raw, seen) {
+        return error;
+    }
     let raw_text = raw.and_then(|raw| match raw {
         Value::String(text) => Some(text.clone()),
         other => ["error", "message"]

@@ -153,6 +153,20 @@ pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String
     (!server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
 }
 
+/// The server and tool of an MCP call whose `rawInput` names them, as Codex's ACP
+/// adapter sends it (`{"server", "tool", "arguments"}`, titled `Tool: server/tool`).
+pub(super) fn mcp_input(seen: &Seen) -> Option<(String, String)> {
+    let input = seen.raw_input.as_ref()?.as_object()?;
+    let server = input.get("server")?.as_str()?;
+    let tool = input.get("tool")?.as_str()?;
+    let shaped = input.contains_key("arguments")
+        || seen
+            .title
+            .as_deref()
+            .is_some_and(|title| title == format!("Tool: {server}/{tool}"));
+    (shaped && !server.is_empty() && !tool.is_empty()).then(|| (server.to_owned(), tool.to_owned()))
+}
+
 /// `_meta.toolnorm` of a frame's `_meta`.
 fn toolnorm_meta(meta: Option<&Map<String, Value>>) -> Option<ToolnormMeta> {
     ToolnormMeta::deserialize(meta?.get(META_KEY)?).ok()

@@ -77,21 +77,24 @@ impl Message {
 impl ClaudeCodeAdapter {
     /// A `user` line: its `tool_result` blocks end their calls.
     pub(super) fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        // Transcripts record a background subagent's end as the text of a user message.
-        if let Some(message) = envelope
-            .message
-            .filter(|message| message.get().contains("<task-notification>"))
+        let results: Vec<_> = envelope
+            .blocks(line, out)
+            .into_iter()
+            .filter_map(|(kind, block)| (kind == "tool_result").then_some(block))
+            .collect();
+        // Transcripts record a background subagent's end as the text of a user message: only
+        // a message without tool results (they can be the biggest thing in the stream) is
+        // looked at for one.
+        if results.is_empty()
+            && let Some(message) = envelope
+                .message
+                .filter(|message| message.get().contains("<task-notification>"))
             && let Ok(Notice { content }) = serde_json::from_str::<Notice>(message.get())
         {
             self.tasks
                 .notified_in_text(line, &content, envelope.at(), out);
             return;
         }
-        let results: Vec<_> = envelope
-            .blocks(line, out)
-            .into_iter()
-            .filter_map(|(kind, block)| (kind == "tool_result").then_some(block))
-            .collect();
         let message = Message::of(envelope, results.len());
         for block in results {
             match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {

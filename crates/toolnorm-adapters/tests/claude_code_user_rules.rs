@@ -5,7 +5,7 @@
 mod common;
 
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
-use toolnorm_adapters::{Normalizer, Step, TitleRules};
+use toolnorm_adapters::{Normalizer, TitleRules};
 
 /// The user's rules: their own title for `Bash`, and nothing else.
 const USER_RULES: &str = r#"
@@ -18,17 +18,8 @@ title = ["Shell: {command|line}", "Shell"]
 /// The one call of a fixture, normalized with `rules`; no diagnostic.
 fn shell_call(fixture: &str, rules: TitleRules) -> NormalizedToolPart {
     let bytes = std::fs::read(common::fixtures().join(fixture)).unwrap();
-    let mut normalizer = Normalizer::builder().rules(rules).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = step {
-            diagnostics.push(diagnostic.clone());
-        }
-    };
-    normalizer.push(&bytes, &mut on_step);
-    normalizer.finish(&mut on_step);
+    let (mut parts, diagnostics) = common::run(Normalizer::builder().rules(rules).build(), &bytes);
     assert!(diagnostics.is_empty(), "{fixture}: {diagnostics:?}");
-    let mut parts = normalizer.fold().parts();
     assert_eq!(parts.len(), 1, "{fixture}: {parts:#?}");
     parts.remove(0)
 }

@@ -6,22 +6,14 @@ mod common;
 
 use serde_json::{Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind};
-use toolnorm_adapters::{Dialect, Normalizer, Step, TitleRules, ToolRef};
+use toolnorm_adapters::{Dialect, Normalizer, TitleRules, ToolRef};
 
 /// A recorded fixture normalized with `rules`: its parts, with no diagnostic.
 fn normalize_with(rules: TitleRules, fixture: &str) -> Vec<NormalizedToolPart> {
     let bytes = std::fs::read(common::fixtures().join(fixture)).unwrap();
-    let mut normalizer = Normalizer::builder().rules(rules).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = step {
-            diagnostics.push(diagnostic.clone());
-        }
-    };
-    normalizer.push(&bytes, &mut on_step);
-    normalizer.finish(&mut on_step);
+    let (parts, diagnostics) = common::run(Normalizer::builder().rules(rules).build(), &bytes);
     assert!(diagnostics.is_empty(), "{fixture}: {diagnostics:?}");
-    normalizer.fold().parts()
+    parts
 }
 
 fn file_change(parts: &[NormalizedToolPart], fixture: &str) -> NormalizedToolPart {

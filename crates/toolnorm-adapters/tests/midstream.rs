@@ -6,23 +6,19 @@
 mod common;
 
 use toolnorm::ToolState;
-use toolnorm_adapters::{Dialect, Normalizer, Severity, Step};
+use toolnorm_adapters::{Dialect, Severity};
 
 /// The parts and the (severity, message) of each diagnostic of `text` read as `dialect`.
 fn run(
     dialect: Dialect,
     text: &str,
 ) -> (Vec<toolnorm::NormalizedToolPart>, Vec<(Severity, String)>) {
-    let mut normalizer = Normalizer::builder().dialect(dialect).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((diagnostic.severity, diagnostic.to_string()));
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (normalizer.fold().parts(), diagnostics)
+    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(dialect));
+    let shown = diagnostics
+        .iter()
+        .map(|d| (d.severity, d.to_string()))
+        .collect();
+    (parts, shown)
 }
 
 /// The recording from the first line that mentions `marker` on.

@@ -3,22 +3,20 @@
 //! `unknown`), with a notice; one that cannot be read as a call is an error.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use serde_json::{Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
-use toolnorm_adapters::{Dialect, Normalizer, Severity, Step};
+use toolnorm_adapters::{Dialect, Severity};
 
 fn run(dialect: Dialect, lines: &[Value]) -> (Vec<NormalizedToolPart>, Vec<(Severity, String)>) {
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let mut normalizer = Normalizer::builder().dialect(dialect).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((diagnostic.severity, diagnostic.to_string()));
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (normalizer.fold().parts(), diagnostics)
+    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(dialect));
+    let shown = diagnostics
+        .iter()
+        .map(|d| (d.severity, d.to_string()))
+        .collect();
+    (parts, shown)
 }
 
 #[test]

@@ -11,12 +11,8 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
-/// Normalizes `bytes` (dialect detected unless given): the final parts and the diagnostics.
-pub fn normalize(
-    bytes: &[u8],
-    dialect: Option<Dialect>,
-) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
-    let mut normalizer = Normalizer::builder().dialect(dialect).build();
+/// Runs `bytes` through `normalizer`: the final parts and every diagnostic.
+pub fn run(mut normalizer: Normalizer, bytes: &[u8]) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut on_step = |step: Step<'_>| {
         if let Step::Diagnostic(diagnostic) = step {
@@ -26,6 +22,14 @@ pub fn normalize(
     normalizer.push(bytes, &mut on_step);
     normalizer.finish(&mut on_step);
     (normalizer.fold().parts(), diagnostics)
+}
+
+/// Normalizes `bytes` (dialect detected unless given): the final parts and the diagnostics.
+pub fn normalize(
+    bytes: &[u8],
+    dialect: Option<Dialect>,
+) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
+    run(Normalizer::builder().dialect(dialect).build(), bytes)
 }
 
 /// Normalizes a fixture file, by path relative to `fixtures/`.

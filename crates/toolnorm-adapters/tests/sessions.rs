@@ -1,8 +1,8 @@
 //! Several sessions in one stream: recordings concatenated give the parts of each
 //! recording, none lost, even where their call ids repeat (`codex exec` numbers its items
-//! `item_0`, … in every run; recordings of one scenario reuse ids). The dialects whose
-//! sessions interleave in one stream (OpenCode's child sessions, ACP, Codex app-server
-//! threads) do not mark sessions yet.
+//! `item_0`, … in every run; recordings of one scenario reuse ids), in every dialect,
+//! those whose sessions interleave in one stream (OpenCode's child sessions, ACP
+//! sessions, Codex app-server threads) included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -81,6 +81,10 @@ fn own_sessions(index: usize, text: &str) -> String {
         "00000000-0000-4000-8000-0000000000",
         &format!("00000000-0000-4000-9{index:03}-0000000000"),
     )
+    .replace(
+        "ses_000000000000000000000000",
+        &format!("ses_{index:04}00000000000000000000"),
+    )
 }
 
 #[test]
@@ -110,4 +114,89 @@ fn a_repeated_id_in_a_later_run_is_its_own_call() {
     assert_eq!(ids, ["item_0", "item_0~2"]);
     assert_eq!(parts[1].metadata.as_ref().unwrap()["rawId"], "item_0");
     assert_eq!(essence(&parts[0]), essence(&parts[1]));
+}
+
+#[test]
+fn codex_app_server_runs_concatenated_keep_every_call() {
+    for dir in [
+        "codex-app-server",
+        "codex-app-server@0.118.0",
+        "codex-app-server@0.142.0",
+    ] {
+        concatenated(dir, own_sessions);
+    }
+}
+
+#[test]
+fn opencode_sessions_concatenated_keep_every_call() {
+    for dir in [
+        "opencode-serve",
+        "opencode-serve-global",
+        "opencode-run",
+        "opencode-serve@1.1.53",
+        "opencode-run@1.1.53",
+    ] {
+        concatenated(dir, own_sessions);
+    }
+}
+
+#[test]
+fn acp_sessions_concatenated_keep_every_call() {
+    for dir in [
+        "claude-code-acp",
+        "claude-code-zed-acp",
+        "codex-acp",
+        "opencode-acp",
+    ] {
+        concatenated(dir, own_sessions);
+    }
+}
+
+/// Two recordings of `dir`, each with a session id of its own, interleaved line by line
+/// (two threads of one server): each call comes out once, as its own recording has it.
+fn interleaved(dir: &str, first: &str, second: &str) {
+    let read = |name: &str, index: usize| {
+        let text = std::fs::read_to_string(common::fixtures().join(dir).join(name)).unwrap();
+        own_sessions(index, &text)
+    };
+    let (a, b) = (read(first, 0), read(second, 1));
+    let mut expected = Vec::new();
+    for text in [&a, &b] {
+        let (parts, diagnostics) = common::normalize(text.as_bytes(), None);
+        assert!(diagnostics.is_empty(), "{dir}: {diagnostics:?}");
+        expected.extend(parts.iter().map(|part| essence(part).to_string()));
+    }
+    let (mut a_lines, mut b_lines) = (a.lines(), b.lines());
+    let mut stream = String::new();
+    loop {
+        let (x, y) = (a_lines.next(), b_lines.next());
+        if x.is_none() && y.is_none() {
+            break;
+        }
+        for line in [x, y].into_iter().flatten() {
+            stream.push_str(line);
+            stream.push('\n');
+        }
+    }
+    let (parts, diagnostics) = common::normalize(stream.as_bytes(), None);
+    assert!(diagnostics.is_empty(), "{dir}: {diagnostics:#?}");
+    let ids: BTreeSet<&str> = parts.iter().map(|part| part.id.as_str()).collect();
+    assert_eq!(ids.len(), parts.len(), "{dir}: a part id appears twice");
+    let mut got: Vec<String> = parts.iter().map(|part| essence(part).to_string()).collect();
+    got.sort();
+    expected.sort();
+    assert_eq!(got, expected, "{dir}: the parts differ");
+}
+
+#[test]
+fn interleaved_threads_with_the_same_call_ids_keep_every_call() {
+    // Both recordings name their first command `call_mock_1_1`.
+    interleaved("codex-app-server", "shell-ok.jsonl", "shell-exit-3.jsonl");
+    interleaved(
+        "codex-app-server",
+        "read-file.jsonl",
+        "permission-denied.jsonl",
+    );
+    interleaved("opencode-serve", "shell-ok.jsonl", "subagent.jsonl");
+    interleaved("codex-acp", "shell-ok.jsonl", "read-file.jsonl");
 }

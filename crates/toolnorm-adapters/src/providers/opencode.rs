@@ -320,6 +320,7 @@ impl OpenCodeAdapter {
     }
 
     fn tool_part(&mut self, line: u64, part: wire::ToolPart, out: &mut Facts<'_>) {
+        out.session(&part.session_id);
         let id = if part.call_id.is_empty() {
             part.id.clone()
         } else {

@@ -21,7 +21,7 @@ mod fact;
 mod failure;
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -74,22 +74,41 @@ impl Extras {
 /// The sessions of a stream, for call ids that are unique only within one.
 ///
 /// A stream may hold several sessions (a `codex exec` run, then `codex exec resume`;
-/// files concatenated), and a provider may number its calls afresh in each (`item_0`).
-/// The calls of the first session keep their ids. In a later one, a call whose id a call
-/// of an earlier session used, and finished, gets the part id `<id>~<n>`, `n` the number
-/// of its session in the stream (from 1), with the raw id in `metadata.rawId`; the
-/// session's later events for that raw id go to that part. A call still open is taken to
-/// continue (threads of one stream interleave).
+/// files concatenated; the threads or child sessions of one run, interleaved), and a
+/// provider may number its calls afresh in each (`item_0`). Sessions are numbered from 1
+/// in the order they first appear. A call keeps its raw id as its part id unless a call of
+/// another session already has that id (finished, or left open by a run that ended): then
+/// it gets the part id `<id>~<n>`, `n` the number of its session, with the raw id in
+/// `metadata.rawId`, and its session's later events for that raw id go to that part. Lines
+/// that name no session belong to the session named last.
 #[derive(Debug, Default)]
 struct Sessions {
-    /// The session the lines belong to now.
-    current: Option<String>,
-    /// How many sessions began so far (the number of the current one).
+    /// The session the lines belong to now, and its number.
+    current: Option<(String, u32)>,
+    /// Session id → its number (the latest run's, for a session begun again).
+    numbers: HashMap<String, u32>,
+    /// How many sessions (or runs of one) began so far.
     count: u32,
-    /// Raw ids sighted in the current session (kept from the second session on).
-    seen: HashSet<String>,
-    /// Raw id → part id, for the current session's calls that had to be renamed.
-    renamed: HashMap<String, String>,
+    /// Raw id → the number of the session whose call has it as its part id, for calls
+    /// first sighted in a session other than the first (the first owns every other id).
+    owners: HashMap<String, u32>,
+    /// Session number → raw id → part id, for the calls that had to be renamed.
+    renamed: HashMap<u32, HashMap<String, String>>,
+}
+
+impl Sessions {
+    /// The number of the current session (1 before any session is named).
+    fn number(&self) -> u32 {
+        self.current.as_ref().map_or(1, |(_, number)| *number)
+    }
+
+    /// The part id of a call the current session renamed.
+    fn renamed(&self, raw: &str) -> Option<&String> {
+        if self.renamed.is_empty() {
+            return None;
+        }
+        self.renamed.get(&self.number())?.get(raw)
+    }
 }
 
 /// The tracker of one stream: the rules, the session's working directory, its sessions,
@@ -140,54 +159,83 @@ impl<'a> Facts<'a> {
         self.tracker.cwd.as_deref()
     }
 
-    /// The lines from here on belong to session `id` (a new session when it differs from
-    /// the current one). Calls carry their session in `metadata.sessionId`.
+    /// The lines from here on belong to session `id`: a new session the first time the
+    /// stream names it, else the one it named before (sessions may interleave). Calls carry
+    /// their session in `metadata.sessionId`.
     pub fn session(&mut self, id: &str) {
-        if self.tracker.sessions.current.as_deref() != Some(id) {
-            self.begin_session(id);
+        let sessions = &mut self.tracker.sessions;
+        if sessions
+            .current
+            .as_ref()
+            .is_some_and(|(current, _)| current == id)
+        {
+            return;
         }
+        let number = match sessions.numbers.get(id) {
+            Some(number) => *number,
+            None => {
+                sessions.count += 1;
+                sessions.numbers.insert(id.to_owned(), sessions.count);
+                sessions.count
+            }
+        };
+        sessions.current = Some((id.to_owned(), number));
     }
 
     /// A new session (or a new run of one, such as `codex exec resume`) begins with this
-    /// line: its calls are numbered afresh.
+    /// line: its calls are numbered afresh, even when it names a session seen before.
     pub fn begin_session(&mut self, id: &str) {
         let sessions = &mut self.tracker.sessions;
-        sessions.current = Some(id.to_owned());
         sessions.count += 1;
-        sessions.seen.clear();
-        sessions.renamed.clear();
+        sessions.numbers.insert(id.to_owned(), sessions.count);
+        sessions.current = Some((id.to_owned(), sessions.count));
     }
 
     /// The part id of a raw call id in the current session.
     fn part_id<'i>(&self, raw: &'i str) -> Cow<'i, str> {
-        let renamed = &self.tracker.sessions.renamed;
-        match renamed.is_empty() {
-            true => Cow::Borrowed(raw),
-            false => renamed
-                .get(raw)
-                .map_or(Cow::Borrowed(raw), |id| Cow::Owned(id.clone())),
+        match self.tracker.sessions.renamed(raw) {
+            None => Cow::Borrowed(raw),
+            Some(id) => Cow::Owned(id.clone()),
         }
     }
 
-    /// The part id for a sighting of `raw`: itself, or `<raw>~<n>` when an earlier
-    /// session of the stream already used it.
+    /// Whether `raw` is the id of a call of another session: a sighting of it in the
+    /// current session is a call of its own (see [`Sessions`]).
+    pub fn is_other_sessions(&self, raw: &str) -> bool {
+        let sessions = &self.tracker.sessions;
+        sessions.count >= 2
+            && sessions.renamed(raw).is_none()
+            && sessions.owners.get(raw).copied().unwrap_or(1) != sessions.number()
+            && (self.sink.finished(raw).is_some() || self.sink.call(raw).is_some())
+    }
+
+    /// The part id for a sighting of `raw`: itself, or `<raw>~<n>` when a call of another
+    /// session already has it.
     fn sighted_id(&mut self, raw: &str) -> Option<String> {
-        if self.tracker.sessions.count < 2 {
+        let sessions = &self.tracker.sessions;
+        if sessions.count < 2 {
             return None;
         }
-        if let Some(id) = self.tracker.sessions.renamed.get(raw) {
+        if let Some(id) = sessions.renamed(raw) {
             return Some(id.clone());
         }
-        let first_here = self.tracker.sessions.seen.insert(raw.to_owned());
-        // A finished call of an earlier session: this one is another call. (An open one is
-        // taken for the same call, continued: threads of one stream interleave.)
-        let used_before = self.sink.finished(raw).is_some();
-        if !(first_here && used_before) {
+        let number = sessions.number();
+        if sessions.owners.get(raw).copied().unwrap_or(1) == number {
             return None;
         }
+        if self.sink.finished(raw).is_none() && self.sink.call(raw).is_none() {
+            // Unused so far: this session's own.
+            let sessions = &mut self.tracker.sessions;
+            sessions.owners.insert(raw.to_owned(), number);
+            return None;
+        }
+        let id = format!("{raw}~{number}");
         let sessions = &mut self.tracker.sessions;
-        let id = format!("{raw}~{}", sessions.count);
-        sessions.renamed.insert(raw.to_owned(), id.clone());
+        sessions
+            .renamed
+            .entry(number)
+            .or_default()
+            .insert(raw.to_owned(), id.clone());
         Some(id)
     }
 
@@ -318,7 +366,7 @@ impl<'a> Facts<'a> {
         let mut metadata = sighting.metadata;
         if !sighting.restored {
             metadata.insert(meta::PROVIDER.into(), tracker.provider.into());
-            if let Some(session) = &tracker.sessions.current {
+            if let Some((session, _)) = &tracker.sessions.current {
                 metadata.insert(meta::SESSION_ID.into(), session.as_str().into());
             }
             if let Some((server, bare)) = &sighting.mcp {

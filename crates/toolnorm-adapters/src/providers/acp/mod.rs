@@ -71,7 +71,13 @@ impl AcpAdapter {
     }
 
     fn seen(&mut self, line: u64, seen: Seen, out: &mut Facts<'_>) {
-        if out.finished(&seen.id).is_some() {
+        if let Some(Value::String(session)) = &seen.session {
+            out.session(session);
+        }
+        // A `tool_call` reusing the id of another session's finished call is a call of its
+        // own; anything else for a finished call comes too late.
+        let reused = !seen.update && out.is_other_sessions(&seen.id);
+        if !reused && out.finished(&seen.id).is_some() {
             if let Some(status) = seen
                 .status
                 .filter(|status| !state_of(*status).is_terminal())
@@ -87,7 +93,7 @@ impl AcpAdapter {
             }
             return;
         }
-        let first = out.call(&seen.id).is_none();
+        let first = reused || out.call(&seen.id).is_none();
         if first {
             if seen.update {
                 // A client that joined mid-stream sees updates of calls it never saw start.

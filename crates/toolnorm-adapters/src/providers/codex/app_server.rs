@@ -45,6 +45,8 @@ struct RequestParams<'a> {
     request_id: Option<&'a RawValue>,
     #[serde(borrow, default)]
     reason: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "threadId")]
+    thread_id: Option<Cow<'a, str>>,
 }
 
 /// The item types of the pinned schema's `ThreadItem`.
@@ -165,6 +167,7 @@ impl Adapter for CodexAppServerAdapter {
             "item/commandExecution/outputDelta" => {
                 match serde_json::from_str::<app::CommandExecutionOutputDeltaNotification>(params) {
                     Ok(delta) => {
+                        out.session(&delta.thread_id);
                         joined(line, &delta.item_id, "commandExecution", out);
                         out.output(line, &delta.item_id, &delta.delta);
                     }
@@ -174,6 +177,7 @@ impl Adapter for CodexAppServerAdapter {
             "item/fileChange/outputDelta" => {
                 match serde_json::from_str::<app::FileChangeOutputDeltaNotification>(params) {
                     Ok(delta) => {
+                        out.session(&delta.thread_id);
                         joined(line, &delta.item_id, "fileChange", out);
                         out.output(line, &delta.item_id, &delta.delta);
                     }
@@ -183,6 +187,7 @@ impl Adapter for CodexAppServerAdapter {
             "item/mcpToolCall/progress" => {
                 match serde_json::from_str::<app::McpToolCallProgressNotification>(params) {
                     Ok(progress) => {
+                        out.session(&progress.thread_id);
                         joined(line, &progress.item_id, "mcpToolCall", out);
                         let metadata = object([(meta::PROGRESS, Value::from(progress.message))]);
                         out.merge_metadata(line, &progress.item_id, metadata);
@@ -223,6 +228,13 @@ impl CodexAppServerAdapter {
             return;
         };
         let thread = value.get("thread");
+        // A thread started (or resumed) is a session: its calls carry its id.
+        if let Some(id) = thread
+            .and_then(|thread| thread.get("id"))
+            .and_then(Value::as_str)
+        {
+            out.begin_session(id);
+        }
         let cwd = thread
             .and_then(|thread| {
                 thread
@@ -279,6 +291,7 @@ impl CodexAppServerAdapter {
         thread: &str,
         out: &mut Facts<'_>,
     ) {
+        out.session(thread);
         if let app::ThreadItem::SubAgentActivity {
             id,
             kind,
@@ -335,6 +348,9 @@ impl CodexAppServerAdapter {
             ));
             return;
         };
+        if let Some(thread) = &request.thread_id {
+            out.session(thread);
+        }
         let Some(item) = request.item_id else { return };
         let mut approval = object([
             ("status", Value::from("requested")),
@@ -349,7 +365,7 @@ impl CodexAppServerAdapter {
                 (item.as_ref().to_owned(), approval.clone()),
             );
         }
-        if !out.is_open(&item) {
+        if !out.is_open(&item) || out.is_other_sessions(&item) {
             self.early_approvals.insert(item.into_owned(), approval);
             return;
         }
@@ -363,11 +379,15 @@ impl CodexAppServerAdapter {
     fn resolved(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
         let Ok(RequestParams {
             request_id: Some(request),
+            thread_id,
             ..
         }) = serde_json::from_str::<RequestParams<'_>>(params)
         else {
             return;
         };
+        if let Some(thread) = &thread_id {
+            out.session(thread);
+        }
         let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
             return;
         };

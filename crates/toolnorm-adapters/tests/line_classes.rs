@@ -60,7 +60,7 @@ fn app_server(method: &str) -> String {
 }
 
 #[test]
-fn a_new_session_method_is_a_notice_and_a_new_item_method_an_error() {
+fn a_new_session_method_and_a_new_item_method_are_notices() {
     let (stats, diagnostics) = run(
         app_server("thread/teleported").as_bytes(),
         Some(Dialect::from_name("codex-app-server").unwrap()),
@@ -80,6 +80,22 @@ fn a_new_session_method_is_a_notice_and_a_new_item_method_an_error() {
         Some(Dialect::from_name("codex-app-server").unwrap()),
     );
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0].severity, Severity::Notice);
+    assert_eq!((stats.notice_lines, stats.error_lines), (1, 0));
+
+    // An `item/*` method that is not JSON-RPC params at all is an error.
+    let (stats, diagnostics) = run(
+        format!(
+            "{}
+{}
+",
+            r#"{"id":0,"result":{"userAgent":"codex"}}"#,
+            r#"{"method":"item/hologram/delta","params":{"itemId":7}}"#
+        )
+        .as_bytes(),
+        Some(Dialect::from_name("codex-app-server").unwrap()),
+    );
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0].severity, Severity::Error);
     assert_eq!((stats.notice_lines, stats.error_lines), (0, 1));
 }
@@ -95,8 +111,9 @@ fn codex_exec_claude_and_opencode_drift() {
         (
             "codex-exec",
             r#"{"type":"item.teleported"}"#,
-            Severity::Error,
+            Severity::Notice,
         ),
+
         ("claude-code", r#"{"type":"telepathy"}"#, Severity::Notice),
         (
             "claude-code",
@@ -121,7 +138,7 @@ fn codex_exec_claude_and_opencode_drift() {
         (
             "opencode",
             r#"{"type":"message.part.teleported","properties":{}}"#,
-            Severity::Error,
+            Severity::Notice,
         ),
     ];
     for (dialect, line, severity) in cases {

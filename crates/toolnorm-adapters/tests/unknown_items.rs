@@ -108,3 +108,117 @@ fn a_new_opencode_part_type_is_a_notice() {
         )]
     );
 }
+
+#[test]
+fn a_new_opencode_part_type_shaped_as_a_tool_part_is_a_call() {
+    let part = |status: &str| {
+        json!({"type": "message.part.updated", "properties": {"part": {
+        "id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1", "type": "tool-v2",
+        "callID": "call_1", "tool": "bash",
+        "state": if status == "completed" {
+            json!({"status": "completed", "input": {"command": "ls"}, "output": "a\n",
+                   "title": "ls", "metadata": {}, "time": {"start": 1, "end": 2}})
+        } else {
+            json!({"status": "pending", "input": {"command": "ls"}, "raw": ""})
+        }}}})
+    };
+    let (parts, diagnostics) = run(Dialect::OPENCODE, &[part("pending"), part("completed")]);
+    assert_eq!(parts.len(), 1, "{diagnostics:?}");
+    assert_eq!(parts[0].id, "call_1");
+    assert_eq!(parts[0].state, ToolState::Complete);
+    assert_eq!(parts[0].output, Some(json!("a\n")));
+    assert!(
+        diagnostics
+            .iter()
+            .all(|(severity, text)| *severity == Severity::Notice
+                && text.contains("unknown OpenCode part type `tool-v2`, read as a tool part")),
+        "{diagnostics:?}"
+    );
+}
+
+#[test]
+fn a_new_opencode_part_event_reads_its_part() {
+    let (parts, diagnostics) = run(
+        Dialect::OPENCODE,
+        &[
+            json!({"type": "message.part.replaced", "properties": {"part": {
+                "id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1", "type": "tool",
+                "callID": "call_1", "tool": "read",
+                "state": {"status": "running", "input": {"filePath": "a.txt"}, "time": {"start": 1}}}}}),
+            json!({"type": "message.part.teleported", "properties": {}}),
+        ],
+    );
+    assert_eq!(parts.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        (parts[0].id.as_str(), parts[0].state),
+        ("call_1", ToolState::Running)
+    );
+    assert_eq!(
+        diagnostics,
+        [
+            (
+                Severity::Notice,
+                "line 1: notice: unknown OpenCode event `message.part.replaced`".to_owned()
+            ),
+            (
+                Severity::Notice,
+                "line 2: notice: unknown OpenCode event `message.part.teleported`".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_new_codex_app_server_item_update_opens_its_call() {
+    let (parts, diagnostics) = run(
+        Dialect::CODEX_APP_SERVER,
+        &[
+            json!({"method": "item/commandExecution/terminalInteraction",
+                   "params": {"threadId": "t", "turnId": "u", "itemId": "call_1", "stdin": "y\n"}}),
+            json!({"method": "item/agentMessage/hologram",
+                   "params": {"threadId": "t", "turnId": "u", "itemId": "msg_1"}}),
+            json!({"method": "item/teleported", "params": {"threadId": "t"}}),
+        ],
+    );
+    assert_eq!(parts.len(), 1, "only the command is a call: {parts:?}");
+    assert_eq!(
+        (parts[0].id.as_str(), parts[0].name.as_str(), parts[0].state),
+        ("call_1", "commandExecution", ToolState::Running)
+    );
+    assert_eq!(parts[0].kind, ToolKind::Bash);
+    let severities: Vec<Severity> = diagnostics.iter().map(|(severity, _)| *severity).collect();
+    assert!(
+        severities.iter().all(|s| *s == Severity::Notice),
+        "{diagnostics:?}"
+    );
+    assert!(
+        diagnostics[0]
+            .1
+            .contains("`item/commandExecution/terminalInteraction`"),
+        "{diagnostics:?}"
+    );
+}
+
+#[test]
+fn a_new_codex_exec_item_event_reads_its_item() {
+    let (parts, diagnostics) = run(
+        Dialect::CODEX_EXEC,
+        &[
+            json!({"type": "item.progressed", "item": {"id": "item_0", "type": "command_execution",
+                   "command": "ls", "aggregated_output": "", "status": "in_progress"}}),
+            json!({"type": "item.teleported"}),
+        ],
+    );
+    assert_eq!(parts.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        (parts[0].id.as_str(), parts[0].state),
+        ("item_0", ToolState::Running)
+    );
+    assert_eq!(
+        diagnostics,
+        [
+            (Severity::Notice, "line 1: notice: unknown codex exec event `item.progressed`, its item read as an update".to_owned()),
+            (Severity::Notice, "line 2: notice: unknown codex exec event `item.teleported`".to_owned()),
+        ]
+    );
+}

@@ -270,13 +270,25 @@ impl OpenCodeAdapter {
             "step_start" | "step_finish" | "text" | "reasoning" | "error" | "file" | "patch"
             | "agent" | "snapshot" | "retry" => {}
             other if IGNORED_EVENTS.contains(&other) => {}
-            // A new `message.part.*` event may carry a tool part: an error. Any other
-            // type (sessions, servers, files …) carries none: a notice.
-            other if other.starts_with("message.part.") => out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::UnknownEvent,
-                format!("unknown OpenCode event `{other}`"),
-            )),
+            // A new `message.part.*` event: its part, when it carries one, is read as an
+            // update is (a tool part is a call); one without a part carries no call.
+            other if other.starts_with("message.part.") => {
+                out.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown OpenCode event `{other}`"),
+                ));
+                let part = envelope
+                    .properties
+                    .and_then(|properties| {
+                        serde_json::from_str::<PartProperties<'_>>(properties.get()).ok()
+                    })
+                    .and_then(|properties| properties.part);
+                if let Some(part) = part {
+                    self.part(line, part.get(), out);
+                }
+            }
+            // Any other type (sessions, servers, files …) carries no call: a notice.
             other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,
@@ -289,13 +301,27 @@ impl OpenCodeAdapter {
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
             Ok(probe) if NON_TOOL_PARTS.contains(&probe.kind.as_ref()) => return,
-            // A part type this version does not know: said, not dropped in silence.
+            // A part type this version does not know: said, not dropped in silence; one
+            // shaped as a tool part (a tool, its call id, a state) is read as one.
             Ok(probe) => {
-                return out.diagnostic(Diagnostic::notice(
+                let tool = tool_shaped(part);
+                out.diagnostic(Diagnostic::notice(
                     line,
                     DiagnosticKind::UnknownEvent,
-                    format!("unknown OpenCode part type `{}`", probe.kind),
+                    match tool {
+                        Some(_) => format!(
+                            "unknown OpenCode part type `{}`, read as a tool part",
+                            probe.kind
+                        ),
+                        None => format!("unknown OpenCode part type `{}`", probe.kind),
+                    },
                 ));
+                match tool {
+                    Some(Ok(part)) => self.tool_part(line, part, out),
+                    Some(Err(error)) => out.diagnostic(json::malformed(line, "tool part", &error)),
+                    None => {}
+                }
+                return;
             }
             Err(error) => return out.diagnostic(json::malformed(line, "part", &error)),
         }
@@ -436,6 +462,21 @@ impl OpenCodeAdapter {
 
 /// An attachment as metadata: its name, type and where it is, never its inline data
 /// (`data:` URLs are left out: they are the file itself).
+/// A part of an unknown type read as a tool part, when it has a tool part's fields.
+fn tool_shaped(part: &str) -> Option<Result<wire::ToolPart, serde_json::Error>> {
+    let Ok(Value::Object(mut part)) = serde_json::from_str::<Value>(part) else {
+        return None;
+    };
+    let shaped = part.get("tool").is_some_and(Value::is_string)
+        && part.get("state").is_some_and(Value::is_object)
+        && (part.get("callID").is_some() || part.get("id").is_some());
+    if !shaped {
+        return None;
+    }
+    part.insert("type".into(), "tool".into());
+    Some(serde_json::from_value(Value::Object(part)))
+}
+
 fn attachment(file: &wire::FilePart) -> Value {
     let mut entry = JsonObject::new();
     entry.insert("id".into(), file.id.as_str().into());

@@ -72,6 +72,19 @@ const THREAD_ITEM_TYPES: &[&str] = &[
     "webSearch",
 ];
 
+/// The item types of [`THREAD_ITEM_TYPES`] that are tool calls.
+const TOOL_ITEM_TYPES: &[&str] = &[
+    "collabAgentToolCall",
+    "commandExecution",
+    "dynamicToolCall",
+    "fileChange",
+    "imageGeneration",
+    "imageView",
+    "mcpToolCall",
+    "sleep",
+    "webSearch",
+];
+
 /// An item's `type`.
 #[derive(Deserialize)]
 struct ItemType<'a> {
@@ -201,13 +214,10 @@ impl Adapter for CodexAppServerAdapter {
             }
             method if IGNORED_METHODS.contains(&method) => {}
             method if method.starts_with("codex/event/") => {}
-            // A new `item/*` method may carry a tool call: an error. A new `thread/*`,
-            // `account/*`, `turn/*` … method carries none: a notice.
-            other if other.starts_with("item/") => out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::UnknownEvent,
-                format!("unknown Codex app-server method `{other}`"),
-            )),
+            other if other.starts_with("item/") => {
+                self.unknown_item_method(line, other, params, out)
+            }
+            // A new `thread/*`, `account/*`, `turn/*` … method carries no call: a notice.
             other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,
@@ -245,6 +255,40 @@ impl CodexAppServerAdapter {
         if let Some(cwd) = cwd {
             out.set_cwd(cwd);
         }
+    }
+
+    /// A new `item/<type>/<update>` method (an update this version does not know, such
+    /// as a new delta): said with a notice. It names the item and its type, so an item
+    /// whose start the stream does not hold is opened from it, as for known updates; a
+    /// method that names no item carries no call.
+    fn unknown_item_method(&mut self, line: u64, method: &str, params: &str, out: &mut Facts<'_>) {
+        #[derive(Deserialize)]
+        struct Update<'a> {
+            #[serde(borrow, default, rename = "itemId")]
+            item_id: Option<Cow<'a, str>>,
+            #[serde(borrow, default, rename = "threadId")]
+            thread_id: Option<Cow<'a, str>>,
+        }
+        let update = match serde_json::from_str::<Update<'_>>(params) {
+            Ok(update) => update,
+            Err(error) => return out.diagnostic(json::malformed(line, method, &error)),
+        };
+        out.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            format!("unknown Codex app-server method `{method}`"),
+        ));
+        if let Some(thread) = &update.thread_id {
+            out.session(thread);
+        }
+        let item_type = method.split('/').nth(1).filter(|kind| !kind.is_empty());
+        let (Some(id), Some(item_type)) = (update.item_id, item_type) else {
+            return;
+        };
+        if THREAD_ITEM_TYPES.contains(&item_type) && !TOOL_ITEM_TYPES.contains(&item_type) {
+            return;
+        }
+        joined(line, &id, item_type, out);
     }
 
     /// An `item/started` / `item/completed` whose item does not read as the pinned schema's

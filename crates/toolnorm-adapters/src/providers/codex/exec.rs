@@ -88,15 +88,33 @@ impl Adapter for CodexExecAdapter {
             return;
         };
         match kind {
-            "item.started" | "item.updated" | "item.completed" => {
+            kind if kind.starts_with("item.") => {
+                let known_event =
+                    matches!(kind, "item.started" | "item.updated" | "item.completed");
                 let Some(raw) = event.item.map(RawValue::get) else {
-                    out.diagnostic(Diagnostic::at(
-                        line,
-                        DiagnosticKind::MalformedEvent,
-                        format!("{kind} without `item`"),
-                    ));
+                    out.diagnostic(match known_event {
+                        true => Diagnostic::at(
+                            line,
+                            DiagnosticKind::MalformedEvent,
+                            format!("{kind} without `item`"),
+                        ),
+                        // A new event about the thread's items that names none: no call in it.
+                        false => Diagnostic::notice(
+                            line,
+                            DiagnosticKind::UnknownEvent,
+                            format!("unknown codex exec event `{kind}`"),
+                        ),
+                    });
                     return;
                 };
+                if !known_event {
+                    // A new event that carries an item: the item is read as an update.
+                    out.diagnostic(Diagnostic::notice(
+                        line,
+                        DiagnosticKind::UnknownEvent,
+                        format!("unknown codex exec event `{kind}`, its item read as an update"),
+                    ));
+                }
                 let item = match serde_json::from_str::<ItemProbe<'_>>(raw) {
                     Ok(item) => item,
                     Err(error) => {
@@ -142,13 +160,7 @@ impl Adapter for CodexExecAdapter {
                 }
             }
             "turn.started" | "turn.completed" | "turn.failed" | "error" => {}
-            // A new `item.*` event may carry a tool call: an error. Any other type is
-            // about the thread or turn: a notice.
-            other if other.starts_with("item.") => out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::UnknownEvent,
-                format!("unknown codex exec event `{other}`"),
-            )),
+            // Any other type is about the thread or turn: a notice.
             other => out.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,

@@ -23,12 +23,12 @@ impl Dialect {
     }
 
     /// The name used on the command line, e.g. `claude-code`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         self.name
     }
 
     /// The provider whose calls this dialect carries, e.g. `codex` for both Codex dialects.
-    pub fn provider(self) -> &'static str {
+    pub const fn provider(self) -> &'static str {
         self.provider
     }
 

@@ -346,7 +346,7 @@ fn a_foreign_agent_stream_folds_into_parts() {
             bash.title.as_str(),
             bash.state
         ),
-        ("Bash", ToolKind::Bash, "`ls`", ToolState::Complete)
+        ("Bash", ToolKind::Bash, "ls", ToolState::Complete)
     );
     assert_eq!(bash.input, json!({"command":"ls"}));
     assert_eq!(bash.output, Some(json!("a\nb\n")));
@@ -359,8 +359,8 @@ fn a_foreign_agent_stream_folds_into_parts() {
     );
     let write = &parts[1];
     assert_eq!(
-        (write.kind, write.state),
-        (ToolKind::FileWrite, ToolState::Error)
+        (write.kind, write.state, write.title.as_str()),
+        (ToolKind::FileWrite, ToolState::Error, "Writing /w/new.txt")
     );
     let error = write.error.as_ref().unwrap();
     assert_eq!(error.message, "EACCES: permission denied");

@@ -97,14 +97,14 @@ fn another_agents_empty_title_does_not_erase_the_title() {
         Dialect::ACP,
         &[
             update(json!({"sessionUpdate": "tool_call", "toolCallId": "c5",
-                "title": "toolbox_echo", "status": "pending"})),
+                "title": "Weighing the options", "kind": "think", "status": "pending"})),
             update(
                 json!({"sessionUpdate": "tool_call_update", "toolCallId": "c5",
                 "title": "", "status": "completed", "rawOutput": "echo: hi"}),
             ),
         ],
     );
-    assert_eq!(parts[0].title, "toolbox_echo");
+    assert_eq!(parts[0].title, "Weighing the options");
 }
 
 #[test]
@@ -127,7 +127,8 @@ fn an_mcp_call_whose_input_names_server_and_tool_is_mcp() {
     let part = &parts[0];
     assert_eq!(part.kind, ToolKind::Mcp);
     assert_eq!(part.name, "divide");
-    assert_eq!(part.title, "Tool: toolbox/divide");
+    // toolnorm's title of the MCP tool, not the agent's wording.
+    assert_eq!(part.title, "Dividing");
     assert_eq!(
         part.metadata.as_ref().unwrap()["mcp"],
         json!({"server": "toolbox", "tool": "divide"})
@@ -167,4 +168,102 @@ fn a_failed_command_with_its_exit_status_in_raw_output_is_an_exit_code() {
         error.details.as_ref().unwrap()["output"],
         json!("cat: missing.txt: No such file or directory\n")
     );
+}
+
+/// The titles of one recording, by call id.
+fn titles(bytes: &[u8]) -> std::collections::BTreeMap<String, String> {
+    let (parts, diagnostics) = common::normalize(bytes, None);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    parts
+        .into_iter()
+        .map(|part| (part.id, part.title))
+        .collect()
+}
+
+/// Every call an ACP recording shares with the agent's native recording of the same
+/// scenario gets the same title, once the session's directory is known (a client's log
+/// holds its `session/new` request). Returns how many calls were compared.
+fn same_titles_as_native(native: &str, acp: &str) -> usize {
+    let session_new = json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
+        "params": {"cwd": "/workspace", "mcpServers": []}});
+    let mut compared = 0;
+    for entry in std::fs::read_dir(common::fixtures().join(acp)).unwrap() {
+        let path = entry.unwrap().path();
+        let native_path = common::fixtures()
+            .join(native)
+            .join(path.file_name().unwrap());
+        let Ok(native_bytes) = std::fs::read(&native_path) else {
+            continue;
+        };
+        let mut acp_bytes = format!("{session_new}\n").into_bytes();
+        acp_bytes.extend(std::fs::read(&path).unwrap());
+        let (want, got) = (titles(&native_bytes), titles(&acp_bytes));
+        for (id, title) in &got {
+            if let Some(native_title) = want.get(id) {
+                assert_eq!(title, native_title, "{}: {id}", path.display());
+                compared += 1;
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn other_agents_calls_get_the_titles_of_their_native_dialect() {
+    for (native, acp, at_least) in [
+        ("claude-code", "claude-code-acp", 15),
+        ("claude-code", "claude-code-zed-acp", 15),
+        ("opencode-serve", "opencode-acp", 15),
+    ] {
+        let compared = same_titles_as_native(native, acp);
+        assert!(compared >= at_least, "{acp}: {compared} calls compared");
+    }
+}
+
+#[test]
+fn a_title_comes_from_the_acp_kind_and_input_never_the_agents_wording() {
+    let read = |extra: Value| {
+        let mut call = json!({"sessionUpdate": "tool_call", "toolCallId": "c1",
+            "title": "Read File", "kind": "read", "status": "pending",
+            "locations": [{"path": "/w/src/a.rs"}]});
+        call.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        one(&[update(call)]).title
+    };
+    // No working directory known: the path as the agent gave it.
+    assert_eq!(read(json!({})), "Reading /w/src/a.rs");
+    // The call's own `cwd`.
+    assert_eq!(
+        read(json!({"rawInput": {"path": "/w/src/a.rs", "cwd": "/w"}})),
+        "Reading src/a.rs"
+    );
+    // A command as an argument list, unwrapped from its shell.
+    let part = one(&[update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "c2",
+        "title": "Run", "kind": "execute", "status": "pending",
+        "rawInput": {"command": ["/bin/bash", "-lc", "cargo test -p x"]}}),
+    )]);
+    assert_eq!(part.title, "cargo test -p x");
+    // A kind with no rule keeps the agent's title.
+    let part = one(&[update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "c3",
+        "title": "Pondering", "kind": "think", "status": "pending"}),
+    )]);
+    assert_eq!(part.title, "Pondering");
+}
+
+#[test]
+fn the_clients_session_request_gives_the_working_directory() {
+    let parts = common::lines(
+        Dialect::ACP,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "session/new",
+                "params": {"cwd": "/w", "mcpServers": []}}),
+            update(json!({"sessionUpdate": "tool_call", "toolCallId": "c1",
+                "title": "Edit", "kind": "edit", "status": "pending",
+                "rawInput": {"file_path": "/w/lib/b.py"}})),
+        ],
+    );
+    assert_eq!(parts[0].title, "Editing lib/b.py");
 }

@@ -113,7 +113,6 @@ fn codex_exec_claude_and_opencode_drift() {
             r#"{"type":"item.teleported"}"#,
             Severity::Notice,
         ),
-
         ("claude-code", r#"{"type":"telepathy"}"#, Severity::Notice),
         (
             "claude-code",

@@ -41,6 +41,7 @@ const OPENCODE_RULES: (&str, &str) = (
     "rules/opencode.toml",
     include_str!("../../rules/opencode.toml"),
 );
+const ACP_RULES: (&str, &str) = ("rules/acp.toml", include_str!("../../rules/acp.toml"));
 const DEFAULT_RULES: (&str, &str) = (
     "rules/default.toml",
     include_str!("../../rules/default.toml"),
@@ -103,7 +104,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
     Entry {
         dialect: Dialect::ACP,
         summary: "Agent Client Protocol JSON-RPC, as a client sees it",
-        rules: DEFAULT_RULES,
+        rules: ACP_RULES,
         claims: providers::acp::claims,
         adapter: |options| Box::new(providers::acp::AcpAdapter::new(options.mcp_servers.clone())),
         recordings: &[
@@ -192,6 +193,7 @@ mod tests {
                 "rules/claude-code.toml",
                 "rules/codex.toml",
                 "rules/opencode.toml",
+                "rules/acp.toml",
                 "rules/default.toml"
             ]
         );

@@ -117,6 +117,8 @@ impl Sessions {
 pub(crate) struct Tracker {
     provider: &'static str,
     rules: Arc<TitleRules>,
+    /// Every provider's rules, for a dialect that carries other providers' tools (ACP).
+    all_rules: TitleRules,
     cwd: Option<String>,
     sessions: Sessions,
     extras: HashMap<String, Extras>,
@@ -128,6 +130,7 @@ impl Tracker {
         Tracker {
             provider,
             rules: Arc::new(rules.for_provider(provider)),
+            all_rules: rules.clone(),
             cwd: None,
             sessions: Sessions::default(),
             extras: HashMap::new(),
@@ -275,6 +278,31 @@ impl<'a> Facts<'a> {
     /// Whether `tool` is one of the provider's built-in tools, as its rules list them.
     pub fn is_builtin(&self, tool: &str) -> bool {
         self.tracker.rules.knows(self.tracker.provider, tool)
+    }
+
+    /// Whether `tool` is one of `provider`'s built-in tools (any provider's, for a dialect
+    /// that carries other providers' tools, as ACP does).
+    pub fn is_builtin_of(&self, provider: &str, tool: &str) -> bool {
+        self.tracker.all_rules.knows(provider, tool)
+    }
+
+    /// The title the rules give a call of `provider`'s `tool` (`server` for an MCP tool),
+    /// with paths relative to `cwd`: the first rule whose template resolves, no fallback.
+    pub fn rules_title(
+        &self,
+        provider: &str,
+        tool: &str,
+        server: Option<&str>,
+        input: &Value,
+        cwd: Option<&str>,
+    ) -> Option<String> {
+        self.tracker.all_rules.title(&crate::rules::ToolRef {
+            provider,
+            tool,
+            server,
+            input,
+            cwd,
+        })
     }
 
     /// Reports a problem with the line.

@@ -12,6 +12,7 @@
 
 mod outcome;
 mod seen;
+mod titles;
 
 use std::collections::{HashMap, HashSet};
 
@@ -205,6 +206,27 @@ impl AcpAdapter {
             });
         let at = toolnorm.and_then(|meta| meta.timing.as_ref()?.started_at.clone());
         let input = seen.raw_input.clone().unwrap_or(Value::Null);
+        let mcp = mcp.filter(|_| kind == ToolKind::Mcp);
+        // Another agent's call gets toolnorm's title where its tool, MCP name or kind gives
+        // one; toolnorm's own frames keep theirs.
+        let title = match toolnorm {
+            Some(_) => title,
+            None => {
+                let acp_kind = seen.kind.map(|kind| kind.to_string());
+                let call = titles::Call {
+                    name: &name,
+                    kind,
+                    acp_kind: acp_kind.as_deref(),
+                    mcp: mcp
+                        .as_ref()
+                        .map(|(server, tool)| (server.as_str(), tool.as_str())),
+                    input: &input,
+                    locations: seen.locations.as_ref(),
+                    meta: seen.meta.as_ref(),
+                };
+                titles::title(&call, out).unwrap_or(title)
+            }
+        };
         let sighting = Sighting::new(seen.id.clone(), name, input)
             .kind(kind)
             .title(title)
@@ -218,7 +240,7 @@ impl AcpAdapter {
             }
             None => {
                 let sighting = sighting.metadata(foreign_metadata(seen));
-                match mcp.filter(|_| kind == ToolKind::Mcp) {
+                match mcp {
                     Some((server, tool)) => sighting.mcp(server, tool),
                     None => sighting,
                 }
@@ -338,6 +360,13 @@ impl Adapter for AcpAdapter {
         };
         match message.get("method").and_then(Value::as_str) {
             Some("session/update") => self.update(line, &message, out),
+            // The client's requests, when the log holds them: the session's directory.
+            Some("session/new" | "session/load" | "session/resume") => {
+                let cwd = message.get("params").and_then(|params| params.get("cwd"));
+                if let Some(cwd) = cwd.and_then(Value::as_str) {
+                    out.set_cwd(cwd);
+                }
+            }
             Some("session/request_permission") => self.permission_request(line, &message, out),
             // Other requests and notifications carry no tool-call data.
             Some(_) => {}
@@ -357,10 +386,9 @@ fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
     };
     // Another agent's empty title (OpenCode 1.1 ends MCP calls with `"title": ""`) does
     // not erase the one it gave; toolnorm's own frames are taken as written.
-    let title = seen
+    let agent_title = seen
         .title
         .as_ref()
-        .filter(|title| title.as_str() != call.title())
         .filter(|title| own || !title.trim().is_empty())
         .cloned();
     let input = seen
@@ -368,11 +396,20 @@ fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
         .as_ref()
         .filter(|input| *input != call.input())
         .cloned();
-    if let Some(title) = title {
-        out.set_title(line, &seen.id, title);
-    }
     if let Some(input) = input {
         out.update_input(line, &seen.id, input, None);
+    }
+    // Another agent's call: toolnorm's title of the input as it now stands, else the
+    // agent's latest.
+    let title = match own {
+        true => agent_title,
+        false => own_title(seen, out).or(agent_title),
+    };
+    let changed = out
+        .call(&seen.id)
+        .is_some_and(|call| title.as_deref().is_some_and(|title| title != call.title()));
+    if let (true, Some(title)) = (changed, title) {
+        out.set_title(line, &seen.id, title);
     }
     if let Some(metadata) = seen
         .toolnorm()
@@ -381,6 +418,28 @@ fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
     {
         out.merge_metadata(line, &seen.id, metadata.clone());
     }
+}
+
+/// toolnorm's title of another agent's open call, from what the fold holds of it.
+fn own_title(seen: &Seen, out: &Facts<'_>) -> Option<String> {
+    let call = out.call(&seen.id)?;
+    let metadata = call.metadata();
+    let mcp = metadata.get(meta::MCP).and_then(|names| {
+        Some((
+            names.get(meta::MCP_SERVER)?.as_str()?,
+            names.get(meta::MCP_TOOL)?.as_str()?,
+        ))
+    });
+    let view = titles::Call {
+        name: call.name(),
+        kind: call.kind(),
+        acp_kind: metadata.get(meta::ACP_KIND).and_then(Value::as_str),
+        mcp,
+        input: call.input(),
+        locations: seen.locations.as_ref(),
+        meta: metadata.get(meta::ACP_META).and_then(Value::as_object),
+    };
+    titles::title(&view, out)
 }
 
 fn malformed(line: u64, message: impl Into<String>) -> Diagnostic {

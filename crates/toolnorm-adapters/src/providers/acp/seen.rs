@@ -19,6 +19,8 @@ pub(super) struct Seen {
     pub name: Option<String>,
     pub raw_input: Option<Value>,
     pub raw_output: Option<Value>,
+    /// The `locations`, as sent.
+    pub locations: Option<Value>,
     /// The content blocks, as sent (already checked against the schema's types).
     pub content: Option<Vec<Value>>,
     pub meta: Option<Map<String, Value>>,
@@ -41,6 +43,7 @@ impl Seen {
             name: call.name,
             raw_input: raw.get("rawInput").cloned(),
             raw_output: raw.get("rawOutput").cloned(),
+            locations: raw.get("locations").cloned(),
             content: raw.get("content").and_then(Value::as_array).cloned(),
             toolnorm: toolnorm_meta(call.meta.as_ref()),
             meta: call.meta,
@@ -62,6 +65,7 @@ impl Seen {
             name: update.name,
             raw_input: raw.get("rawInput").cloned(),
             raw_output: raw.get("rawOutput").cloned(),
+            locations: raw.get("locations").cloned(),
             content: raw.get("content").and_then(Value::as_array).cloned(),
             toolnorm: toolnorm_meta(update.meta.as_ref()),
             meta: update.meta,

@@ -69,6 +69,11 @@ pub struct NormalizeArgs {
     /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
     #[arg(long = "mcp-server", value_name = "NAME")]
     pub mcp_servers: Vec<String>,
+    /// The directory the session ran in, for paths in titles shown relative to it when
+    /// the stream does not name one (`codex exec --json`, `opencode run`, an ACP log
+    /// without the client's requests).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<String>,
     /// Write every input line that produced a diagnostic to FILE, verbatim, as
     /// `N<TAB>line` (N the line number).
     #[arg(long, value_name = "FILE")]
@@ -281,6 +286,9 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         .keep_events(format.needs_events())
         .rules(rules)
         .mcp_servers(args.mcp_servers.iter().cloned());
+    if let Some(cwd) = &args.cwd {
+        builder = builder.cwd(cwd.as_str());
+    }
     if let Some(path) = &args.audit {
         match File::create(path) {
             Ok(file) => builder = builder.audit_to(Box::new(io::BufWriter::new(file))),

@@ -361,3 +361,29 @@ fn every_fixture_passes_strict_in_every_format() {
         }
     }
 }
+
+#[test]
+fn cwd_makes_paths_relative_where_the_stream_names_no_directory() {
+    let titles = |args: &[&str]| -> Vec<String> {
+        let output = toolnorm()
+            .args(["normalize"])
+            .args(args)
+            .arg(fixture("codex-exec/edit-file.jsonl"))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        stdout_lines(&output)
+            .iter()
+            .map(|part| part["title"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(titles(&[]), ["Editing /workspace/src/greet.py"]);
+    assert_eq!(titles(&["--cwd", "/workspace"]), ["Editing src/greet.py"]);
+    // The same edit in the app-server stream, which names its directory, reads the same.
+    let output = toolnorm()
+        .args(["normalize", "--cwd", "/elsewhere"])
+        .arg(fixture("codex-app-server/edit-file.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(stdout_lines(&output)[0]["title"], "Editing src/greet.py");
+}

@@ -23,6 +23,8 @@ pub(crate) struct Settings {
     pub rules: TitleRules,
     /// MCP server names, for providers that prefix tool names with them (OpenCode).
     pub mcp_servers: Vec<String>,
+    /// The session's working directory, until the stream names its own.
+    pub cwd: Option<String>,
     /// Where lines that produced a diagnostic are copied.
     pub audit: Option<Box<dyn Write + Send>>,
 }
@@ -57,6 +59,7 @@ impl Default for NormalizerBuilder {
                 keep_events: false,
                 rules: TitleRules::builtin(),
                 mcp_servers: Vec::new(),
+                cwd: None,
                 audit: None,
             },
         }
@@ -106,6 +109,14 @@ impl NormalizerBuilder {
     /// `<server>_<tool>`).
     pub fn mcp_servers<S: Into<String>>(mut self, servers: impl IntoIterator<Item = S>) -> Self {
         self.settings.mcp_servers = servers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The working directory the session ran in, for paths in titles shown relative to
+    /// it, when the stream does not say (`codex exec --json` and `opencode run` never do;
+    /// a directory the stream names wins).
+    pub fn cwd(mut self, cwd: impl Into<String>) -> Self {
+        self.settings.cwd = Some(cwd.into());
         self
     }
 

@@ -98,6 +98,8 @@ enum Stage {
 struct Core {
     stage: Stage,
     rules: TitleRules,
+    /// The working directory the builder was given.
+    cwd: Option<String>,
     provider_options: ProviderOptions,
     keep_events: bool,
     fold: Fold,
@@ -185,9 +187,13 @@ impl Normalizer {
             mcp_servers: settings.mcp_servers,
         };
         let stage = match (settings.adapter, settings.dialect) {
-            (Some(adapter), _) => ready(adapter, &settings.rules),
+            (Some(adapter), _) => ready(adapter, &settings.rules, settings.cwd.as_deref()),
             (None, Some(dialect)) => match registry::entry(dialect) {
-                Some(entry) => ready((entry.adapter)(&provider_options), &settings.rules),
+                Some(entry) => ready(
+                    (entry.adapter)(&provider_options),
+                    &settings.rules,
+                    settings.cwd.as_deref(),
+                ),
                 None => Stage::Detecting(Vec::new()),
             },
             (None, None) => Stage::Detecting(Vec::new()),
@@ -197,6 +203,7 @@ impl Normalizer {
             core: Core {
                 stage,
                 rules: settings.rules,
+                cwd: settings.cwd,
                 provider_options,
                 keep_events: settings.keep_events,
                 fold: Fold::builder()
@@ -261,8 +268,11 @@ fn article(name: &str) -> &'static str {
     }
 }
 
-fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules) -> Stage {
-    let tracker = Box::new(Tracker::new(adapter.dialect().provider(), rules));
+fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules, cwd: Option<&str>) -> Stage {
+    let mut tracker = Box::new(Tracker::new(adapter.dialect().provider(), rules));
+    if let Some(cwd) = cwd {
+        tracker.set_cwd(cwd);
+    }
     Stage::Ready(adapter, tracker)
 }
 
@@ -375,7 +385,11 @@ impl Core {
         };
         let buffered = match std::mem::replace(
             &mut self.stage,
-            ready((entry.adapter)(&self.provider_options), &self.rules),
+            ready(
+                (entry.adapter)(&self.provider_options),
+                &self.rules,
+                self.cwd.as_deref(),
+            ),
         ) {
             Stage::Detecting(buffered) => buffered,
             Stage::Ready(..) => Vec::new(),

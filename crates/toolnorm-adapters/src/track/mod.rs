@@ -138,6 +138,13 @@ impl Tracker {
     }
 }
 
+impl Tracker {
+    /// Sets the session's working directory (until the stream names its own).
+    pub fn set_cwd(&mut self, cwd: &str) {
+        self.cwd = Some(cwd.to_owned());
+    }
+}
+
 /// What a provider says about the calls of one input line: the facts, turned into
 /// canonical events as they are said, and the diagnostics.
 ///

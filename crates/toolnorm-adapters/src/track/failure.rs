@@ -64,6 +64,15 @@ pub const MCP_TOOL_FAILED: &str = "the MCP tool failed";
 /// How Claude Code (and the agents built on it) says the user declined a call.
 pub const USER_DECLINED: &str = "The user doesn't want to proceed with this tool use";
 
+/// The message inside Claude Code's `<tool_use_error>…</tool_use_error>` (a call the CLI
+/// refused to run: unknown tool, invalid input), in its own streams and as its ACP adapter
+/// forwards it.
+pub fn tool_use_error(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_prefix("<tool_use_error>")?;
+    let inner = inner.strip_suffix("</tool_use_error>").unwrap_or(inner);
+    Some(inner.strip_prefix("Error: ").unwrap_or(inner))
+}
+
 #[cfg(test)]
 mod tests {
 

@@ -35,7 +35,7 @@ use toolnorm::{
 pub use fact::{Ending, Sighting};
 pub use failure::{
     MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_permission_check, is_refusal,
-    text_error,
+    text_error, tool_use_error,
 };
 
 use crate::diagnostic::Diagnostic;

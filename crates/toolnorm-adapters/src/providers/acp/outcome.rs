@@ -81,9 +81,16 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     {
         return error;
     }
+    // Claude Code's "refused to run" wrapper, as its ACP adapter forwards it.
+    let (text, invalid) = match crate::track::tool_use_error(&text) {
+        Some(inner) => (inner.to_owned(), true),
+        None => (text, false),
+    };
     let mut error = text_error(&text);
+    if invalid {
+        error.code = Some(ErrorCode::InvalidToolUse);
     // OpenCode's refusal texts, and Claude Code's ACP adapter's.
-    if crate::track::is_refusal(text.trim()) || text.starts_with("User refused permission") {
+    } else if crate::track::is_refusal(text.trim()) || text.starts_with("User refused permission") {
         error.code = Some(ErrorCode::PermissionDenied);
     } else if kind == ToolKind::Mcp {
         error.code = Some(ErrorCode::McpError);

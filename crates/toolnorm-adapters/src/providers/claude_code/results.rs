@@ -32,7 +32,7 @@ use crate::read::json;
 use crate::rules::mcp;
 use crate::track::MCP_TOOL_FAILED;
 use crate::track::{
-    Ending, Facts, USER_DECLINED, exit_code_error, is_permission_check, text_error,
+    Ending, Facts, USER_DECLINED, exit_code_error, is_permission_check, text_error, tool_use_error,
 };
 
 /// What a `user` message says of all the results it carries.
@@ -231,14 +231,6 @@ pub(super) fn mcp_result(
     } else {
         out.complete(line, &result.tool_use_id, Some(content), Ending::at(at));
     }
-}
-
-/// The message inside `<tool_use_error>…</tool_use_error>` (a call the CLI refused to run:
-/// unknown tool, invalid input).
-fn tool_use_error(text: &str) -> Option<&str> {
-    let inner = text.trim().strip_prefix("<tool_use_error>")?;
-    let inner = inner.strip_suffix("</tool_use_error>").unwrap_or(inner);
-    Some(inner.strip_prefix("Error: ").unwrap_or(inner))
 }
 
 /// The text of a tool result: the string, or its text blocks joined.

@@ -488,3 +488,45 @@ fn opencode_attachments_are_listed_without_their_data() {
         ])
     );
 }
+
+/// A transcript's lines, the subagent's sidechain records moved after (or before) the main
+/// session's: as a session folder is read (main transcript, then the subagent's file).
+fn transcript_ordered(sidechain_first: bool) -> Vec<NormalizedToolPart> {
+    let text =
+        std::fs::read_to_string(common::fixtures().join("claude-code-transcript/subagent.jsonl"))
+            .unwrap();
+    let (mut main, mut side) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let record: Value = serde_json::from_str(line).unwrap();
+        match record.get("isSidechain") == Some(&Value::Bool(true)) {
+            true => side.push(line),
+            false => main.push(line),
+        }
+    }
+    assert!(!side.is_empty() && !main.is_empty());
+    let ordered = match sidechain_first {
+        true => [side, main].concat(),
+        false => [main, side].concat(),
+    };
+    let (parts, diagnostics) = common::normalize(ordered.join("\n").as_bytes(), None);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    parts
+}
+
+#[test]
+fn a_transcripts_sidechain_calls_are_inside_the_call_that_ran_their_agent() {
+    let parts = transcript_ordered(false);
+    let task = parts.iter().find(|part| part.name == "Task").unwrap();
+    let agent = task.metadata.as_ref().unwrap()["task"]["taskId"].clone();
+    let child = parts.iter().find(|part| part.name == "Bash").unwrap();
+    let metadata = child.metadata.as_ref().unwrap();
+    assert_eq!(metadata["parentToolCallId"], json!(task.id));
+    assert_eq!(metadata["agentId"], agent);
+    // Read before the call that ran it, a sidechain call still names its agent, and no
+    // parent is made up.
+    let parts = transcript_ordered(true);
+    let child = parts.iter().find(|part| part.name == "Bash").unwrap();
+    let metadata = child.metadata.as_ref().unwrap();
+    assert_eq!(metadata["agentId"], agent);
+    assert!(metadata.get("parentToolCallId").is_none(), "{metadata:?}");
+}

@@ -45,6 +45,9 @@ pub const NAMESPACE: &str = "namespace";
 pub const PARENT_TOOL_CALL_ID: &str = "parentToolCallId";
 /// OpenCode `task`: the session the subagent runs in.
 pub const CHILD_SESSION_ID: &str = "childSessionId";
+/// Claude Code transcripts: the subagent a sidechain call was made in (the spawning
+/// call's `metadata.task.taskId`), kept also when the spawning call is not yet known.
+pub const AGENT_ID: &str = "agentId";
 /// Codex subagent activity: the thread the subagent runs in.
 pub const CHILD_THREAD_ID: &str = "childThreadId";
 /// Codex agent call: the thread that made the call.

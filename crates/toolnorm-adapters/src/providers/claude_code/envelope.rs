@@ -43,6 +43,12 @@ pub(super) struct Envelope<'a> {
     /// Transcripts' `progress` lines: the call the progress belongs to.
     #[serde(borrow, default, rename = "parentToolUseID")]
     pub progress_parent: Option<Cow<'a, str>>,
+    /// Transcripts: the line is a subagent's (a sidechain of the session).
+    #[serde(default, rename = "isSidechain")]
+    pub is_sidechain: bool,
+    /// Transcripts: the subagent a sidechain line belongs to.
+    #[serde(borrow, default, rename = "agentId")]
+    pub agent_id: Option<Cow<'a, str>>,
     /// Transcripts: the session of the line.
     #[serde(borrow, default, rename = "sessionId")]
     pub transcript_session: Option<Cow<'a, str>>,
@@ -62,6 +68,11 @@ impl<'a> Envelope<'a> {
     /// The subagent call the line belongs to, if any.
     pub fn parent(&self) -> Option<&str> {
         self.parent_tool_use_id.as_deref()
+    }
+
+    /// The subagent a transcript's sidechain line belongs to.
+    pub fn sidechain_agent(&self) -> Option<&str> {
+        self.agent_id.as_deref().filter(|_| self.is_sidechain)
     }
 
     /// The content blocks of `message`, each still raw, with its type; none (and a

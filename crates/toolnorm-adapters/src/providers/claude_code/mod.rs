@@ -128,11 +128,20 @@ impl Adapter for ClaudeCodeAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        let envelope: Envelope<'_> =
+        let mut envelope: Envelope<'_> =
             match json::parse_line(line, bytes, "not a Claude Code message") {
                 Ok(envelope) => envelope,
                 Err(diagnostic) => return out.diagnostic(diagnostic),
             };
+        // A transcript's sidechain line is its subagent's: inside the call that spawned
+        // it, once that is known (its result names the agent).
+        if envelope.parent_tool_use_id.is_none()
+            && let Some(call) = envelope
+                .sidechain_agent()
+                .and_then(|agent| self.tasks.spawner(agent))
+        {
+            envelope.parent_tool_use_id = Some(Cow::Owned(call.to_owned()));
+        }
         // Transcript lines carry the session's directory on every line.
         if let Some(cwd) = envelope.cwd.as_deref()
             && out.cwd().is_none()
@@ -441,6 +450,9 @@ impl ToolUse {
         let mut metadata = JsonObject::new();
         if let Some(parent) = envelope.parent() {
             metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
+        }
+        if let Some(agent) = envelope.sidechain_agent() {
+            metadata.insert(meta::AGENT_ID.into(), agent.into());
         }
         metadata.insert(meta::ITEM_TYPE.into(), self.item_type.as_ref().into());
         Sighting {

@@ -134,6 +134,9 @@ impl ClaudeCodeAdapter {
             out.fail(line, &id, failed.error(&text), ending);
             return;
         }
+        if let Some(agent) = message.launch.as_ref().and_then(Launch::agent) {
+            self.tasks.ran(agent, &id);
+        }
         if let Some(launch) = message
             .launch
             .as_ref()

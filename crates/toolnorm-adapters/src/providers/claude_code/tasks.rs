@@ -25,6 +25,11 @@ pub(super) struct Launch {
 }
 
 impl Launch {
+    /// The subagent the call ran (or launched), when its result names it.
+    pub fn agent(&self) -> Option<&str> {
+        self.agent_id.as_ref().and_then(Value::as_str)
+    }
+
     /// Whether the call launched its subagent in the background (`async_launched`): the
     /// result is not its end.
     pub fn in_background(&self) -> bool {
@@ -53,9 +58,22 @@ pub(super) struct Tasks {
     metadata: HashMap<String, JsonObject>,
     /// Subagent calls launched in the background, waiting for their notification.
     background: HashSet<String>,
+    /// Subagent (agent id) → the call that ran it, as its result names it, for the
+    /// transcript lines of the subagent's sidechain.
+    agents: HashMap<String, String>,
 }
 
 impl Tasks {
+    /// The call that ran (or launched) subagent `agent`, once its result said so.
+    pub fn spawner(&self, agent: &str) -> Option<&str> {
+        self.agents.get(agent).map(String::as_str)
+    }
+
+    /// A call's result names the subagent it ran.
+    pub fn ran(&mut self, agent: &str, call: &str) {
+        self.agents.insert(agent.to_owned(), call.to_owned());
+    }
+
     /// `task_started`: the task of a call.
     pub fn started(
         &mut self,

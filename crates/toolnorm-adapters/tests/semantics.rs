@@ -530,3 +530,41 @@ fn a_transcripts_sidechain_calls_are_inside_the_call_that_ran_their_agent() {
     assert_eq!(metadata["agentId"], agent);
     assert!(metadata.get("parentToolCallId").is_none(), "{metadata:?}");
 }
+
+#[test]
+fn resent_output_that_does_not_extend_what_streamed_is_not_appended() {
+    let running = |output: &str| {
+        json!({"type": "message.part.updated", "properties": {"part": {
+            "id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1", "type": "tool",
+            "callID": "call_1", "tool": "bash",
+            "state": {"status": "running", "input": {"command": "build"},
+                      "metadata": {"output": output}, "time": {"start": 1}}}}})
+    };
+    let mut normalizer = toolnorm_adapters::Normalizer::builder()
+        .dialect(Dialect::OPENCODE)
+        .build();
+    let mut outputs = Vec::new();
+    let lines = [
+        running("step 1\n"),
+        running("step 1\nstep 2\n"),
+        running("rewritten: a longer text than before\n"),
+    ];
+    for line in lines {
+        normalizer.push(format!("{line}\n").as_bytes(), &mut |_| {});
+        match normalizer.fold().get("call_1") {
+            Some(toolnorm::AnyToolCall::Running(call)) => {
+                outputs.push(call.streamed_output().text().to_owned());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(
+        outputs,
+        [
+            "step 1\n",
+            "step 1\nstep 2\n",
+            // Not "step 1\nstep 2\n" and the rewrite's tail: it is left for the final output.
+            "step 1\nstep 2\n",
+        ]
+    );
+}

@@ -603,10 +603,22 @@ impl<'a> Facts<'a> {
         if !self.is_open(id) {
             return;
         }
-        let Ok(seen) = usize::try_from(self.streamed(id)) else {
+        let (seen, extends) = match self.open(id) {
+            // The kept output is a prefix of all that was streamed: the text must begin
+            // with it to extend it.
+            Some(AnyToolCall::Running(call)) => {
+                let streamed = call.streamed_output();
+                (streamed.total_bytes(), text.starts_with(streamed.text()))
+            }
+            _ => (0, true),
+        };
+        let Ok(seen) = usize::try_from(seen) else {
             return;
         };
-        if let Some(fresh) = text.get(seen..).filter(|fresh| !fresh.is_empty()) {
+        if let Some(fresh) = text
+            .get(seen..)
+            .filter(|fresh| extends && !fresh.is_empty())
+        {
             self.output(line, id, fresh);
         }
     }

@@ -12,4 +12,12 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A redaction pattern (or patterns file) is not valid.
+    #[error("{origin}: {message}")]
+    Redaction {
+        /// Where the pattern came from (``pattern `KIND` ``, or a file's path).
+        origin: String,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -11,7 +11,8 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use serde::de::IgnoredAny;
 use toolnorm_adapters::{
-    AcpOptions, Diagnostic, DiagnosticKind, Dialect, Format, Normalizer, Step, TitleRules, Writer,
+    AcpOptions, Diagnostic, DiagnosticKind, Dialect, Format, Normalizer, Redactor, Step,
+    TitleRules, Writer,
 };
 
 /// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
@@ -27,7 +28,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Read an event stream and write canonical tool parts.
-    Normalize(NormalizeArgs),
+    Normalize(Box<NormalizeArgs>),
     /// List the dialects toolnorm reads (the values of `normalize --provider`).
     Dialects(DialectsArgs),
 }
@@ -75,9 +76,24 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
     /// Write every input line that produced a diagnostic to FILE, verbatim, as
-    /// `N<TAB>line` (N the line number).
+    /// `N<TAB>line` (N the line number); redacted with `--redact`.
     #[arg(long, value_name = "FILE")]
     pub audit: Option<PathBuf>,
+    /// Replace secrets (API keys and tokens, passwords, private keys, credentials in
+    /// URLs and headers) with `[REDACTED:<kind>]` in everything written: every format,
+    /// diagnostics and the audit file.
+    #[arg(long)]
+    pub redact: bool,
+    /// More patterns to redact (implies `--redact`): a TOML file of `[[pattern]]` tables
+    /// with `kind` and `regex`.
+    #[arg(long, value_name = "FILE")]
+    pub redact_patterns: Option<PathBuf>,
+    /// A pattern to redact, `KIND=REGEX` (repeatable; implies `--redact`).
+    #[arg(long, value_name = "KIND=REGEX")]
+    pub redact_pattern: Vec<String>,
+    /// With `--redact`: write the audit file's lines as read, secrets included.
+    #[arg(long, requires = "audit")]
+    pub audit_raw: bool,
     /// The input file; `-` or nothing reads stdin.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
@@ -258,10 +274,41 @@ fn load_rules(path: Option<&PathBuf>) -> Result<TitleRules, String> {
     Ok(user.then(builtin))
 }
 
+/// The redactor the flags ask for, if any.
+fn load_redactor(args: &NormalizeArgs) -> Result<Option<Redactor>, String> {
+    if !args.redact && args.redact_patterns.is_none() && args.redact_pattern.is_empty() {
+        return Ok(None);
+    }
+    let mut redactor = Redactor::builtin();
+    if let Some(path) = &args.redact_patterns {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+        redactor = redactor
+            .with_patterns_toml(&text, &path.display().to_string())
+            .map_err(|error| error.to_string())?;
+    }
+    for pattern in args.redact_pattern.iter().rev() {
+        let Some((kind, regex)) = pattern.split_once('=') else {
+            return Err(format!("--redact-pattern {pattern}: expected KIND=REGEX"));
+        };
+        redactor = redactor
+            .with_pattern(kind, regex)
+            .map_err(|error| error.to_string())?;
+    }
+    Ok(Some(redactor))
+}
+
 /// `toolnorm normalize`.
 pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     let rules = match load_rules(args.rules.as_ref()) {
         Ok(rules) => rules,
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let redactor = match load_redactor(args) {
+        Ok(redactor) => redactor,
         Err(message) => {
             let _ = writeln!(stderr, "toolnorm: {message}");
             return ExitCode::from(EXIT_USAGE);
@@ -288,6 +335,9 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         .mcp_servers(args.mcp_servers.iter().cloned());
     if let Some(cwd) = &args.cwd {
         builder = builder.cwd(cwd.as_str());
+    }
+    if let Some(redactor) = redactor {
+        builder = builder.redact(redactor).audit_raw(args.audit_raw);
     }
     if let Some(path) = &args.audit {
         match File::create(path) {

@@ -95,3 +95,9 @@ pub mod details {
     /// The output streamed before a call failed with no details of its own.
     pub const PARTIAL_OUTPUT: &str = "partialOutput";
 }
+
+// Redaction.
+
+/// How many secrets were replaced by `[REDACTED:<kind>]` in the events of the call (a
+/// secret in the input and again in the title counts twice).
+pub const REDACTIONS: &str = "redactions";

@@ -25,6 +25,10 @@ pub(crate) struct Settings {
     pub mcp_servers: Vec<String>,
     /// The session's working directory, until the stream names its own.
     pub cwd: Option<String>,
+    /// Redacts secrets from every event, diagnostic and audit line.
+    pub redactor: Option<std::sync::Arc<crate::Redactor>>,
+    /// The audit copy gets the lines as read, even when redacting.
+    pub audit_raw: bool,
     /// Where lines that produced a diagnostic are copied.
     pub audit: Option<Box<dyn Write + Send>>,
 }
@@ -60,6 +64,8 @@ impl Default for NormalizerBuilder {
                 rules: TitleRules::builtin(),
                 mcp_servers: Vec::new(),
                 cwd: None,
+                redactor: None,
+                audit_raw: false,
                 audit: None,
             },
         }
@@ -117,6 +123,22 @@ impl NormalizerBuilder {
     /// a directory the stream names wins).
     pub fn cwd(mut self, cwd: impl Into<String>) -> Self {
         self.settings.cwd = Some(cwd.into());
+        self
+    }
+
+    /// Redacts secrets with `redactor` (default: none): every event is redacted as it is
+    /// made, before the fold, so every output format sees only redacted text, and so do
+    /// the diagnostics and the audit copy (see [`Redactor`](crate::Redactor)).
+    pub fn redact(mut self, redactor: crate::Redactor) -> Self {
+        self.settings.redactor = Some(std::sync::Arc::new(redactor));
+        self
+    }
+
+    /// With [`redact`](Self::redact): the audit copy gets the lines as they were read,
+    /// secrets included (default: redacted like everything else). For someone who must
+    /// see the raw line to fix a reader; the audit file then holds the secrets.
+    pub fn audit_raw(mut self, raw: bool) -> Self {
+        self.settings.audit_raw = raw;
         self
     }
 

@@ -11,6 +11,7 @@ mod audit;
 mod builder;
 
 use std::io;
+use std::sync::Arc;
 
 use toolnorm::{Fold, LineSplitter, ToolEvent, Update};
 
@@ -97,9 +98,7 @@ enum Stage {
 
 struct Core {
     stage: Stage,
-    rules: TitleRules,
-    /// The working directory the builder was given.
-    cwd: Option<String>,
+    setup: TrackerSetup,
     provider_options: ProviderOptions,
     keep_events: bool,
     fold: Fold,
@@ -186,14 +185,16 @@ impl Normalizer {
         let provider_options = ProviderOptions {
             mcp_servers: settings.mcp_servers,
         };
+        let setup = TrackerSetup {
+            rules: settings.rules,
+            cwd: settings.cwd,
+            redactor: settings.redactor,
+            audit_raw: settings.audit_raw,
+        };
         let stage = match (settings.adapter, settings.dialect) {
-            (Some(adapter), _) => ready(adapter, &settings.rules, settings.cwd.as_deref()),
+            (Some(adapter), _) => ready(adapter, &setup),
             (None, Some(dialect)) => match registry::entry(dialect) {
-                Some(entry) => ready(
-                    (entry.adapter)(&provider_options),
-                    &settings.rules,
-                    settings.cwd.as_deref(),
-                ),
+                Some(entry) => ready((entry.adapter)(&provider_options), &setup),
                 None => Stage::Detecting(Vec::new()),
             },
             (None, None) => Stage::Detecting(Vec::new()),
@@ -202,8 +203,7 @@ impl Normalizer {
             lines: LineSplitter::new(),
             core: Core {
                 stage,
-                rules: settings.rules,
-                cwd: settings.cwd,
+                setup,
                 provider_options,
                 keep_events: settings.keep_events,
                 fold: Fold::builder()
@@ -238,7 +238,11 @@ impl Normalizer {
         self.lines
             .finish(|line, bytes| core.line(line, bytes, true, on_step));
         core.flush_detection(on_step);
-        core.read(None, on_step, |adapter, facts| adapter.finish(facts));
+        let last = core.stats.lines;
+        core.read(None, on_step, |adapter, facts| {
+            adapter.finish(facts);
+            facts.release_held(last);
+        });
     }
 
     /// The dialect, once known.
@@ -268,12 +272,27 @@ fn article(name: &str) -> &'static str {
     }
 }
 
-fn ready(adapter: Box<dyn Adapter + Send>, rules: &TitleRules, cwd: Option<&str>) -> Stage {
-    let mut tracker = Box::new(Tracker::new(adapter.dialect().provider(), rules));
-    if let Some(cwd) = cwd {
+fn ready(adapter: Box<dyn Adapter + Send>, setup: &TrackerSetup) -> Stage {
+    let mut tracker = Box::new(Tracker::new(adapter.dialect().provider(), &setup.rules));
+    if let Some(cwd) = &setup.cwd {
         tracker.set_cwd(cwd);
     }
+    if let Some(redactor) = &setup.redactor {
+        tracker.redact(redactor.clone());
+    }
     Stage::Ready(adapter, tracker)
+}
+
+/// What each tracker is set up with (the one made at once, or once the dialect is
+/// detected).
+struct TrackerSetup {
+    rules: TitleRules,
+    /// The working directory the builder was given.
+    cwd: Option<String>,
+    /// The redactor the builder was given.
+    redactor: Option<Arc<crate::Redactor>>,
+    /// The audit copy gets the lines as read, even when redacting.
+    audit_raw: bool,
 }
 
 impl Core {
@@ -385,11 +404,7 @@ impl Core {
         };
         let buffered = match std::mem::replace(
             &mut self.stage,
-            ready(
-                (entry.adapter)(&self.provider_options),
-                &self.rules,
-                self.cwd.as_deref(),
-            ),
+            ready((entry.adapter)(&self.provider_options), &self.setup),
         ) {
             Stage::Detecting(buffered) => buffered,
             Stage::Ready(..) => Vec::new(),
@@ -439,7 +454,8 @@ impl Core {
     /// Reports the diagnostics waiting, copying the line `source` to the audit file when
     /// one is about it.
     fn report(&mut self, source: Option<(u64, &[u8])>, on_step: &mut dyn FnMut(Step<'_>)) {
-        for diagnostic in self.diagnostics.drain(..) {
+        let redactor = self.setup.redactor.as_deref();
+        for mut diagnostic in self.diagnostics.drain(..) {
             self.stats.diagnostics += 1;
             if diagnostic.is_error() {
                 self.stats.errors += 1;
@@ -449,7 +465,14 @@ impl Core {
             if let (Some(audit), Some((line, bytes))) = (self.audit.as_mut(), source)
                 && diagnostic.line == Some(line)
             {
-                audit.write(line, bytes);
+                match redactor.filter(|_| !self.setup.audit_raw) {
+                    Some(redactor) => audit.write(line, &redactor.redact_line(bytes)),
+                    None => audit.write(line, bytes),
+                }
+            }
+            // A message may quote the input (a tool name, an id, a parse error's text).
+            if let Some(redactor) = redactor {
+                redactor.redact_string(&mut diagnostic.message);
             }
             on_step(Step::Diagnostic(&diagnostic));
         }

@@ -19,17 +19,18 @@
 
 mod fact;
 mod failure;
+mod output;
+mod redaction;
+mod sessions;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 use toolnorm::meta;
 use toolnorm::{
-    AnyToolCall, InputUpdated, JsonObject, MetadataMerged, OutputAppended, TitleUpdated,
-    ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
-    ToolState,
+    AnyToolCall, InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallCompleted,
+    ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolState,
 };
 
 pub use fact::{Ending, Sighting};
@@ -37,6 +38,7 @@ pub use failure::{
     MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_permission_check, is_refusal,
     text_error, tool_use_error,
 };
+use sessions::Sessions;
 
 use crate::diagnostic::Diagnostic;
 use crate::rules::TitleRules;
@@ -71,46 +73,6 @@ impl Extras {
     }
 }
 
-/// The sessions of a stream, for call ids that are unique only within one.
-///
-/// A stream may hold several sessions (a `codex exec` run, then `codex exec resume`;
-/// files concatenated; the threads or child sessions of one run, interleaved), and a
-/// provider may number its calls afresh in each (`item_0`). Sessions are numbered from 1
-/// in the order they first appear. A call keeps its raw id as its part id unless a call of
-/// another session already has that id (finished, or left open by a run that ended): then
-/// it gets the part id `<id>~<n>`, `n` the number of its session, with the raw id in
-/// `metadata.rawId`, and its session's later events for that raw id go to that part. Lines
-/// that name no session belong to the session named last.
-#[derive(Debug, Default)]
-struct Sessions {
-    /// The session the lines belong to now, and its number.
-    current: Option<(String, u32)>,
-    /// Session id → its number (the latest run's, for a session begun again).
-    numbers: HashMap<String, u32>,
-    /// How many sessions (or runs of one) began so far.
-    count: u32,
-    /// Raw id → the number of the session whose call has it as its part id, for calls
-    /// first sighted in a session other than the first (the first owns every other id).
-    owners: HashMap<String, u32>,
-    /// Session number → raw id → part id, for the calls that had to be renamed.
-    renamed: HashMap<u32, HashMap<String, String>>,
-}
-
-impl Sessions {
-    /// The number of the current session (1 before any session is named).
-    fn number(&self) -> u32 {
-        self.current.as_ref().map_or(1, |(_, number)| *number)
-    }
-
-    /// The part id of a call the current session renamed.
-    fn renamed(&self, raw: &str) -> Option<&String> {
-        if self.renamed.is_empty() {
-            return None;
-        }
-        self.renamed.get(&self.number())?.get(raw)
-    }
-}
-
 /// The tracker of one stream: the rules, the session's working directory, its sessions,
 /// and the [`Extras`] of its open calls.
 #[derive(Debug)]
@@ -122,6 +84,8 @@ pub(crate) struct Tracker {
     cwd: Option<String>,
     sessions: Sessions,
     extras: HashMap<String, Extras>,
+    /// Redaction, when the normalizer redacts.
+    redaction: Option<redaction::Redaction>,
 }
 
 impl Tracker {
@@ -134,6 +98,7 @@ impl Tracker {
             cwd: None,
             sessions: Sessions::default(),
             extras: HashMap::new(),
+            redaction: None,
         }
     }
 }
@@ -142,6 +107,11 @@ impl Tracker {
     /// Sets the session's working directory (until the stream names its own).
     pub fn set_cwd(&mut self, cwd: &str) {
         self.cwd = Some(cwd.to_owned());
+    }
+
+    /// Redacts every event with `redactor` before it is applied.
+    pub fn redact(&mut self, redactor: Arc<crate::Redactor>) {
+        self.redaction = Some(redaction::Redaction::new(redactor));
     }
 }
 
@@ -159,6 +129,23 @@ impl<'a> Facts<'a> {
         Facts { tracker, sink }
     }
 
+    /// Applies an event, redacted first when the normalizer redacts.
+    fn emit(&mut self, line: u64, event: ToolEvent) {
+        self.emit_event(line, event, false);
+    }
+
+    /// Applies an event; `redacted` says its chunk is redacted already.
+    fn emit_event(&mut self, line: u64, event: ToolEvent, redacted: bool) {
+        match self.tracker.redaction.as_mut() {
+            None => self.sink.apply(line, event),
+            Some(redaction) => {
+                for event in redaction.prepare(event, redacted) {
+                    self.sink.apply(line, event);
+                }
+            }
+        }
+    }
+
     /// Sets the session's working directory (paths in titles are shown relative to it).
     pub fn set_cwd(&mut self, cwd: impl Into<String>) {
         self.tracker.cwd = Some(cwd.into());
@@ -167,86 +154,6 @@ impl<'a> Facts<'a> {
     /// The session's working directory, when known.
     pub fn cwd(&self) -> Option<&str> {
         self.tracker.cwd.as_deref()
-    }
-
-    /// The lines from here on belong to session `id`: a new session the first time the
-    /// stream names it, else the one it named before (sessions may interleave). Calls carry
-    /// their session in `metadata.sessionId`.
-    pub fn session(&mut self, id: &str) {
-        let sessions = &mut self.tracker.sessions;
-        if sessions
-            .current
-            .as_ref()
-            .is_some_and(|(current, _)| current == id)
-        {
-            return;
-        }
-        let number = match sessions.numbers.get(id) {
-            Some(number) => *number,
-            None => {
-                sessions.count += 1;
-                sessions.numbers.insert(id.to_owned(), sessions.count);
-                sessions.count
-            }
-        };
-        sessions.current = Some((id.to_owned(), number));
-    }
-
-    /// A new session (or a new run of one, such as `codex exec resume`) begins with this
-    /// line: its calls are numbered afresh, even when it names a session seen before.
-    pub fn begin_session(&mut self, id: &str) {
-        let sessions = &mut self.tracker.sessions;
-        sessions.count += 1;
-        sessions.numbers.insert(id.to_owned(), sessions.count);
-        sessions.current = Some((id.to_owned(), sessions.count));
-    }
-
-    /// The part id of a raw call id in the current session.
-    fn part_id<'i>(&self, raw: &'i str) -> Cow<'i, str> {
-        match self.tracker.sessions.renamed(raw) {
-            None => Cow::Borrowed(raw),
-            Some(id) => Cow::Owned(id.clone()),
-        }
-    }
-
-    /// Whether `raw` is the id of a call of another session: a sighting of it in the
-    /// current session is a call of its own (see [`Sessions`]).
-    pub fn is_other_sessions(&self, raw: &str) -> bool {
-        let sessions = &self.tracker.sessions;
-        sessions.count >= 2
-            && sessions.renamed(raw).is_none()
-            && sessions.owners.get(raw).copied().unwrap_or(1) != sessions.number()
-            && (self.sink.finished(raw).is_some() || self.sink.call(raw).is_some())
-    }
-
-    /// The part id for a sighting of `raw`: itself, or `<raw>~<n>` when a call of another
-    /// session already has it.
-    fn sighted_id(&mut self, raw: &str) -> Option<String> {
-        let sessions = &self.tracker.sessions;
-        if sessions.count < 2 {
-            return None;
-        }
-        if let Some(id) = sessions.renamed(raw) {
-            return Some(id.clone());
-        }
-        let number = sessions.number();
-        if sessions.owners.get(raw).copied().unwrap_or(1) == number {
-            return None;
-        }
-        if self.sink.finished(raw).is_none() && self.sink.call(raw).is_none() {
-            // Unused so far: this session's own.
-            let sessions = &mut self.tracker.sessions;
-            sessions.owners.insert(raw.to_owned(), number);
-            return None;
-        }
-        let id = format!("{raw}~{number}");
-        let sessions = &mut self.tracker.sessions;
-        sessions
-            .renamed
-            .entry(number)
-            .or_default()
-            .insert(raw.to_owned(), id.clone());
-        Some(id)
     }
 
     /// The call, when it is open (started and not finished).
@@ -319,7 +226,7 @@ impl<'a> Facts<'a> {
 
     /// A canonical event, as is (for dialects that already speak in events).
     pub fn event(&mut self, line: u64, event: impl Into<ToolEvent>) {
-        self.sink.apply(line, event.into());
+        self.emit(line, event.into());
     }
 
     /// Who the tool of an open call is, for the rules.
@@ -421,7 +328,7 @@ impl<'a> Facts<'a> {
         } else {
             tracker.extras.insert(sighting.id.clone(), extras);
         }
-        self.sink.apply(
+        self.emit(
             line,
             ToolCallStarted {
                 id: sighting.id,
@@ -487,7 +394,7 @@ impl<'a> Facts<'a> {
         };
         let changed = *call.input() != input;
         if changed {
-            self.sink.apply(
+            self.emit(
                 line,
                 InputUpdated {
                     id: id.to_owned(),
@@ -501,7 +408,7 @@ impl<'a> Facts<'a> {
             return;
         }
         if let Some(title) = self.title_for(id, None) {
-            self.sink.apply(
+            self.emit(
                 line,
                 TitleUpdated {
                     id: id.to_owned(),
@@ -526,7 +433,7 @@ impl<'a> Facts<'a> {
             .entry(id.to_owned())
             .or_default()
             .fixed_title = true;
-        self.sink.apply(
+        self.emit(
             line,
             TitleUpdated {
                 id: id.to_owned(),
@@ -541,7 +448,7 @@ impl<'a> Facts<'a> {
     pub fn merge_metadata(&mut self, line: u64, id: &str, metadata: JsonObject) {
         let id = self.part_id(id);
         let id: &str = &id;
-        self.sink.apply(
+        self.emit(
             line,
             MetadataMerged {
                 id: id.to_owned(),
@@ -556,7 +463,7 @@ impl<'a> Facts<'a> {
     pub fn running(&mut self, line: u64, id: &str, at: Option<toolnorm::Timestamp>) {
         let id = self.part_id(id);
         let id: &str = &id;
-        self.sink.apply(
+        self.emit(
             line,
             ToolCallRunning {
                 id: id.to_owned(),
@@ -566,69 +473,12 @@ impl<'a> Facts<'a> {
         );
     }
 
-    /// Bytes of output an open call has streamed so far (the offset of its next chunk).
-    pub fn streamed(&self, id: &str) -> u64 {
-        let id = self.part_id(id);
-        let id: &str = &id;
-        match self.open(id) {
-            Some(AnyToolCall::Running(call)) => call.streamed_output().total_bytes(),
-            _ => 0,
-        }
-    }
-
-    /// A chunk of streamed output for a call (`outputAppended` at the right offset; for a
-    /// call never started the fold reports it).
-    pub fn output(&mut self, line: u64, id: &str, chunk: &str) {
-        let id = self.part_id(id);
-        let id: &str = &id;
-        let offset = self.streamed(id);
-        self.sink.apply(
-            line,
-            OutputAppended {
-                id: id.to_owned(),
-                offset,
-                chunk: chunk.to_owned(),
-                at: None,
-            }
-            .into(),
-        );
-    }
-
-    /// The whole output so far, as a provider that resends it reports it: what extends the
-    /// output already streamed is appended; a text that does not extend it (the provider
-    /// cut or rewrote it) is left for the final output.
-    pub fn streamed_text(&mut self, line: u64, id: &str, text: &str) {
-        let id = self.part_id(id);
-        let id: &str = &id;
-        if !self.is_open(id) {
-            return;
-        }
-        let (seen, extends) = match self.open(id) {
-            // The kept output is a prefix of all that was streamed: the text must begin
-            // with it to extend it.
-            Some(AnyToolCall::Running(call)) => {
-                let streamed = call.streamed_output();
-                (streamed.total_bytes(), text.starts_with(streamed.text()))
-            }
-            _ => (0, true),
-        };
-        let Ok(seen) = usize::try_from(seen) else {
-            return;
-        };
-        if let Some(fresh) = text
-            .get(seen..)
-            .filter(|fresh| extends && !fresh.is_empty())
-        {
-            self.output(line, id, fresh);
-        }
-    }
-
     /// A call finished with `output`.
     pub fn complete(&mut self, line: u64, id: &str, output: Option<Value>, ending: Ending) {
         let id = self.part_id(id);
         let id: &str = &id;
         let title = self.close(id, ending.input.as_ref());
-        self.sink.apply(
+        self.emit(
             line,
             ToolCallCompleted {
                 id: id.to_owned(),
@@ -647,7 +497,7 @@ impl<'a> Facts<'a> {
         let id = self.part_id(id);
         let id: &str = &id;
         let title = self.close(id, ending.input.as_ref());
-        self.sink.apply(
+        self.emit(
             line,
             ToolCallFailed {
                 id: id.to_owned(),

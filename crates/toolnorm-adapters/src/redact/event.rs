@@ -1,0 +1,86 @@
+//! Redacting the fields of a canonical event.
+
+use serde_json::Value;
+use toolnorm::{JsonObject, ToolError, ToolEvent};
+
+use super::Redactor;
+
+impl Redactor {
+    /// Redacts every field of `event` that carries the call's data: input, output,
+    /// title, error (message and details), metadata and streamed chunks; ids, names,
+    /// kinds, states and times are left as they are. How many secrets were found.
+    pub fn redact_event(&self, event: &mut ToolEvent) -> u32 {
+        match event {
+            ToolEvent::ToolCallStarted(started) => {
+                self.redact_string(&mut started.title)
+                    + self.redact_value(&mut started.input)
+                    + started
+                        .metadata
+                        .as_mut()
+                        .map_or(0, |metadata| self.redact_object(metadata))
+            }
+            ToolEvent::InputUpdated(updated) => self.redact_value(&mut updated.input),
+            ToolEvent::TitleUpdated(updated) => self.redact_string(&mut updated.title),
+            ToolEvent::MetadataMerged(merged) => self.redact_object(&mut merged.metadata),
+            ToolEvent::ToolCallRunning(_) => 0,
+            ToolEvent::OutputAppended(appended) => self.redact_string(&mut appended.chunk),
+            ToolEvent::ToolCallCompleted(completed) => {
+                completed
+                    .output
+                    .as_mut()
+                    .map_or(0, |output| self.redact_value(output))
+                    + completed
+                        .input
+                        .as_mut()
+                        .map_or(0, |input| self.redact_value(input))
+                    + completed
+                        .title
+                        .as_mut()
+                        .map_or(0, |title| self.redact_string(title))
+            }
+            ToolEvent::ToolCallFailed(failed) => {
+                self.redact_error(&mut failed.error)
+                    + failed
+                        .input
+                        .as_mut()
+                        .map_or(0, |input| self.redact_value(input))
+                    + failed
+                        .title
+                        .as_mut()
+                        .map_or(0, |title| self.redact_string(title))
+            }
+        }
+    }
+
+    /// Redacts an error's message and details.
+    pub fn redact_error(&self, error: &mut ToolError) -> u32 {
+        self.redact_string(&mut error.message)
+            + error
+                .details
+                .as_mut()
+                .map_or(0, |details| self.redact_value(details))
+    }
+
+    /// Redacts a string in place.
+    pub fn redact_string(&self, text: &mut String) -> u32 {
+        let (redacted, found) = self.redact_text(text);
+        if let std::borrow::Cow::Owned(redacted) = redacted {
+            *text = redacted;
+        }
+        found
+    }
+
+    /// Redacts the values of an object in place (see [`Redactor::redact_value`]).
+    pub fn redact_object(&self, object: &mut JsonObject) -> u32 {
+        object
+            .iter_mut()
+            .map(|(key, value)| match value {
+                Value::String(text) if self.is_secret_key(key) && !super::is_redacted(text) => {
+                    *text = "[REDACTED:secret_field]".to_owned();
+                    1
+                }
+                value => self.redact_value(value),
+            })
+            .sum()
+    }
+}

@@ -1,0 +1,128 @@
+//! Several sessions in one stream: call ids unique only within a session.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::Facts;
+
+/// The sessions of a stream, for call ids that are unique only within one.
+///
+/// A stream may hold several sessions (a `codex exec` run, then `codex exec resume`;
+/// files concatenated; the threads or child sessions of one run, interleaved), and a
+/// provider may number its calls afresh in each (`item_0`). Sessions are numbered from 1
+/// in the order they first appear. A call keeps its raw id as its part id unless a call of
+/// another session already has that id (finished, or left open by a run that ended): then
+/// it gets the part id `<id>~<n>`, `n` the number of its session, with the raw id in
+/// `metadata.rawId`, and its session's later events for that raw id go to that part. Lines
+/// that name no session belong to the session named last.
+#[derive(Debug, Default)]
+pub(super) struct Sessions {
+    /// The session the lines belong to now, and its number.
+    pub(super) current: Option<(String, u32)>,
+    /// Session id → its number (the latest run's, for a session begun again).
+    numbers: HashMap<String, u32>,
+    /// How many sessions (or runs of one) began so far.
+    count: u32,
+    /// Raw id → the number of the session whose call has it as its part id, for calls
+    /// first sighted in a session other than the first (the first owns every other id).
+    owners: HashMap<String, u32>,
+    /// Session number → raw id → part id, for the calls that had to be renamed.
+    renamed: HashMap<u32, HashMap<String, String>>,
+}
+
+impl Sessions {
+    /// The number of the current session (1 before any session is named).
+    fn number(&self) -> u32 {
+        self.current.as_ref().map_or(1, |(_, number)| *number)
+    }
+
+    /// The part id of a call the current session renamed.
+    fn renamed(&self, raw: &str) -> Option<&String> {
+        if self.renamed.is_empty() {
+            return None;
+        }
+        self.renamed.get(&self.number())?.get(raw)
+    }
+}
+
+impl Facts<'_> {
+    /// The lines from here on belong to session `id`: a new session the first time the
+    /// stream names it, else the one it named before (sessions may interleave). Calls carry
+    /// their session in `metadata.sessionId`.
+    pub fn session(&mut self, id: &str) {
+        let sessions = &mut self.tracker.sessions;
+        if sessions
+            .current
+            .as_ref()
+            .is_some_and(|(current, _)| current == id)
+        {
+            return;
+        }
+        let number = match sessions.numbers.get(id) {
+            Some(number) => *number,
+            None => {
+                sessions.count += 1;
+                sessions.numbers.insert(id.to_owned(), sessions.count);
+                sessions.count
+            }
+        };
+        sessions.current = Some((id.to_owned(), number));
+    }
+
+    /// A new session (or a new run of one, such as `codex exec resume`) begins with this
+    /// line: its calls are numbered afresh, even when it names a session seen before.
+    pub fn begin_session(&mut self, id: &str) {
+        let sessions = &mut self.tracker.sessions;
+        sessions.count += 1;
+        sessions.numbers.insert(id.to_owned(), sessions.count);
+        sessions.current = Some((id.to_owned(), sessions.count));
+    }
+
+    /// The part id of a raw call id in the current session.
+    pub(super) fn part_id<'i>(&self, raw: &'i str) -> Cow<'i, str> {
+        match self.tracker.sessions.renamed(raw) {
+            None => Cow::Borrowed(raw),
+            Some(id) => Cow::Owned(id.clone()),
+        }
+    }
+
+    /// Whether `raw` is the id of a call of another session: a sighting of it in the
+    /// current session is a call of its own (see [`Facts::session`]).
+    pub fn is_other_sessions(&self, raw: &str) -> bool {
+        let sessions = &self.tracker.sessions;
+        sessions.count >= 2
+            && sessions.renamed(raw).is_none()
+            && sessions.owners.get(raw).copied().unwrap_or(1) != sessions.number()
+            && (self.sink.finished(raw).is_some() || self.sink.call(raw).is_some())
+    }
+
+    /// The part id for a sighting of `raw`: itself, or `<raw>~<n>` when a call of another
+    /// session already has it.
+    pub(super) fn sighted_id(&mut self, raw: &str) -> Option<String> {
+        let sessions = &self.tracker.sessions;
+        if sessions.count < 2 {
+            return None;
+        }
+        if let Some(id) = sessions.renamed(raw) {
+            return Some(id.clone());
+        }
+        let number = sessions.number();
+        if sessions.owners.get(raw).copied().unwrap_or(1) == number {
+            return None;
+        }
+        if self.sink.finished(raw).is_none() && self.sink.call(raw).is_none() {
+            // Unused so far: this session's own.
+            let sessions = &mut self.tracker.sessions;
+            sessions.owners.insert(raw.to_owned(), number);
+            return None;
+        }
+        let id = format!("{raw}~{number}");
+        let sessions = &mut self.tracker.sessions;
+        sessions
+            .renamed
+            .entry(number)
+            .or_default()
+            .insert(raw.to_owned(), id.clone());
+        Some(id)
+    }
+}

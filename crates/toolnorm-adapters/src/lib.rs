@@ -62,7 +62,9 @@ mod track;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use dialect::Dialect;
-pub use emit::{AcpEmitter, AcpOptions, Format, Writer};
+pub use emit::{
+    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,
+};
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
 pub use providers::Adapter;

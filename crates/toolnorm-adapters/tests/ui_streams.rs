@@ -393,3 +393,44 @@ fn sessions_are_messages_and_a_subagents_calls_stay_with_its_parent() {
         .unwrap();
     assert_eq!(suspended["outcome"]["type"], "suspended");
 }
+
+#[test]
+fn a_failed_subagent_is_a_subagent_error_after_its_calls_end() {
+    let parent = |state: &str| {
+        let mut value = json!({"id": "p", "name": "Task", "kind": "subagent", "title": "Research",
+                               "input": {"subagent_type": "explorer"}, "state": state});
+        if state == "error" {
+            value["error"] = json!({"message": "the subagent gave up", "code": "task_failed"});
+        }
+        part(value)
+    };
+    let child = part(
+        json!({"id": "c", "name": "Bash", "kind": "bash", "title": "ls", "input": {},
+                            "state": "running", "metadata": {"parentToolCallId": "p"}}),
+    );
+    let events = ag_ui(&[parent("running"), child, parent("error")]);
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|event| event["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "RUN_STARTED",
+            "TOOL_CALL_START",
+            "SUBAGENT_STARTED",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "SUBAGENT_ERROR",
+            "TOOL_CALL_RESULT",
+            "RUN_FINISHED",
+        ]
+    );
+    assert_eq!(events[2]["name"], "explorer");
+    assert_eq!(events[5]["subagentRunId"], "p");
+    assert_eq!(events[8]["message"], "the subagent gave up");
+    assert_eq!(events[8]["code"], "task_failed");
+}

@@ -61,6 +61,7 @@ mod registry;
 mod rules;
 mod track;
 
+pub use acp::{META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use dialect::Dialect;
 pub use emit::{

@@ -1,11 +1,13 @@
 //! The generated JSON Schemas (`generated/schema/`, draft 2020-12, from the Rust types) hold
-//! every part and every event of every fixture, and refuse what is not one.
+//! every part and every event of every fixture, the `_meta.toolnorm` of every ACP frame
+//! and the `toolnorm` object of every AI SDK chunk and AG-UI event, and refuse what is not
+//! one.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
 use serde_json::{Value, json};
-use toolnorm_adapters::{Normalizer, Step};
+use toolnorm_adapters::{AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Normalizer, Step};
 
 fn validator(name: &str) -> jsonschema::Validator {
     let path = common::fixtures().join(format!("../generated/schema/{name}.json"));
@@ -29,7 +31,9 @@ fn assert_valid(validator: &jsonschema::Validator, value: &Value, origin: &str) 
 fn every_fixture_part_and_event_fits_the_schemas() {
     let parts = validator("NormalizedToolPart");
     let events = validator("ToolEvent");
-    let (mut checked_parts, mut checked_events, mut files) = (0, 0, 0);
+    let acp_meta = validator("AcpToolnormMeta");
+    let ui_meta = validator("UiToolnormMeta");
+    let (mut checked_parts, mut checked_events, mut files, mut metas) = (0, 0, 0, 0);
     for dir in std::fs::read_dir(common::fixtures()).unwrap() {
         let dir = dir.unwrap().path();
         if !dir.is_dir() {
@@ -42,9 +46,33 @@ fn every_fixture_part_and_event_fits_the_schemas() {
             }
             let origin = path.display().to_string();
             let mut normalizer = Normalizer::builder().keep_events(true).build();
+            let mut acp = AcpEmitter::new(AcpOptions::default());
+            let mut ai_sdk = AiSdkEmitter::new("s");
+            let mut ag_ui = AgUiEmitter::new("t");
             let mut on_step = |step: Step<'_>| {
                 if let Step::Applied { event, update, .. } = step {
-                    let part = serde_json::to_value(update.part()).unwrap();
+                    let snapshot = update.part();
+                    if let Some(frame) = acp.part(&snapshot) {
+                        let meta = &frame["params"]["update"]["_meta"]["toolnorm"];
+                        if !meta.is_null() {
+                            assert_valid(&acp_meta, meta, &origin);
+                            metas += 1;
+                        }
+                    }
+                    let ui = ai_sdk
+                        .part(&snapshot)
+                        .into_iter()
+                        .chain(ag_ui.part(&snapshot));
+                    for value in ui {
+                        let field = ["toolMetadata", "metadata"]
+                            .into_iter()
+                            .find_map(|key| value.get(key));
+                        if let Some(meta) = field {
+                            assert_valid(&ui_meta, &meta["toolnorm"], &origin);
+                            metas += 1;
+                        }
+                    }
+                    let part = serde_json::to_value(snapshot).unwrap();
                     assert_valid(&parts, &part, &origin);
                     checked_parts += 1;
                     if let Some(event) = event {
@@ -90,4 +118,12 @@ fn the_schemas_refuse_what_is_not_a_part_or_an_event() {
     assert!(events.is_valid(&json!({"type": "toolCallRunning", "id": "t"})));
     assert!(!events.is_valid(&json!({"type": "toolCallExploded", "id": "t"})));
     assert!(!events.is_valid(&json!({"type": "toolCallFailed", "id": "t"})));
+
+    let ui = validator("UiToolnormMeta");
+    assert!(ui.is_valid(&json!({"kind": "bash", "error": {"message": "m", "code": "exit_code"}})));
+    assert!(!ui.is_valid(&json!({"title": "no kind"})));
+    assert!(!ui.is_valid(&json!({"kind": "bash", "state": "done"})));
+    let acp = validator("AcpToolnormMeta");
+    assert!(acp.is_valid(&json!({"outputAppended": {"offset": 0, "chunk": "a"}})));
+    assert!(!acp.is_valid(&json!({"outputAppended": {"offset": -1, "chunk": "a"}})));
 }

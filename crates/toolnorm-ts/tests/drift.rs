@@ -70,6 +70,9 @@ fn the_package_copy_and_both_schema_dirs_are_generated_alike() {
         "ToolKind",
         "ToolState",
         "ToolError",
+        "LegacyToolState",
+        "AcpToolnormMeta",
+        "UiToolnormMeta",
     ] {
         let schema = text(&format!("generated/schema/{name}.json"));
         assert_eq!(schema, text(&format!("packages/types/schema/{name}.json")));

@@ -12,6 +12,7 @@ pub const UI_META_KEY: &str = "toolnorm";
 
 /// The contract fields a UI protocol has no field for.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UiMeta {
     /// The part's `kind`.

@@ -33,6 +33,7 @@ pub const META_KEY: &str = "toolnorm";
 /// reader restores the part from it. Read leniently: a field that does not fit is left
 /// out, the others still count.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolnormMeta {
     /// The part's `name`.
@@ -88,6 +89,7 @@ pub struct ToolnormMeta {
 
 /// The frame fields cut at the output cap.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Truncated {
     /// `rawOutput` was cut.
@@ -107,6 +109,7 @@ impl Truncated {
 
 /// How much of a field there was, and the cap it was cut at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Truncation {
     /// Bytes before the cut.
@@ -117,6 +120,7 @@ pub struct Truncation {
 
 /// A chunk of streamed output and where it starts in the call's whole output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OutputChunk {
     /// Byte offset of `chunk`.
     pub offset: u64,

@@ -5,7 +5,8 @@
 //! calls, turns the facts into canonical [`ToolEvent`](toolnorm::ToolEvent)s, folds them
 //! into parts, and reports each change and each [`Diagnostic`] as a [`Step`]. A
 //! [`Writer`] writes the steps in one of the command line's [`Format`]s; an
-//! [`AcpEmitter`] turns parts into ACP frames.
+//! [`AcpEmitter`] turns parts into ACP frames, an [`AiSdkEmitter`] into AI SDK UI message
+//! stream chunks, an [`AgUiEmitter`] into AG-UI events.
 //!
 //! ```
 //! use toolnorm_adapters::{Format, Normalizer, Writer};
@@ -37,7 +38,7 @@
 //! | `track` | the tracker: facts into canonical events, the same for every provider |
 //! | `rules` | kind and title rules (TOML), the fallbacks, MCP names |
 //! | `read` | reading JSON lines, partial JSON and the dialect probe |
-//! | `emit` | the output formats and the ACP emitter |
+//! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
@@ -61,9 +62,12 @@ mod registry;
 mod rules;
 mod track;
 
+pub use acp::{META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use dialect::Dialect;
-pub use emit::{AcpEmitter, AcpOptions, Format, Writer};
+pub use emit::{
+    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,
+};
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
 pub use providers::Adapter;

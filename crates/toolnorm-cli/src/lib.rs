@@ -64,9 +64,14 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "BYTES", default_value_t = toolnorm::DEFAULT_OUTPUT_CAP)]
     pub output_cap: usize,
     /// The `sessionId` of `--format acp` frames (`rawOutput` and text content are capped
-    /// at `--output-cap`).
+    /// at `--output-cap`); in `ai-sdk` the message id, in `ag-ui` the thread id, of calls
+    /// that name no session.
     #[arg(long, value_name = "ID", default_value = "toolnorm")]
     pub session_id: String,
+    /// Frame `--format ai-sdk` and `--format ag-ui` as server-sent events (`data: …`
+    /// lines, as an HTTP response streams them).
+    #[arg(long)]
+    pub sse: bool,
     /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
     #[arg(long = "mcp-server", value_name = "NAME")]
     pub mcp_servers: Vec<String>,
@@ -326,6 +331,13 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         }
     };
     let format = args.format;
+    if args.sse && !format.streams_to_ui() {
+        let _ = writeln!(
+            stderr,
+            "toolnorm: --sse frames only --format ai-sdk and --format ag-ui, not {format}"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
     let mut builder = Normalizer::builder()
         .dialect(args.provider.0)
         .output_cap(args.output_cap)
@@ -358,7 +370,7 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         session_id: args.session_id.clone(),
         output_cap: args.output_cap,
     };
-    let mut writer = Writer::with_acp(format, acp, io::BufWriter::new(stdout));
+    let mut writer = Writer::with_acp(format, acp, io::BufWriter::new(stdout)).sse(args.sse);
     let mut write_error: Option<io::Error> = None;
     let report = RefCell::new(Report {
         stderr: &mut *stderr,

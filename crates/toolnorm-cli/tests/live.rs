@@ -104,3 +104,67 @@ fn pretty_lines_are_written_as_each_call_ends() {
     parts_arrive_as_calls_end("pretty", "codex-exec/parallel.jsonl");
     parts_arrive_as_calls_end("pretty", "claude-code/parallel.jsonl");
 }
+
+/// The UI stream formats: a call's end chunk (`tool-output-*`) or result event
+/// (`TOOL_CALL_RESULT`) comes out before the next input line goes in.
+fn ends_arrive_as_calls_end(format: &str, relative: &str) {
+    let bytes = fixture(relative);
+    let ended = calls_ended_per_line(&bytes);
+    assert!(ended.iter().sum::<usize>() >= 2, "{relative}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolnorm"))
+        .args(["normalize", "--format", format, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, received) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let is_end = |line: &str| {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let kind = value["type"].as_str().unwrap_or_default().to_owned();
+        kind.starts_with("tool-output-") || kind == "TOOL_CALL_RESULT"
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    for (number, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        let mut ends = 0;
+        while ends < ended[number] {
+            let output = received.recv_timeout(TIMEOUT).unwrap_or_else(|_| {
+                panic!(
+                    "{format} {relative}: no end for line {} after {TIMEOUT:?}",
+                    number + 1
+                )
+            });
+            ends += usize::from(is_end(&output));
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    let rest: Vec<String> = received.try_iter().collect();
+    assert!(
+        rest.iter().all(|line| !is_end(line)),
+        "{format}: ends after the input: {rest:?}"
+    );
+}
+
+#[test]
+fn ui_stream_ends_are_written_as_each_call_ends() {
+    for format in ["ai-sdk", "ag-ui"] {
+        ends_arrive_as_calls_end(format, "codex-exec/parallel.jsonl");
+        ends_arrive_as_calls_end(format, "claude-code/parallel.jsonl");
+    }
+}

@@ -1,4 +1,5 @@
-//! `toolnorm-ts [--check]`: write (or check) generated/ts/toolnorm.ts.
+//! `toolnorm-ts [--check]`: write (or check) generated/ts/toolnorm.ts, its copy in the npm
+//! package, and the JSON Schemas.
 
 use std::process::ExitCode;
 
@@ -13,9 +14,14 @@ fn main() -> ExitCode {
         }
     };
     let result = if check {
-        toolnorm_ts::check(&root).map(|()| format!("{} is up to date", toolnorm_ts::OUTPUT))
+        toolnorm_ts::check(&root).map(|()| {
+            format!(
+                "{}, its package copy and the JSON Schemas are up to date",
+                toolnorm_ts::OUTPUT
+            )
+        })
     } else {
-        toolnorm_ts::write(&root).map(|_| format!("wrote {}", toolnorm_ts::OUTPUT))
+        toolnorm_ts::write(&root).map(|paths| format!("wrote {} files", paths.len()))
     };
     match result {
         Ok(message) => {

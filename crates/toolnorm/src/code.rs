@@ -143,6 +143,22 @@ impl Serialize for ErrorCode {
     }
 }
 
+/// A string: one of the known codes or the provider's own.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for ErrorCode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ErrorCode".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Machine-readable code of a failed call: one of the codes toolnorm writes for every provider alike (the examples), or the provider's own.",
+            "type": "string",
+            "examples": ["exit_code", "permission_denied", "user_rejected", "mcp_error", "invalid_tool_use"]
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for ErrorCode {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;

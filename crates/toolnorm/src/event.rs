@@ -16,6 +16,7 @@ use crate::part::{JsonObject, Timestamp, ToolError, ToolKind, present_value};
 /// A call became known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallStarted {
     /// The provider's call id.
@@ -43,6 +44,7 @@ pub struct ToolCallStarted {
 /// The input of a call was refined (it replaces the previous input).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InputUpdated {
     /// The call id.
@@ -59,6 +61,7 @@ pub struct InputUpdated {
 /// The title of a call changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TitleUpdated {
     /// The call id.
@@ -74,6 +77,7 @@ pub struct TitleUpdated {
 /// Metadata was merged into a call (each top-level key replaces the key of that name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetadataMerged {
     /// The call id.
@@ -90,6 +94,7 @@ pub struct MetadataMerged {
 /// A call started executing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallRunning {
     /// The call id.
@@ -103,6 +108,7 @@ pub struct ToolCallRunning {
 /// A chunk of partial output arrived for a running call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutputAppended {
     /// The call id.
@@ -121,6 +127,7 @@ pub struct OutputAppended {
 /// A call finished successfully.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallCompleted {
     /// The call id.
@@ -158,6 +165,7 @@ pub struct ToolCallCompleted {
 /// A call failed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallFailed {
     /// The call id.
@@ -190,6 +198,7 @@ pub struct ToolCallFailed {
 /// One entry of the event log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ToolEvent {
     /// See [`ToolCallStarted`].

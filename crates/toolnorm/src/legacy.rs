@@ -12,6 +12,7 @@ use crate::part::ToolState;
 /// The legacy UI tool state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum LegacyToolState {
     /// In flight: `started` or `running`.

@@ -17,6 +17,7 @@ pub type JsonObject = Map<String, Value>;
 /// The stable UI bucket of a tool (icon, grouping). It is not the provider's tool name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolKind {
     /// A web search.
@@ -86,6 +87,7 @@ impl fmt::Display for ToolKind {
 /// Where a tool call is in its lifecycle: `started → running → complete | error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ToolState {
     /// The call is known (name, maybe partial input) but not yet executing.
@@ -132,6 +134,7 @@ impl fmt::Display for ToolState {
 /// Failure data of a tool call. Only ever present on a call in the `error` state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolError {
     /// Human-readable failure message.
@@ -177,6 +180,7 @@ impl ToolError {
 
 /// A point in time exactly as the provider gave it: an ISO-8601 string or an epoch number.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum Timestamp {
     /// An epoch number (OpenCode and most JSON APIs: milliseconds).
@@ -276,6 +280,7 @@ impl From<i64> for Timestamp {
 /// When a call started and finished.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Timing {
     /// When the call started, as the provider gave it.
@@ -305,6 +310,7 @@ impl Timing {
 /// `complete`, `error` only with state `error`, never both.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NormalizedToolPart {
     /// The provider's call id; stable for the whole lifecycle.

@@ -9,8 +9,16 @@
 //! - `pretty`: one line per call for people: state, kind, title, elapsed time, flushed as
 //!   each call ends; [`Writer::summary`] ends it with the line counts.
 //! - `acp`: ACP `session/update` notifications (see [`AcpEmitter`]).
+//! - `ai-sdk`: AI SDK UI message stream chunks (see [`AiSdkEmitter`]).
+//! - `ag-ui`: AG-UI events (see [`AgUiEmitter`]).
+//!
+//! Every JSON format writes one JSON value per line; the two UI stream formats can be
+//! framed as server-sent events instead ([`Writer::sse`]).
 
 mod acp;
+mod ag_ui;
+mod ai_sdk;
+mod ui;
 
 use std::io::{self, Write};
 
@@ -18,6 +26,9 @@ use toolnorm::{AnyToolCall, Fold, NormalizedToolPart, ToolState};
 
 use crate::pipeline::{Stats, Step};
 pub use acp::{AcpEmitter, AcpOptions};
+pub use ag_ui::AgUiEmitter;
+pub use ai_sdk::AiSdkEmitter;
+pub use ui::{UI_META_KEY, UiMeta};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -34,6 +45,10 @@ pub enum Format {
     Pretty,
     /// ACP `session/update` tool frames.
     Acp,
+    /// AI SDK UI message stream chunks.
+    AiSdk,
+    /// AG-UI events.
+    AgUi,
 }
 
 impl Format {
@@ -44,6 +59,8 @@ impl Format {
         Format::Events,
         Format::Pretty,
         Format::Acp,
+        Format::AiSdk,
+        Format::AgUi,
     ];
 
     /// The name used on the command line, e.g. `parts`.
@@ -54,6 +71,8 @@ impl Format {
             Format::Events => "events",
             Format::Pretty => "pretty",
             Format::Acp => "acp",
+            Format::AiSdk => "ai-sdk",
+            Format::AgUi => "ag-ui",
         }
     }
 
@@ -75,12 +94,19 @@ impl Format {
             Format::Acp => {
                 "ACP `session/update` tool frames (`tool_call`, then `tool_call_update`s)"
             }
+            Format::AiSdk => "AI SDK UI message stream chunks (`useChat`), one message per session",
+            Format::AgUi => "AG-UI events: a run, its tool calls and subagents",
         }
     }
 
     /// Whether the format needs each applied event (costs a copy per event).
     pub fn needs_events(self) -> bool {
         self == Format::Events
+    }
+
+    /// Whether the format can be framed as server-sent events (`ai-sdk`, `ag-ui`).
+    pub fn streams_to_ui(self) -> bool {
+        matches!(self, Format::AiSdk | Format::AgUi)
     }
 }
 
@@ -97,6 +123,9 @@ pub struct Writer<W: Write> {
     format: Format,
     out: W,
     acp: Option<AcpEmitter>,
+    ai_sdk: Option<AiSdkEmitter>,
+    ag_ui: Option<AgUiEmitter>,
+    sse: bool,
 }
 
 impl<W: Write> Writer<W> {
@@ -105,10 +134,30 @@ impl<W: Write> Writer<W> {
         Writer::with_acp(format, AcpOptions::default(), out)
     }
 
-    /// A writer of `format` into `out`, with these options for the `acp` format.
+    /// A writer of `format` into `out`, with these options for the `acp` format (its
+    /// session id is also the `ai-sdk` message id and the `ag-ui` thread id of calls
+    /// that name no session).
     pub fn with_acp(format: Format, acp: AcpOptions, out: W) -> Self {
+        let ai_sdk = (format == Format::AiSdk).then(|| AiSdkEmitter::new(&acp.session_id));
+        let ag_ui = (format == Format::AgUi).then(|| AgUiEmitter::new(&acp.session_id));
         let acp = (format == Format::Acp).then(|| AcpEmitter::new(acp));
-        Writer { format, out, acp }
+        Writer {
+            format,
+            out,
+            acp,
+            ai_sdk,
+            ag_ui,
+            sse: false,
+        }
+    }
+
+    /// Frames the `ai-sdk` and `ag-ui` output as server-sent events: `data: <json>` and a
+    /// blank line per value, and for `ai-sdk` a last `data: [DONE]`, as the AI SDK's
+    /// `createUIMessageStreamResponse` sends. No effect on the other formats.
+    #[must_use]
+    pub fn sse(mut self, sse: bool) -> Self {
+        self.sse = sse && self.format.streams_to_ui();
+        self
     }
 
     /// Writes what `step` means in this format; every line written is flushed at once.
@@ -146,6 +195,15 @@ impl<W: Write> Writer<W> {
                     None => Ok(()),
                 }
             }
+            Format::AiSdk | Format::AgUi => {
+                let part = update.part();
+                let values = match (&mut self.ai_sdk, &mut self.ag_ui) {
+                    (Some(emitter), _) => emitter.part(&part),
+                    (None, Some(emitter)) => emitter.part(&part),
+                    (None, None) => Vec::new(),
+                };
+                self.ui_values(&values)
+            }
             Format::Parts | Format::Pretty => Ok(()),
         }
     }
@@ -162,6 +220,17 @@ impl<W: Write> Writer<W> {
             Format::Pretty => {
                 for call in open {
                     self.pretty_line(call)?;
+                }
+            }
+            Format::AiSdk | Format::AgUi => {
+                let values = match (&mut self.ai_sdk, &mut self.ag_ui) {
+                    (Some(emitter), _) => emitter.finish(),
+                    (None, Some(emitter)) => emitter.finish(),
+                    (None, None) => Vec::new(),
+                };
+                self.ui_values(&values)?;
+                if self.sse && self.format == Format::AiSdk {
+                    self.out.write_all(ui::sse("[DONE]").as_bytes())?;
                 }
             }
             Format::Updates | Format::Events | Format::Acp => {}
@@ -182,6 +251,21 @@ impl<W: Write> Writer<W> {
     /// The underlying writer.
     pub fn into_inner(self) -> W {
         self.out
+    }
+
+    /// Writes the values of a UI stream format, one line (or event) each, and flushes.
+    fn ui_values(&mut self, values: &[serde_json::Value]) -> io::Result<()> {
+        if values.is_empty() {
+            return Ok(());
+        }
+        for value in values {
+            if self.sse {
+                self.out.write_all(ui::sse(&value.to_string()).as_bytes())?;
+            } else {
+                self.json_line(value)?;
+            }
+        }
+        self.out.flush()
     }
 
     fn json_line(&mut self, value: &impl serde::Serialize) -> io::Result<()> {

@@ -1,0 +1,436 @@
+//! The UI stream formats: every fixture's `ai-sdk` chunks and `ag-ui` events follow the
+//! protocols' sequence rules and end each call as its part ends; failures, refusals,
+//! sessions, subagents and streamed input map as documented. (CI also checks every
+//! fixture with the real `ai` and `@ag-ui/*` packages: checks/ui-protocols.)
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value, json};
+use toolnorm::NormalizedToolPart;
+use toolnorm_adapters::{AgUiEmitter, AiSdkEmitter, Normalizer, Step};
+
+fn fixture_files() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(common::fixtures()).unwrap() {
+        let dir = dir.unwrap().path();
+        if dir.is_dir() {
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let file = file.unwrap().path();
+                if file.extension().is_some_and(|ext| ext == "jsonl") {
+                    files.push(file);
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The part snapshots of a stream, in order, and the final parts by id.
+fn snapshots(bytes: &[u8]) -> (Vec<NormalizedToolPart>, HashMap<String, NormalizedToolPart>) {
+    let mut normalizer = Normalizer::builder().build();
+    let mut all = Vec::new();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Applied { update, .. } = step {
+            all.push(update.part());
+        }
+    };
+    normalizer.push(bytes, &mut on_step);
+    normalizer.finish(&mut on_step);
+    let last = all
+        .iter()
+        .map(|part| (part.id.clone(), part.clone()))
+        .collect();
+    (all, last)
+}
+
+fn ai_sdk(parts: &[NormalizedToolPart]) -> Vec<Value> {
+    let mut emitter = AiSdkEmitter::new("s");
+    let mut chunks: Vec<Value> = parts.iter().flat_map(|part| emitter.part(part)).collect();
+    chunks.extend(emitter.finish());
+    chunks
+}
+
+fn ag_ui(parts: &[NormalizedToolPart]) -> Vec<Value> {
+    let mut emitter = AgUiEmitter::new("t");
+    let mut events: Vec<Value> = parts.iter().flat_map(|part| emitter.part(part)).collect();
+    events.extend(emitter.finish());
+    events
+}
+
+fn part(value: Value) -> NormalizedToolPart {
+    serde_json::from_value(value).unwrap()
+}
+
+fn is_denial(part: &NormalizedToolPart) -> bool {
+    part.error.as_ref().is_some_and(|error| {
+        error
+            .code
+            .as_ref()
+            .is_some_and(|code| ["permission_denied", "user_rejected"].contains(&code.as_str()))
+    })
+}
+
+/// The AI SDK rules: chunks inside a `start`/`finish` pair; per call and message a
+/// `tool-input-start` first, deltas only while the input streams, one end chunk that
+/// says how the part ended, nothing after it.
+fn check_ai_sdk(chunks: &[Value], last: &HashMap<String, NormalizedToolPart>, origin: &str) {
+    let mut open = false;
+    let mut calls: HashMap<String, &str> = HashMap::new();
+    let mut ended = HashSet::new();
+    for chunk in chunks {
+        let kind = chunk["type"].as_str().unwrap();
+        match kind {
+            "start" => {
+                assert!(!open, "{origin}: start inside a message");
+                assert!(chunk["messageId"].is_string(), "{origin}: {chunk}");
+                open = true;
+                calls.clear();
+                continue;
+            }
+            "finish" => {
+                assert!(open, "{origin}: finish outside a message");
+                open = false;
+                continue;
+            }
+            _ => assert!(open, "{origin}: {kind} outside a message"),
+        }
+        let id = chunk["toolCallId"].as_str().unwrap().to_owned();
+        assert!(
+            !ended.contains(&id),
+            "{origin}: {kind} after the end of {id}"
+        );
+        if chunk.get("toolName").is_some()
+            || kind.starts_with("tool-output-") && kind != "tool-output-denied"
+        {
+            assert_eq!(chunk["dynamic"], true, "{origin}: {chunk}");
+        }
+        let phase = calls.get(id.as_str()).copied();
+        match (kind, phase) {
+            ("tool-input-start", None | Some("streaming")) => {
+                calls.insert(id, "streaming");
+            }
+            ("tool-input-delta", Some("streaming")) => {}
+            ("tool-input-available", Some(_)) => {
+                calls.insert(id, "available");
+            }
+            (
+                "tool-output-available" | "tool-output-error" | "tool-output-denied",
+                Some("available"),
+            ) => {
+                let part = &last[&id];
+                let expected = match part.state.as_str() {
+                    "complete" => "tool-output-available",
+                    "error" if is_denial(part) => "tool-output-denied",
+                    _ => "tool-output-error",
+                };
+                assert_eq!(kind, expected, "{origin}: {id} ends as {}", part.state);
+                if kind == "tool-output-error" {
+                    assert_eq!(
+                        chunk["errorText"],
+                        part.error.as_ref().unwrap().message.as_str()
+                    );
+                }
+                ended.insert(id);
+            }
+            (kind, phase) => panic!("{origin}: {kind} for {id} in phase {phase:?}"),
+        }
+    }
+    assert!(!open, "{origin}: no finish");
+    for (id, part) in last {
+        assert_eq!(
+            ended.contains(id),
+            part.state.is_terminal(),
+            "{origin}: {id}"
+        );
+    }
+}
+
+/// The AG-UI rules: one run around everything; per call START, ARGS, END, then RESULT
+/// when it ended; a call's events carry the subagent of its START; subagents start
+/// before what they own and end once.
+fn check_ag_ui(events: &[Value], last: &HashMap<String, NormalizedToolPart>, origin: &str) {
+    assert_eq!(events.first().unwrap()["type"], "RUN_STARTED", "{origin}");
+    assert_eq!(events.last().unwrap()["type"], "RUN_FINISHED", "{origin}");
+    let mut phase: HashMap<String, &str> = HashMap::new();
+    let mut owner: HashMap<String, Value> = HashMap::new();
+    let mut active = HashSet::new();
+    let mut finished = HashSet::new();
+    for event in events.get(1..events.len() - 1).unwrap() {
+        let kind = event["type"].as_str().unwrap();
+        if let Some(subagent) = event.get("subagentRunId").and_then(Value::as_str)
+            && kind.starts_with("TOOL_CALL_")
+        {
+            assert!(
+                active.contains(subagent),
+                "{origin}: {event} outside its subagent"
+            );
+        }
+        match kind {
+            "SUBAGENT_STARTED" => {
+                let id = event["subagentRunId"].as_str().unwrap().to_owned();
+                assert_eq!(last[&id].kind.as_str(), "subagent", "{origin}");
+                assert!(active.insert(id), "{origin}: started twice");
+                continue;
+            }
+            "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
+                let id = event["subagentRunId"].as_str().unwrap().to_owned();
+                assert!(
+                    active.remove(&id),
+                    "{origin}: {kind} of a subagent not running"
+                );
+                let expected = match last[&id].state.as_str() {
+                    "error" => "SUBAGENT_ERROR",
+                    _ => "SUBAGENT_FINISHED",
+                };
+                assert_eq!(kind, expected, "{origin}: {id}");
+                finished.insert(id);
+                continue;
+            }
+            _ => {}
+        }
+        let id = event["toolCallId"].as_str().unwrap().to_owned();
+        let subagent = event.get("subagentRunId").cloned().unwrap_or(Value::Null);
+        match (kind, phase.get(id.as_str()).copied()) {
+            ("TOOL_CALL_START", None) => {
+                assert_eq!(event["toolCallName"], last[&id].name.as_str(), "{origin}");
+                owner.insert(id.clone(), subagent.clone());
+                phase.insert(id, "started");
+            }
+            ("TOOL_CALL_ARGS", Some("started")) => {
+                phase.insert(id, "args");
+            }
+            ("TOOL_CALL_END", Some("args")) => {
+                phase.insert(id, "ended");
+            }
+            ("TOOL_CALL_RESULT", Some("ended")) => {
+                let part = &last[&id];
+                let meta = &event["metadata"]["toolnorm"];
+                assert_eq!(meta["state"], part.state.as_str(), "{origin}: {id}");
+                assert_eq!(meta["kind"], part.kind.as_str(), "{origin}: {id}");
+                if let Some(error) = &part.error {
+                    assert_eq!(event["content"], error.message.as_str(), "{origin}: {id}");
+                    let code = error.code.as_ref().map(|code| code.as_str());
+                    assert_eq!(meta["error"]["code"].as_str(), code, "{origin}: {id}");
+                }
+                phase.insert(id, "result");
+            }
+            (kind, phase) => panic!("{origin}: {kind} for {id} in phase {phase:?}"),
+        }
+        if kind != "TOOL_CALL_START" && owner[event["toolCallId"].as_str().unwrap()] != subagent {
+            // After its subagent ended, a call's events are no longer attributed to it.
+            let opener = owner[event["toolCallId"].as_str().unwrap()]
+                .as_str()
+                .unwrap();
+            assert!(
+                subagent.is_null() && finished.contains(opener),
+                "{origin}: {event}"
+            );
+        }
+    }
+    assert!(active.is_empty(), "{origin}: subagents never ended");
+    for (id, part) in last {
+        let expected = if part.state.is_terminal() {
+            "result"
+        } else {
+            "ended"
+        };
+        assert_eq!(
+            phase.get(id.as_str()).copied(),
+            Some(expected),
+            "{origin}: {id}"
+        );
+    }
+}
+
+#[test]
+fn every_fixture_streams_by_the_protocols_rules() {
+    let files = fixture_files();
+    assert!(files.len() > 100, "{} fixtures", files.len());
+    let (mut denied, mut failed, mut subagents) = (0, 0, 0);
+    for path in &files {
+        let origin = path.display().to_string();
+        let (all, last) = snapshots(&std::fs::read(path).unwrap());
+        let chunks = ai_sdk(&all);
+        check_ai_sdk(&chunks, &last, &origin);
+        let events = ag_ui(&all);
+        check_ag_ui(&events, &last, &origin);
+        let count = |kind: &str| chunks.iter().filter(|chunk| chunk["type"] == kind).count();
+        denied += count("tool-output-denied");
+        failed += count("tool-output-error");
+        subagents += events
+            .iter()
+            .filter(|event| event["type"] == "SUBAGENT_STARTED")
+            .count();
+    }
+    // The fixtures hold each case the mappings tell apart.
+    assert!(
+        denied > 0 && failed > 0 && subagents > 0,
+        "{denied} {failed} {subagents}"
+    );
+}
+
+#[test]
+fn a_refusal_is_denied_with_its_error_in_the_metadata_and_a_failure_is_an_error() {
+    let refused = part(json!({
+        "id": "a", "name": "Bash", "kind": "bash", "title": "rm x", "input": {"command": "rm x"},
+        "state": "error", "error": {"message": "needs approval", "code": "permission_denied"}
+    }));
+    let chunks = ai_sdk(std::slice::from_ref(&refused));
+    let kinds: Vec<&str> = chunks
+        .iter()
+        .map(|chunk| chunk["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "start",
+            "tool-input-start",
+            "tool-input-available",
+            "tool-output-denied",
+            "finish"
+        ]
+    );
+    let meta = &chunks[2]["toolMetadata"]["toolnorm"];
+    assert_eq!(meta["error"]["code"], "permission_denied");
+    assert_eq!(meta["error"]["message"], "needs approval");
+
+    let failed = part(json!({
+        "id": "b", "name": "Bash", "kind": "bash", "title": "false", "input": {},
+        "state": "error", "error": {"message": "exit 1", "code": "exit_code", "details": {"exitCode": 1}}
+    }));
+    let chunks = ai_sdk(std::slice::from_ref(&failed));
+    let end = &chunks[chunks.len() - 2];
+    assert_eq!(end["type"], "tool-output-error");
+    assert_eq!(end["errorText"], "exit 1");
+    assert_eq!(
+        end["toolMetadata"]["toolnorm"]["error"]["details"]["exitCode"],
+        1
+    );
+
+    let events = ag_ui(&[failed]);
+    let result = events
+        .iter()
+        .find(|event| event["type"] == "TOOL_CALL_RESULT")
+        .unwrap();
+    assert_eq!(result["content"], "exit 1");
+    assert_eq!(result["metadata"]["toolnorm"]["state"], "error");
+    assert_eq!(result["metadata"]["toolnorm"]["error"]["code"], "exit_code");
+}
+
+#[test]
+fn a_growing_input_streams_as_deltas_and_a_rewritten_one_restarts() {
+    let at = |input: Value| {
+        part(
+            json!({"id": "c", "name": "Bash", "kind": "bash", "title": "t", "input": input, "state": "started"}),
+        )
+    };
+    let chunks = ai_sdk(&[
+        at(json!({})),
+        at(json!({"command": "ls"})),
+        at(json!({"command": "ls", "cwd": "/"})),
+        at(json!({"command": "pwd"})),
+    ]);
+    let deltas: Vec<(&str, &str)> = chunks
+        .iter()
+        .filter_map(|chunk| {
+            let kind = chunk["type"].as_str()?;
+            Some((kind, chunk["inputTextDelta"].as_str().unwrap_or("")))
+        })
+        .filter(|(kind, _)| kind.starts_with("tool-input"))
+        .collect();
+    assert_eq!(
+        deltas,
+        [
+            ("tool-input-start", ""),
+            ("tool-input-delta", "{"),
+            ("tool-input-delta", r#""command":"ls""#),
+            ("tool-input-delta", r#","cwd":"/""#),
+            ("tool-input-start", ""),
+            ("tool-input-delta", r#"{"command":"pwd""#),
+        ]
+    );
+}
+
+#[test]
+fn sessions_are_messages_and_a_subagents_calls_stay_with_its_parent() {
+    let call = |id: &str, session: &str, parent: Option<&str>| {
+        let mut metadata = json!({"sessionId": session});
+        if let Some(parent) = parent {
+            metadata["parentToolCallId"] = parent.into();
+        }
+        let kind = if parent.is_none() { "subagent" } else { "bash" };
+        part(
+            json!({"id": id, "name": "task", "kind": kind, "title": id, "input": {},
+                    "state": "running", "metadata": metadata}),
+        )
+    };
+    let chunks = ai_sdk(&[
+        call("p", "s1", None),
+        call("child", "s-child", Some("p")),
+        call("q", "s2", None),
+        call("p", "s1", None).clone(),
+    ]);
+    let messages: Vec<&str> = chunks
+        .iter()
+        .filter(|chunk| chunk["type"] == "start")
+        .map(|chunk| chunk["messageId"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages, ["s1", "s2", "s1~2"]);
+
+    let events = ag_ui(&[call("p", "s1", None), call("child", "s-child", Some("p"))]);
+    let child = events
+        .iter()
+        .find(|event| event["type"] == "TOOL_CALL_START" && event["toolCallId"] == "child")
+        .unwrap();
+    assert_eq!(child["subagentRunId"], "p");
+    let suspended = events
+        .iter()
+        .find(|event| event["type"] == "SUBAGENT_FINISHED")
+        .unwrap();
+    assert_eq!(suspended["outcome"]["type"], "suspended");
+}
+
+#[test]
+fn a_failed_subagent_is_a_subagent_error_after_its_calls_end() {
+    let parent = |state: &str| {
+        let mut value = json!({"id": "p", "name": "Task", "kind": "subagent", "title": "Research",
+                               "input": {"subagent_type": "explorer"}, "state": state});
+        if state == "error" {
+            value["error"] = json!({"message": "the subagent gave up", "code": "task_failed"});
+        }
+        part(value)
+    };
+    let child = part(
+        json!({"id": "c", "name": "Bash", "kind": "bash", "title": "ls", "input": {},
+                            "state": "running", "metadata": {"parentToolCallId": "p"}}),
+    );
+    let events = ag_ui(&[parent("running"), child, parent("error")]);
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|event| event["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "RUN_STARTED",
+            "TOOL_CALL_START",
+            "SUBAGENT_STARTED",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            "SUBAGENT_ERROR",
+            "TOOL_CALL_RESULT",
+            "RUN_FINISHED",
+        ]
+    );
+    assert_eq!(events[2]["name"], "explorer");
+    assert_eq!(events[5]["subagentRunId"], "p");
+    assert_eq!(events[8]["message"], "the subagent gave up");
+    assert_eq!(events[8]["code"], "task_failed");
+}

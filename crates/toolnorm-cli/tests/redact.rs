@@ -93,7 +93,9 @@ fn no_planted_secret_reaches_any_format() {
             text.contains(ANTHROPIC) && text.contains(GITHUB),
             "{name}: not planted"
         );
-        for format in ["parts", "updates", "events", "acp", "pretty"] {
+        for format in [
+            "parts", "updates", "events", "acp", "pretty", "ai-sdk", "ag-ui",
+        ] {
             let plain = run(&["--format", format], &text);
             let redacted = run(&["--redact", "--format", format], &text);
             assert!(redacted.status.success(), "{name} {format}");

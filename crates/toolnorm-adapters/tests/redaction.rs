@@ -6,6 +6,49 @@ use proptest::prelude::*;
 use serde_json::Value;
 use toolnorm_adapters::Redactor;
 
+/// Made-up secrets of each service's published shape (none is a real credential).
+const SAMPLES: &[(&str, &str)] = &[
+    (
+        "anthropic_key",
+        "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdEFGH",
+    ),
+    ("openai_key", "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+    ("github_token", "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+    (
+        "github_token",
+        "github_pat_11ABCDEFG0123456789abc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmnopq",
+    ),
+    ("gitlab_token", "glpat-AbCdEfGhIjKlMnOpQrSt"),
+    ("aws_access_key_id", "AKIAIOSFODNN7EXAMPLE"),
+    ("google_api_key", "AIzaSyA-AbCdEfGhIjKlMnOpQrStUvWxYz01234"),
+    (
+        "slack_token",
+        "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    ),
+    ("stripe_key", "sk_live_AbCdEfGhIjKlMnOpQrStUvWx"),
+    ("npm_token", "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
+    (
+        "pypi_token",
+        "pypi-AgEIcHlwaS5vcmcCJDAbCdEfGhIjKlMnOpQrStUvWxYz",
+    ),
+    ("huggingface_token", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567"),
+    (
+        "jwt",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ),
+];
+
+#[test]
+fn every_service_format_is_found_by_its_kind() {
+    let redactor = Redactor::builtin();
+    for (kind, secret) in SAMPLES {
+        let text = format!("echo {secret} done");
+        let (redacted, found) = redactor.redact_text(&text);
+        assert_eq!(found, 1, "{kind}: {redacted}");
+        assert_eq!(redacted, format!("echo [REDACTED:{kind}] done"), "{kind}");
+    }
+}
+
 /// Text made of secret-looking pieces, JSON's special characters and plain words.
 fn text() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
@@ -80,5 +123,58 @@ proptest! {
         let (twice, found) = redactor.redact_text(&once);
         prop_assert_eq!(found, 0, "{:?} → {:?}", text, once);
         prop_assert_eq!(once.as_str(), twice.as_ref());
+    }
+}
+
+/// Text around a planted secret: words, punctuation, quotes, a line end.
+fn surrounding() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            "[a-z]{1,8}".prop_map(|word| word),
+            Just(" ".to_owned()),
+            Just("\n".to_owned()),
+            Just("\"".to_owned()),
+            Just("'".to_owned()),
+            Just(": ".to_owned()),
+            Just("(".to_owned()),
+        ],
+        0..6,
+    )
+    .prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #[test]
+    fn a_secret_planted_anywhere_in_a_real_part_is_gone(
+        sample in 0..SAMPLES.len(),
+        field in 0..4usize,
+        before in surrounding(),
+        after in surrounding(),
+    ) {
+        let (kind, secret) = SAMPLES[sample];
+        // A real part, with the secret planted in its command, output, title or metadata.
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/claude-code/shell-ok.jsonl"),
+        )
+        .unwrap();
+        let mut parts: Vec<Value> = Vec::new();
+        let mut normalizer = toolnorm_adapters::Normalizer::builder().build();
+        normalizer.push(text.as_bytes(), &mut |_| {});
+        normalizer.finish(&mut |_| {});
+        parts.extend(normalizer.fold().parts().iter().map(|part| serde_json::to_value(part).unwrap()));
+        let mut part = parts.remove(0);
+        // Separated from the text around it, as a secret is in a command or a log.
+        let planted = format!("{before} {secret} {after}");
+        let slot = match field {
+            0 => &mut part["input"]["command"],
+            1 => &mut part["output"],
+            2 => &mut part["title"],
+            _ => &mut part["metadata"]["note"],
+        };
+        *slot = Value::from(planted.clone());
+        let found = Redactor::builtin().redact_value(&mut part);
+        let written = serde_json::to_string(&part).unwrap();
+        prop_assert!(found >= 1, "{kind}: {planted:?}");
+        prop_assert!(!written.contains(secret), "{kind} survived in {written}");
     }
 }

@@ -40,7 +40,35 @@ fn planted() -> Vec<(&'static str, String)> {
         text.replace(command, escaped)
             .replace(output, &format!("token {GITHUB} printed"))
     };
+    // Other positions: a file's content, an error's output, MCP arguments.
+    let secret_file = format!("API_KEY={GITHUB}\\nDB_URL=postgres://app:{URL_PASSWORD}@db/x");
+    let secret_error = format!("check failed: password={PASSWORD}");
     vec![
+        (
+            "claude-code write",
+            fixture("claude-code/write-file.jsonl").replace("Hello, world!", &secret_file),
+        ),
+        (
+            "opencode write",
+            fixture("opencode-serve/write-file.jsonl").replace("Hello, world!", &secret_file),
+        ),
+        (
+            "claude-code error",
+            fixture("claude-code/shell-exit-3.jsonl").replace("check failed", &secret_error),
+        ),
+        (
+            "codex error",
+            fixture("codex-app-server/shell-exit-3.jsonl").replace("check failed", &secret_error),
+        ),
+        (
+            "claude-code mcp",
+            fixture("claude-code/mcp-ok.jsonl").replace("ping", &format!("Bearer {ANTHROPIC}")),
+        ),
+        (
+            "codex mcp",
+            fixture("codex-app-server/mcp-ok.jsonl")
+                .replace("ping", &format!("Bearer {ANTHROPIC}")),
+        ),
         (
             "claude-code",
             plant(
@@ -89,10 +117,11 @@ fn run(args: &[&str], input: &str) -> std::process::Output {
 #[test]
 fn no_planted_secret_reaches_any_format() {
     for (name, text) in planted() {
-        assert!(
-            text.contains(ANTHROPIC) && text.contains(GITHUB),
-            "{name}: not planted"
-        );
+        let planted = secrets()
+            .iter()
+            .filter(|secret| text.contains(**secret))
+            .count();
+        assert!(planted >= 1, "{name}: not planted");
         for format in [
             "parts", "updates", "events", "acp", "pretty", "ai-sdk", "ag-ui",
         ] {
@@ -105,14 +134,18 @@ fn no_planted_secret_reaches_any_format() {
                 assert!(!out.contains(secret), "{name} {format}: {secret} in\n{out}");
                 assert!(!err.contains(secret), "{name} {format}: {secret} in\n{err}");
             }
+            // (`pretty` shows titles only, which hold no secret in some of these.)
             assert!(
-                out.contains("[REDACTED:"),
+                format == "pretty" || out.contains("[REDACTED:"),
                 "{name} {format}: nothing redacted"
             );
             // The secrets were there without --redact: the test can fail.
             let plain = String::from_utf8(plain.stdout).unwrap();
             if format != "pretty" {
-                assert!(plain.contains(ANTHROPIC), "{name} {format}");
+                assert!(
+                    secrets().iter().any(|secret| plain.contains(secret)),
+                    "{name} {format}"
+                );
                 // Each line still JSON; one part per call (the other formats may have a
                 // line more: the `metadata.redactions` count is a metadata change).
                 if format == "parts" {
@@ -139,14 +172,17 @@ fn parts_keep_their_ids_and_count_their_redactions() {
         let plain = parse(run(&[], &text));
         let redacted = parse(run(&["--redact"], &text));
         let ids = |parts: &[serde_json::Value]| -> Vec<String> {
-            parts.iter().map(|part| part["id"].to_string()).collect()
+            parts
+                .iter()
+                .map(|part| format!("{} {}", part["id"], part["state"]))
+                .collect()
         };
         assert_eq!(ids(&plain), ids(&redacted), "{name}");
         let counted: u64 = redacted
             .iter()
             .filter_map(|part| part["metadata"]["redactions"].as_u64())
             .sum();
-        assert!(counted >= 3, "{name}: {counted} redactions counted");
+        assert!(counted >= 1, "{name}: {counted} redactions counted");
         assert!(
             plain
                 .iter()

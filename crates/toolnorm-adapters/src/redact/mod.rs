@@ -139,8 +139,25 @@ impl Redactor {
         Ok(redactor)
     }
 
-    /// The text with its secrets replaced, and how many were.
+    /// The text with its secrets replaced, and how many were. Patterns run until none
+    /// finds more (one replacement can bring another secret's name next to its value),
+    /// so redacting the result again finds nothing.
     pub fn redact_text<'t>(&self, text: &'t str) -> (Cow<'t, str>, u32) {
+        let (mut text, mut found) = self.redact_once(text);
+        for _ in 0..3 {
+            let (again, more) = self.redact_once(&text);
+            if more == 0 {
+                break;
+            }
+            let again = again.into_owned();
+            text = Cow::Owned(again);
+            found += more;
+        }
+        (text, found)
+    }
+
+    /// One pass of every pattern that matches.
+    fn redact_once<'t>(&self, text: &'t str) -> (Cow<'t, str>, u32) {
         let matched = self.set.matches(text);
         if !matched.matched_any() {
             return (Cow::Borrowed(text), 0);

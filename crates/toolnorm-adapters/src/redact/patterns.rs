@@ -106,7 +106,7 @@ pub(super) fn builtin() -> Vec<Pattern> {
         // HTTP credentials (RFC 9110 `Authorization`, RFC 6750 bearer tokens).
         Pattern {
             kind: "authorization",
-            regex: r"(?i)\b(?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token|bot|digest)\s+)?(?P<secret>[^\s\x22\x27\\]+)",
+            regex: r"(?i)\b(?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token|bot|digest)\s+)?(?P<secret>[^\s\x22\x27\\]{8,})",
         },
         Pattern {
             kind: "bearer_token",

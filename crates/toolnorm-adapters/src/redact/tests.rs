@@ -2,49 +2,6 @@ use serde_json::json;
 
 use super::*;
 
-/// Made-up secrets of each service's published shape (none is a real credential).
-const SAMPLES: &[(&str, &str)] = &[
-    (
-        "anthropic_key",
-        "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdEFGH",
-    ),
-    ("openai_key", "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
-    ("github_token", "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
-    (
-        "github_token",
-        "github_pat_11ABCDEFG0123456789abc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmnopq",
-    ),
-    ("gitlab_token", "glpat-AbCdEfGhIjKlMnOpQrSt"),
-    ("aws_access_key_id", "AKIAIOSFODNN7EXAMPLE"),
-    ("google_api_key", "AIzaSyA-AbCdEfGhIjKlMnOpQrStUvWxYz01234"),
-    (
-        "slack_token",
-        "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
-    ),
-    ("stripe_key", "sk_live_AbCdEfGhIjKlMnOpQrStUvWx"),
-    ("npm_token", "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"),
-    (
-        "pypi_token",
-        "pypi-AgEIcHlwaS5vcmcCJDAbCdEfGhIjKlMnOpQrStUvWxYz",
-    ),
-    ("huggingface_token", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567"),
-    (
-        "jwt",
-        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    ),
-];
-
-#[test]
-fn every_service_format_is_found_by_its_kind() {
-    let redactor = Redactor::builtin();
-    for (kind, secret) in SAMPLES {
-        let text = format!("echo {secret} done");
-        let (redacted, found) = redactor.redact_text(&text);
-        assert_eq!(found, 1, "{kind}: {redacted}");
-        assert_eq!(redacted, format!("echo [REDACTED:{kind}] done"), "{kind}");
-    }
-}
-
 #[test]
 fn the_name_of_a_secret_stays_readable() {
     let redactor = Redactor::builtin();

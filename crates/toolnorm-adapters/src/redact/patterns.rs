@@ -106,41 +106,41 @@ pub(super) fn builtin() -> Vec<Pattern> {
         // HTTP credentials (RFC 9110 `Authorization`, RFC 6750 bearer tokens).
         Pattern {
             kind: "authorization",
-            regex: r"(?i)\b(?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token|bot|digest)\s+)?(?P<secret>[^\s\x22\x27\\]{8,})",
+            regex: r"(?i)authorization\s*:\s*(?:(?:bearer|basic|token|bot|digest)\s+)?(?P<secret>[^\s\x22\x27\\]{8,})",
         },
         Pattern {
             kind: "bearer_token",
-            regex: r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})",
+            regex: r"(?i)bearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})",
         },
         // Credentials in a URL's userinfo (RFC 3986): the password.
         Pattern {
             kind: "url_password",
-            regex: r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@\x22\x27\\]+:(?P<secret>[^@/\s\x22\x27\\]+)@",
+            regex: r"://[^/\s:@\x22\x27\\]+:(?P<secret>[^@/\s\x22\x27\\]+)@",
         },
     ]
 }
 
 /// The generic forms: an environment assignment, a `--flag value` pair or a `"field":
-/// "value"` whose name says it holds a secret.
+/// "value"` whose name says it holds a secret. Each begins at the word that says so
+/// (what comes before it, `DB_` or `--`, is not replaced anyway), so that the regex
+/// engine can look for those words first rather than try every position.
 pub(super) fn named() -> Vec<(&'static str, String)> {
     vec![
         (
             "secret_flag",
             format!(
-                r"(?i)(?:^|\s)--?[a-z0-9-]*{SECRET_NAME}[a-z0-9-]*(?:=|\s+)(?P<secret>\x27[^\x27\x22\\]*\x27|[^\s\x22\x27\\-][^\s\x22\x27\\]*)"
+                r"(?i)-{SECRET_NAME}[a-z0-9-]*(?:=|\s+)(?P<secret>\x27[^\x27\x22\\]*\x27|[^\s\x22\x27\\-][^\s\x22\x27\\]*)"
             ),
         ),
         (
             "secret_assignment",
             format!(
-                r#"(?i)\b[A-Z0-9_]*{SECRET_NAME}[A-Z0-9_]*=(?:\x27(?P<secret>[^\x27]*)\x27|"(?P<quoted>[^"\\]*)"|(?P<bare>[^\s"\x27\\;&|)]+))"#
+                r#"(?i){SECRET_NAME}[A-Z0-9_]*=(?:\x27(?P<secret>[^\x27]*)\x27|"(?P<quoted>[^"\\]*)"|(?P<bare>[^\s"\x27\\;&|)]+))"#
             ),
         ),
         (
             "secret_field",
-            format!(
-                r#"(?i)\\?"[a-z0-9_-]*{SECRET_NAME}[a-z0-9_-]*\\?"\s*:\s*\\?"(?P<secret>[^"\\]+)\\?""#
-            ),
+            format!(r#"(?i){SECRET_NAME}[a-z0-9_-]*\\?"\s*:\s*\\?"(?P<secret>[^"\\]+)\\?""#),
         ),
     ]
 }

@@ -5,7 +5,7 @@
 //! threads) do not mark sessions yet.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

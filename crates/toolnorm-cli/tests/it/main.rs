@@ -1,0 +1,6 @@
+//! The integration tests, one binary: each module is one former test file.
+
+mod acp;
+mod audit;
+mod cli;
+mod live;

@@ -62,14 +62,14 @@ def read(path):
     return source, body.splitlines()
 
 def calls(lines):
-    out = {}
-    for line in lines:
-        try:
-            part = json.loads(line)
-        except ValueError:
-            continue
-        out[part.get("id")] = part
-    return out
+    """The parts of a parts golden (a JSON array), by call id."""
+    try:
+        parts = json.loads("\n".join(lines))
+    except ValueError:
+        return {}
+    return {part.get("id"): part for part in parts if isinstance(part, dict)}
+
+NAMES = {"parts": "parts", "event_log": "event log", "acp_frames": "ACP frames"}
 
 changed = sorted(glob.glob(os.path.join(sys.argv[1], "*.snap.new")))
 print(f"{len(changed)} goldens changed")
@@ -77,12 +77,14 @@ for new_path in changed:
     old_path = new_path[: -len(".new")]
     source, new = read(new_path)
     _, old = read(old_path)
-    kind = os.path.basename(old_path).split("@")[0].split("__")[-1]
+    test = os.path.basename(old_path).split("@")[0]
+    kind = next((name for key, name in NAMES.items() if test.endswith(key)), test)
     if not old:
         print(f"  {source} [{kind}]: new golden, {len(new)} lines")
         continue
-    if not kind.endswith("parts"):
-        print(f"  {source} [{kind}]: {len(set(new) ^ set(old))} lines differ")
+    if kind != "parts":
+        differ = len(set(new) ^ set(old))
+        print(f"  {source} [{kind}]: " + (f"{differ} lines differ" if differ else "same lines, reordered"))
         continue
     before, after = calls(old), calls(new)
     notes = []

@@ -40,6 +40,12 @@
 //! | `read` | reading JSON lines, partial JSON and the dialect probe |
 //! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
+//!
+//! Each provider is a cargo feature, all on by default: `claude-code`, `codex`,
+//! `opencode`, `acp` (the ACP reader; the ACP emitter is always there). Without a
+//! provider's feature, its module, its [`Dialect`] constant and its registry entry are
+//! not compiled, nor its generated wire types in `toolnorm-wire`. The event log
+//! ([`Dialect::EVENTS`]) is always read.
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
 #![deny(
@@ -48,6 +54,18 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
+// Helpers several providers share go unused when only some providers are compiled; the
+// default build (every provider) is linted in full.
+#![cfg_attr(
+    not(all(
+        feature = "claude-code",
+        feature = "codex",
+        feature = "opencode",
+        feature = "acp"
+    )),
+    allow(dead_code, unused_imports)
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod acp;
 mod diagnostic;

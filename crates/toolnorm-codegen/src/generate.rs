@@ -106,8 +106,10 @@ fn lib_rs(manifest: &Manifest) -> String {
         out,
         "//! Wire types of the agent CLIs' tool events, generated with typify from\n\
          //! the official schemas pinned in `schemas/` (see `schemas/PROVENANCE.toml`).\n\
-         //! One module per source; only the tool-related subset is generated."
+         //! One module per source; only the tool-related subset is generated. Each module\n\
+         //! is behind its provider's cargo feature (all on by default)."
     );
+    let _ = writeln!(out, "#![cfg_attr(docsrs, feature(doc_cfg))]");
     let _ = writeln!(out);
     for source in SOURCES {
         let version = manifest
@@ -127,6 +129,7 @@ fn lib_rs(manifest: &Manifest) -> String {
         // markup are theirs, not rustdoc's.
         let _ = writeln!(out, "#[allow(rustdoc::all)]");
         let _ = writeln!(out, "#[rustfmt::skip]");
+        let _ = writeln!(out, "#[cfg(feature = \"{}\")]", source.feature);
         let _ = writeln!(out, "pub mod {};", source.module);
     }
     out
@@ -255,6 +258,29 @@ fn fail_if_stale(repo: &Path, files: &BTreeMap<String, String>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wire_crate_declares_every_sources_feature_on_by_default() -> Result<()> {
+        let path = crate::default_repo_root().join("generated/rust/Cargo.toml");
+        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let manifest: toml::Table = text.parse().map_err(|e| Error::Usage(format!("{e}")))?;
+        let features = manifest
+            .get("features")
+            .and_then(toml::Value::as_table)
+            .cloned()
+            .unwrap_or_default();
+        let default = features.get("default").and_then(toml::Value::as_array);
+        for source in SOURCES {
+            assert!(features.contains_key(source.feature), "{}", source.feature);
+            let on = toml::Value::String(source.feature.to_string());
+            assert!(
+                default.is_some_and(|d| d.contains(&on)),
+                "{}",
+                source.feature
+            );
+        }
+        Ok(())
+    }
 
     #[test]
     fn diff_shows_changed_added_and_removed_files() -> Result<()> {

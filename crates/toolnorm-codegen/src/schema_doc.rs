@@ -34,10 +34,28 @@ pub fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value> {
 /// Serializes a document the way `schemas/` stores it: two-space indented,
 /// keys sorted, trailing newline.
 pub fn to_pretty(doc: &Value) -> String {
-    // serde_json's default map is a BTreeMap, so keys come out sorted.
-    let mut text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    // The workspace turns on serde_json's `preserve_order`, so maps keep the order
+    // the extraction wrote: sort them here, or a re-sync reorders the pinned files.
+    let mut text = serde_json::to_string_pretty(&sorted(doc)).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// A copy of `value` with the keys of every object in sorted order.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_unstable();
+            Value::Object(
+                keys.into_iter()
+                    .filter_map(|key| map.get(key).map(|v| (key.clone(), sorted(v))))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
 
 /// The JSON pointer path of the definitions table inside `doc`:
@@ -158,6 +176,16 @@ pub fn prune<S: AsRef<str>>(name: &str, doc: &Value, roots: &[S]) -> Result<Valu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pretty_documents_have_sorted_keys_whatever_the_input_order() {
+        let doc: Value =
+            serde_json::from_str(r#"{"b":{"z":1,"a":[{"y":0,"x":0}]},"a":2}"#).unwrap();
+        assert_eq!(
+            to_pretty(&doc),
+            "{\n  \"a\": 2,\n  \"b\": {\n    \"a\": [\n      {\n        \"x\": 0,\n        \"y\": 0\n      }\n    ],\n    \"z\": 1\n  }\n}\n"
+        );
+    }
     use serde_json::json;
 
     #[test]

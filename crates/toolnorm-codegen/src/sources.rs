@@ -44,6 +44,9 @@ pub enum Roots {
 pub struct Source {
     /// Rust module name in `toolnorm-wire`, also the source's id on the command line.
     pub module: &'static str,
+    /// The cargo feature of `toolnorm-wire` (and `toolnorm-adapters`) that compiles the
+    /// module: one per provider.
+    pub feature: &'static str,
     /// One-line description for docs and banners.
     pub title: &'static str,
     /// Path under `schemas/`.
@@ -215,6 +218,7 @@ pub const CODEX_APP_SERVER_OPTIONAL: &[&str] = &[
 pub const SOURCES: &[Source] = &[
     Source {
         module: "codex_app_server",
+        feature: "codex",
         title: "Codex app-server protocol v2 (item lifecycle notifications)",
         schema: "codex/app-server.v2.schemas.json",
         package: "@openai/codex",
@@ -238,6 +242,7 @@ pub const SOURCES: &[Source] = &[
     },
     Source {
         module: "codex_exec",
+        feature: "codex",
         title: "Codex `codex exec --json` events (types of @openai/codex-sdk)",
         schema: "codex/exec-thread-event.schema.json",
         package: "@openai/codex-sdk",
@@ -265,6 +270,7 @@ pub const SOURCES: &[Source] = &[
     },
     Source {
         module: "opencode",
+        feature: "opencode",
         title: "OpenCode server events (OpenAPI `components.schemas`)",
         schema: "opencode/openapi.json",
         package: "opencode-ai",
@@ -284,6 +290,7 @@ pub const SOURCES: &[Source] = &[
     },
     Source {
         module: "claude_tools",
+        feature: "claude-code",
         title: "Claude Code tool inputs and outputs (`sdk-tools.d.ts`)",
         schema: "claude/sdk-tools.schema.json",
         package: "@anthropic-ai/claude-code",
@@ -308,6 +315,7 @@ pub const SOURCES: &[Source] = &[
     },
     Source {
         module: "claude_messages",
+        feature: "claude-code",
         title: "Claude Agent SDK messages (`SDKMessage` of `sdk.d.ts`, content blocks of @anthropic-ai/sdk)",
         schema: "claude/sdk-message.schema.json",
         package: "@anthropic-ai/claude-agent-sdk",
@@ -362,6 +370,7 @@ pub const SOURCES: &[Source] = &[
     },
     Source {
         module: "acp",
+        feature: "acp",
         title: "Agent Client Protocol v1 (`session/update` notifications)",
         schema: "acp/schema.v1.json",
         package: "@agentclientprotocol/sdk",

@@ -3,35 +3,43 @@
 
 //! Wire types of the agent CLIs' tool events, generated with typify from
 //! the official schemas pinned in `schemas/` (see `schemas/PROVENANCE.toml`).
-//! One module per source; only the tool-related subset is generated.
+//! One module per source; only the tool-related subset is generated. Each module
+//! is behind its provider's cargo feature (all on by default).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// Codex app-server protocol v2 (item lifecycle notifications) — `@openai/codex` 0.171.0.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]
 #[rustfmt::skip]
+#[cfg(feature = "codex")]
 pub mod codex_app_server;
 /// Codex `codex exec --json` events (types of @openai/codex-sdk) — `@openai/codex-sdk` 0.163.0.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]
 #[rustfmt::skip]
+#[cfg(feature = "codex")]
 pub mod codex_exec;
 /// OpenCode server events (OpenAPI `components.schemas`) — `opencode-ai` 1.18.33.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]
 #[rustfmt::skip]
+#[cfg(feature = "opencode")]
 pub mod opencode;
 /// Claude Code tool inputs and outputs (`sdk-tools.d.ts`) — `@anthropic-ai/claude-code` 2.1.332.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]
 #[rustfmt::skip]
+#[cfg(feature = "claude-code")]
 pub mod claude_tools;
 /// Claude Agent SDK messages (`SDKMessage` of `sdk.d.ts`, content blocks of @anthropic-ai/sdk) — `@anthropic-ai/claude-agent-sdk` 0.3.332.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]
 #[rustfmt::skip]
+#[cfg(feature = "claude-code")]
 pub mod claude_messages;
 /// Agent Client Protocol v1 (`session/update` notifications) — `@agentclientprotocol/sdk` 2.4.0.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]
 #[rustfmt::skip]
+#[cfg(feature = "acp")]
 pub mod acp;

@@ -5,10 +5,16 @@
 //! to which call, and the tracker makes the canonical events. Which providers exist is
 //! the [registry](crate::registry)'s business.
 
+// One cargo feature per provider (the registry's entries carry the same gates); the
+// event log is always read.
+#[cfg(feature = "acp")]
 pub(crate) mod acp;
+#[cfg(feature = "claude-code")]
 pub(crate) mod claude_code;
+#[cfg(feature = "codex")]
 pub(crate) mod codex;
 pub(crate) mod event_log;
+#[cfg(feature = "opencode")]
 pub(crate) mod opencode;
 
 use crate::Dialect;

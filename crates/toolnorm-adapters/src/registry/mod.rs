@@ -32,11 +32,14 @@ pub(crate) struct Entry {
     pub recordings: &'static [&'static str],
 }
 
+#[cfg(feature = "claude-code")]
 const CLAUDE_CODE_RULES: (&str, &str) = (
     "rules/claude-code.toml",
     include_str!("../../rules/claude-code.toml"),
 );
+#[cfg(feature = "codex")]
 const CODEX_RULES: (&str, &str) = ("rules/codex.toml", include_str!("../../rules/codex.toml"));
+#[cfg(feature = "opencode")]
 const OPENCODE_RULES: (&str, &str) = (
     "rules/opencode.toml",
     include_str!("../../rules/opencode.toml"),
@@ -49,22 +52,29 @@ const DEFAULT_RULES: (&str, &str) = (
 
 impl Dialect {
     /// Claude Code `--output-format stream-json`, and its session transcripts.
+    #[cfg(feature = "claude-code")]
     pub const CLAUDE_CODE: Dialect = providers::claude_code::DIALECT;
     /// `codex app-server` (JSON-RPC, protocol v2).
+    #[cfg(feature = "codex")]
     pub const CODEX_APP_SERVER: Dialect = providers::codex::app_server::DIALECT;
     /// `codex exec --json`.
+    #[cfg(feature = "codex")]
     pub const CODEX_EXEC: Dialect = providers::codex::exec::DIALECT;
     /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
+    #[cfg(feature = "opencode")]
     pub const OPENCODE: Dialect = providers::opencode::DIALECT;
     /// toolnorm's own canonical event log.
     pub const EVENTS: Dialect = providers::event_log::DIALECT;
     /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
+    #[cfg(feature = "acp")]
     pub const ACP: Dialect = providers::acp::DIALECT;
 }
 
 /// Every provider dialect. Each line is claimed by at most one of them (a test checks it
-/// on every fixture), so the order is the one people see in `--help`.
+/// on every fixture), so the order is the one people see in `--help`. Each provider's
+/// entry is there when its cargo feature is on.
 pub(crate) const ENTRIES: &[Entry] = &[
+    #[cfg(feature = "claude-code")]
     Entry {
         dialect: Dialect::CLAUDE_CODE,
         summary: "Claude Code stream-json or session transcript",
@@ -73,6 +83,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         adapter: |_| Box::new(providers::claude_code::ClaudeCodeAdapter::new()),
         recordings: &["claude-code"],
     },
+    #[cfg(feature = "codex")]
     Entry {
         dialect: Dialect::CODEX_APP_SERVER,
         summary: "`codex app-server` JSON-RPC stream",
@@ -81,6 +92,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         adapter: |_| Box::new(providers::codex::CodexAppServerAdapter::new()),
         recordings: &["codex-app-server"],
     },
+    #[cfg(feature = "codex")]
     Entry {
         dialect: Dialect::CODEX_EXEC,
         summary: "`codex exec --json`",
@@ -89,6 +101,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         adapter: |_| Box::new(providers::codex::CodexExecAdapter::new()),
         recordings: &["codex-exec"],
     },
+    #[cfg(feature = "opencode")]
     Entry {
         dialect: Dialect::OPENCODE,
         summary: "OpenCode serve events, `/global/event`, or `opencode run --format json`",
@@ -101,6 +114,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         },
         recordings: &["opencode-run", "opencode-serve"],
     },
+    #[cfg(feature = "acp")]
     Entry {
         dialect: Dialect::ACP,
         summary: "Agent Client Protocol JSON-RPC, as a client sees it",
@@ -179,7 +193,14 @@ pub(crate) fn rules_files() -> Vec<(&'static str, &'static str)> {
     files
 }
 
-#[cfg(test)]
+// The tests name every provider: they run with the default features.
+#[cfg(all(
+    test,
+    feature = "claude-code",
+    feature = "codex",
+    feature = "opencode",
+    feature = "acp"
+))]
 mod tests {
     use super::*;
 

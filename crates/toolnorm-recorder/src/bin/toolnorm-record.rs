@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use toolnorm_recorder::drivers::Recorder;
 use toolnorm_recorder::mock::MockServer;
 use toolnorm_recorder::provenance::Provenance;
-use toolnorm_recorder::providers::providers;
+use toolnorm_recorder::providers::{package_of, providers};
 use toolnorm_recorder::{Error, Result, scenario};
 
 #[derive(Parser)]
@@ -69,6 +69,9 @@ enum Cmd {
         /// Only these providers.
         #[arg(long)]
         provider: Vec<String>,
+        /// Only the providers recorded from this npm package (e.g. `@openai/codex`).
+        #[arg(long)]
+        package: Option<String>,
     },
     /// List scenarios and the providers that record them.
     List,
@@ -142,9 +145,14 @@ fn real_main() -> Result<ExitCode> {
             };
             names.into_iter().map(|n| (provider.clone(), n)).collect()
         }
-        Cmd::All { provider } => providers()
+        Cmd::All { provider, package } => providers()
             .into_iter()
             .filter(|p| provider.is_empty() || provider.iter().any(|x| x == p))
+            .filter(|p| {
+                package.as_ref().is_none_or(|package| {
+                    package_of(p).is_some_and(|(of, _)| of == package.as_str())
+                })
+            })
             .flat_map(|p| {
                 scenarios
                     .values()
@@ -157,7 +165,10 @@ fn real_main() -> Result<ExitCode> {
     let prov_path = root.join("fixtures/PROVENANCE.toml");
     let mut prov = Provenance::load(&prov_path)?;
     if !args.versioned {
-        prov.cli = rec.clis()?;
+        // Only the CLIs recorded now are read (and need to be installed).
+        let recorded: std::collections::BTreeSet<&str> =
+            jobs.iter().map(|(provider, _)| provider.as_str()).collect();
+        prov.cli.extend(rec.clis(recorded)?);
     }
     for (_, name) in &jobs {
         if !scenarios.contains_key(name) {

@@ -64,6 +64,16 @@ pub struct Raw {
     pub extras: Vec<(String, Vec<String>)>,
 }
 
+/// The CLIs of the provenance header: (name, npm package).
+const CLI_NAMES: &[(&str, &str)] = &[
+    ("claude-code", "@anthropic-ai/claude-code"),
+    ("codex", "@openai/codex"),
+    ("opencode", "opencode-ai"),
+    ("claude-agent-acp", "@agentclientprotocol/claude-agent-acp"),
+    ("codex-acp", "@zed-industries/codex-acp"),
+    ("zed-claude-code-acp", "@zed-industries/claude-code-acp"),
+];
+
 impl Recorder {
     /// The mock model's base URL.
     pub fn base_url(&self) -> String {
@@ -91,30 +101,26 @@ impl Recorder {
             .ok_or_else(|| Error::NotFound(format!("no version in {}", p.display())))
     }
 
-    /// The CLI packages and versions for the provenance header.
-    pub fn clis(&self) -> Result<BTreeMap<String, Cli>> {
+    /// The provenance header's entries of the CLIs behind `providers` (the provider
+    /// directories being recorded), read from their installed packages. Only those CLIs
+    /// need to be installed: the other entries of the header stay as they are.
+    pub fn clis<'a>(
+        &self,
+        providers: impl IntoIterator<Item = &'a str>,
+    ) -> Result<BTreeMap<String, Cli>> {
         let mut out = BTreeMap::new();
-        for (name, package, required) in [
-            ("claude-code", "@anthropic-ai/claude-code", true),
-            ("codex", "@openai/codex", true),
-            ("opencode", "opencode-ai", true),
-            (
-                "claude-agent-acp",
-                "@agentclientprotocol/claude-agent-acp",
-                false,
-            ),
-            ("codex-acp", "@zed-industries/codex-acp", false),
-            (
-                "zed-claude-code-acp",
-                "@zed-industries/claude-code-acp",
-                false,
-            ),
-        ] {
-            let version = match self.cli_version(package) {
-                Ok(v) => v,
-                Err(_) if !required => continue,
-                Err(e) => return Err(e),
+        for provider in providers {
+            let Some((package, _)) = package_of(provider) else {
+                continue;
             };
+            let Some(name) = CLI_NAMES
+                .iter()
+                .find(|(_, p)| *p == package)
+                .map(|(name, _)| *name)
+            else {
+                continue;
+            };
+            let version = self.cli_version(package)?;
             out.insert(
                 name.to_owned(),
                 Cli {

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::script::{Request, Step, role_entries};
 use super::server::Reply;
-use super::stream::{chunks, sse_event, words};
+use super::stream::{chunks, sse_event, to_wire, words};
 use crate::scenario::Dialect;
 
 /// Answers a Messages request, streamed or not.
@@ -105,7 +105,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
                     "content_block_start",
                     &json!({"type": "content_block_start", "index": index, "content_block": start}),
                 );
-                for c in chunks(&block["input"].to_string(), step.chunk) {
+                for c in chunks(&to_wire(&block["input"]), step.chunk) {
                     sse_event(
                         &mut out,
                         "content_block_delta",

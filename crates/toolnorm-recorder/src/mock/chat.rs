@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::script::{Request, role_entries};
 use super::server::Reply;
-use super::stream::{chunks, words};
+use super::stream::{chunks, to_wire, words};
 use crate::scenario::Dialect;
 
 /// Answers a Chat Completions request, streamed or not.
@@ -52,7 +52,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
         let v = json!({"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
         out.push_str("data: ");
-        out.push_str(&v.to_string());
+        out.push_str(&to_wire(&v));
         out.push_str("\n\n");
     };
     push(json!({"role": "assistant", "content": ""}), None);
@@ -76,7 +76,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
     push(json!({}), Some(finish));
     let u = json!({"id": id, "object": "chat.completion.chunk", "created": created, "model": model, "choices": [], "usage": usage});
     out.push_str("data: ");
-    out.push_str(&u.to_string());
+    out.push_str(&to_wire(&u));
     out.push_str("\n\ndata: [DONE]\n\n");
     Reply::sse(out).after(step.delay)
 }

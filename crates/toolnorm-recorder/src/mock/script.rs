@@ -223,7 +223,7 @@ impl<'a> Request<'a> {
     pub(super) fn call_args(&self, call: &Call) -> String {
         let s = match &call.input {
             toml::Value::String(s) if call.r#type == "custom" => s.clone(),
-            v => toml_to_json(v).to_string(),
+            v => super::stream::to_wire(&toml_to_json(v)),
         };
         let s = s.replace(BASE_URL_PLACEHOLDER, &self.script.base_url);
         if s.contains(WORK_PLACEHOLDER) {

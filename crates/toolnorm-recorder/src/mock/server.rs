@@ -110,7 +110,7 @@ impl Reply {
         Reply {
             status: 200,
             content_type: "application/json",
-            body: v.to_string(),
+            body: super::stream::to_wire(&v),
             delay: None,
         }
     }

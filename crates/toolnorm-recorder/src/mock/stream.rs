@@ -26,10 +26,33 @@ pub(super) fn words(s: &str) -> Vec<String> {
     out
 }
 
+/// JSON as the mock model sends it: compact, the keys of every object sorted. The
+/// CLIs echo the model's messages into their streams, so the order must not depend on
+/// how a reply was built (the workspace's serde_json keeps insertion order).
+pub(super) fn to_wire(value: &Value) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(key, value)| (key.clone(), sorted(value)))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(value).to_string()
+}
+
 pub(super) fn sse_event(out: &mut String, event: &str, data: &Value) {
     out.push_str("event: ");
     out.push_str(event);
     out.push_str("\ndata: ");
-    out.push_str(&data.to_string());
+    out.push_str(&to_wire(data));
     out.push_str("\n\n");
 }

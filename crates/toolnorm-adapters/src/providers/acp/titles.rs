@@ -14,6 +14,8 @@ use crate::track::Facts;
 
 /// The `_meta` namespace of Claude Code's ACP adapter, which names the Claude Code tool.
 const CLAUDE_CODE_META: &str = "claudeCode";
+/// The provider Claude Code's rules are written for (whether or not its reader is built).
+const CLAUDE_CODE_PROVIDER: &str = "claude-code";
 
 /// What a title is made from: one call of another agent, as far as it is known.
 pub(super) struct Call<'a> {
@@ -72,7 +74,7 @@ fn native_provider(call: &Call<'_>, out: &Facts<'_>) -> Option<&'static str> {
         .meta
         .is_some_and(|meta| meta.contains_key(CLAUDE_CODE_META))
     {
-        return Some(Dialect::CLAUDE_CODE.provider());
+        return Some(CLAUDE_CODE_PROVIDER);
     }
     Dialect::all()
         .map(Dialect::provider)

@@ -4,7 +4,7 @@
 //! fixture with the real `ai` and `@ag-ui/*` packages: checks/ui-protocols.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

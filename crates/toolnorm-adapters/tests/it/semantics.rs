@@ -2,7 +2,7 @@
 //! MCP naming forms, subagent nesting and the same failure giving the same state everywhere.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use toolnorm::{ErrorCode, NormalizedToolPart, ToolKind, ToolState};

@@ -2,7 +2,7 @@
 //! rules of `rules/codex.toml`, and a user's rules tried before them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind};

@@ -3,7 +3,7 @@
 //! generated calls; streams of other ACP agents fold into the expected parts.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

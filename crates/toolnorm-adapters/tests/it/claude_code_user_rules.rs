@@ -2,7 +2,7 @@
 //! transcripts alike: the adapter asks the rules, it keeps no titles of its own.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 use toolnorm_adapters::{Normalizer, TitleRules};

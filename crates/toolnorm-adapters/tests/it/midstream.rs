@@ -3,7 +3,7 @@
 //! opened from it, with a notice, instead of being rejected.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use toolnorm::ToolState;
 use toolnorm_adapters::{Dialect, Severity};

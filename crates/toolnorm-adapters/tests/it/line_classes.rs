@@ -2,7 +2,7 @@
 //! one of them; and diagnostics have the severity their case calls for.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Severity, Stats, Step};
 

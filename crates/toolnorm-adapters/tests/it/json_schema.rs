@@ -4,7 +4,7 @@
 //! one.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use toolnorm_adapters::{AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Normalizer, Step};

@@ -5,7 +5,7 @@
 //! sessions, Codex app-server threads) included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! `unknown`), with a notice; one that cannot be read as a call is an error.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};

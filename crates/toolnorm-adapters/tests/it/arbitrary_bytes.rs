@@ -4,7 +4,7 @@
 //! every line is counted in exactly one class (applied, known, notice, error).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use toolnorm_adapters::{Dialect, Normalizer, Step};

@@ -4,7 +4,7 @@
 //! damage itself is what changes them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use toolnorm_adapters::{Dialect, Normalizer, Step};

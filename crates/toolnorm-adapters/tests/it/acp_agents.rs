@@ -1,7 +1,7 @@
 //! ACP from other agents: ingest reads what they send and invents nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use toolnorm::{NormalizedToolPart, ToolKind};

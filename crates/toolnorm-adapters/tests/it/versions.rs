@@ -2,7 +2,7 @@
 //! version, the wire differences the adapters tolerate, each on the fixture showing it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 use toolnorm::{NormalizedToolPart, ToolState};

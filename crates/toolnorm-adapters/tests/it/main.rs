@@ -1,0 +1,21 @@
+//! The integration tests, one binary: each module is one former test file (the
+//! recorded fixtures' goldens are `tests/fixtures.rs`, a binary of their own).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod acp;
+mod acp_agents;
+mod arbitrary_bytes;
+mod bad_input;
+mod claude_code_user_rules;
+mod codex_rules;
+mod json_schema;
+mod line_classes;
+mod midstream;
+mod redaction;
+mod semantics;
+mod sessions;
+mod ui_streams;
+mod unknown_items;
+mod versions;

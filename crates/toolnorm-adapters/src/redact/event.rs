@@ -29,27 +29,19 @@ impl Redactor {
                     .output
                     .as_mut()
                     .map_or(0, |output| self.redact_value(output))
-                    + completed
-                        .input
-                        .as_mut()
-                        .map_or(0, |input| self.redact_value(input))
-                    + completed
-                        .title
-                        .as_mut()
-                        .map_or(0, |title| self.redact_string(title))
+                    + self.redact_ending(completed.input.as_mut(), completed.title.as_mut())
             }
             ToolEvent::ToolCallFailed(failed) => {
                 self.redact_error(&mut failed.error)
-                    + failed
-                        .input
-                        .as_mut()
-                        .map_or(0, |input| self.redact_value(input))
-                    + failed
-                        .title
-                        .as_mut()
-                        .map_or(0, |title| self.redact_string(title))
+                    + self.redact_ending(failed.input.as_mut(), failed.title.as_mut())
             }
         }
+    }
+
+    /// Redacts the final input and title an ending may carry.
+    fn redact_ending(&self, input: Option<&mut Value>, title: Option<&mut String>) -> u32 {
+        input.map_or(0, |input| self.redact_value(input))
+            + title.map_or(0, |title| self.redact_string(title))
     }
 
     /// Redacts an error's message and details.

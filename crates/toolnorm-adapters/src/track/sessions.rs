@@ -92,8 +92,20 @@ impl Facts<'_> {
         let sessions = &self.tracker.sessions;
         sessions.count >= 2
             && sessions.renamed(raw).is_none()
-            && sessions.owners.get(raw).copied().unwrap_or(1) != sessions.number()
-            && (self.sink.finished(raw).is_some() || self.sink.call(raw).is_some())
+            && !self.owns(raw)
+            && self.is_used(raw)
+    }
+
+    /// Whether the current session owns raw id `raw` (the first session owns every id
+    /// no later one claimed).
+    fn owns(&self, raw: &str) -> bool {
+        let sessions = &self.tracker.sessions;
+        sessions.owners.get(raw).copied().unwrap_or(1) == sessions.number()
+    }
+
+    /// Whether a call has raw id `raw` as its part id (open, or finished).
+    fn is_used(&self, raw: &str) -> bool {
+        self.sink.finished(raw).is_some() || self.sink.call(raw).is_some()
     }
 
     /// The part id for a sighting of `raw`: itself, or `<raw>~<n>` when a call of another
@@ -106,11 +118,11 @@ impl Facts<'_> {
         if let Some(id) = sessions.renamed(raw) {
             return Some(id.clone());
         }
-        let number = sessions.number();
-        if sessions.owners.get(raw).copied().unwrap_or(1) == number {
+        if self.owns(raw) {
             return None;
         }
-        if self.sink.finished(raw).is_none() && self.sink.call(raw).is_none() {
+        let number = self.tracker.sessions.number();
+        if !self.is_used(raw) {
             // Unused so far: this session's own.
             let sessions = &mut self.tracker.sessions;
             sessions.owners.insert(raw.to_owned(), number);

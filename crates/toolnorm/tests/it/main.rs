@@ -1,6 +1,5 @@
 //! The integration tests, one binary: each module is one former test file.
 
-mod compile_fail;
 mod fold;
 mod fold_arbitrary;
 mod part_view;

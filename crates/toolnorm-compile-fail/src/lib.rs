@@ -1,0 +1,5 @@
+//! Compile-fail proofs of `toolnorm`'s type-state lifecycle: every case under
+//! `tests/ui/` is an illegal use of `ToolCall<S>` that must not compile, with the
+//! compiler's message checked (`tests/compile_fail.rs`). The crate has no code of its
+//! own.
+#![deny(missing_docs)]

@@ -4,5 +4,8 @@ mod acp;
 mod audit;
 mod cli;
 mod live;
+mod pretty;
 mod redact;
+mod stats;
 mod ui_streams;
+mod view;

@@ -6,6 +6,7 @@ mod cli;
 mod live;
 mod pretty;
 mod redact;
+mod serve;
 mod stats;
 mod ui_streams;
 mod view;

@@ -5,10 +5,10 @@
 //! (a subagent ends after its calls); a call whose parent was already written is written
 //! when it ends, one level under it. Calls still open at the end come last.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, IsTerminal, Write};
 
-use toolnorm::{Fold, NormalizedToolPart, ToolState, meta};
+use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState, meta};
 use toolnorm_adapters::{Stats, Step};
 
 use crate::ColorChoice;
@@ -74,9 +74,15 @@ pub(crate) struct PrettyWriter<W: Write> {
     colors: Colors,
     /// Ended calls whose parent has not been written yet, by parent id, in end order.
     waiting: HashMap<String, Vec<NormalizedToolPart>>,
-    /// The depth at which each written call was written.
+    /// The depth at which each written subagent was written (the calls others are made
+    /// inside), the last [`REMEMBERED`] of them.
     written: HashMap<String, usize>,
+    /// The ids in `written`, oldest first.
+    order: VecDeque<String>,
 }
+
+/// How many written subagents are remembered, for calls that end after them.
+const REMEMBERED: usize = 65_536;
 
 impl<W: Write> PrettyWriter<W> {
     /// A writer into `out`.
@@ -86,6 +92,7 @@ impl<W: Write> PrettyWriter<W> {
             colors,
             waiting: HashMap::new(),
             written: HashMap::new(),
+            order: VecDeque::new(),
         }
     }
 
@@ -119,7 +126,15 @@ impl<W: Write> PrettyWriter<W> {
     fn write_tree(&mut self, part: NormalizedToolPart, depth: usize) -> io::Result<()> {
         let line = self.line(&part, depth);
         writeln!(self.out, "{line}")?;
-        self.written.insert(part.id.clone(), depth);
+        if part.kind == ToolKind::Subagent && self.written.insert(part.id.clone(), depth).is_none()
+        {
+            self.order.push_back(part.id.clone());
+            if self.order.len() > REMEMBERED
+                && let Some(oldest) = self.order.pop_front()
+            {
+                self.written.remove(&oldest);
+            }
+        }
         for child in self.waiting.remove(&part.id).unwrap_or_default() {
             self.write_tree(child, depth + 1)?;
         }
@@ -135,18 +150,13 @@ impl<W: Write> PrettyWriter<W> {
             .map(|call| call.to_part())
             .collect();
         let ids: HashSet<String> = open.iter().map(|part| part.id.clone()).collect();
-        let mut later = Vec::new();
-        for part in open {
-            // An open call under another open call is written with it.
-            match parent_of(&part) {
-                Some(parent) if ids.contains(parent) => later.push(part),
-                _ => self.ended(part)?,
-            }
-        }
-        for part in later {
-            if !self.written.contains_key(&part.id) {
-                self.ended(part)?;
-            }
+        // The calls inside another open call first: they wait for it, and it is written
+        // with them.
+        let (inside, outside): (Vec<_>, Vec<_>) = open
+            .into_iter()
+            .partition(|part| parent_of(part).is_some_and(|parent| ids.contains(parent)));
+        for part in inside.into_iter().chain(outside) {
+            self.ended(part)?;
         }
         // Calls whose parent is not in the stream: at the top, in the order they ended.
         let mut orphans: Vec<(String, Vec<NormalizedToolPart>)> = self.waiting.drain().collect();

@@ -24,7 +24,13 @@ use crate::{EXIT_USAGE, ViewArgs, finish_output};
 
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
-const SCRIPT: &str = include_str!("page.js");
+/// The page's script: `page.js` and `detail.js` in one function (they share its scope).
+const SCRIPT: &str = concat!(
+    "\"use strict\";\n(function () {\n",
+    include_str!("page.js"),
+    include_str!("detail.js"),
+    "})();\n"
+);
 
 /// What the page shows: the sessions, and whether it is fed live.
 #[derive(Debug, Serialize)]

@@ -434,6 +434,7 @@
   if (data.live) {
     const source = new EventSource("events");
     let pending = 0;
+    const liveIndex = new Map();
     const later = () => { if (!pending) pending = setTimeout(() => { pending = 0; refresh(); }, 100); };
     const session = () => {
       if (!sessions.length) sessions.push({ source: "stdin", dialect: null, parts: [], lines: { lines: 0, applied: 0, knownNonTool: 0, notices: 0, errors: 0 }, diagnostics: [] });
@@ -442,9 +443,12 @@
     source.addEventListener("part", (event) => {
       const part = JSON.parse(event.data);
       const parts = session().parts;
-      const at = parts.findIndex((p) => p.id === part.id);
-      if (at >= 0) parts[at] = part;
-      else parts.push(part);
+      const at = liveIndex.get(part.id);
+      if (at !== undefined) parts[at] = part;
+      else {
+        liveIndex.set(part.id, parts.length);
+        parts.push(part);
+      }
       later();
     });
     source.addEventListener("session", (event) => {
@@ -453,7 +457,7 @@
       s.source = info.source; s.dialect = info.dialect; s.lines = info.lines;
       later();
     });
-    source.addEventListener("reset", () => { sessions.length = 0; later(); });
+    source.addEventListener("reset", () => { sessions.length = 0; liveIndex.clear(); later(); });
     source.addEventListener("diagnostic", (event) => { session().diagnostics.push(JSON.parse(event.data)); later(); });
     source.addEventListener("open", () => { document.body.dataset.live = "open"; });
   }

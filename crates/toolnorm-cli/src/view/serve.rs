@@ -4,10 +4,11 @@
 //!
 //! `GET /` is the page with no call in it; `GET /events` is an event stream that first
 //! replays the session so far (`reset`, then a `part` per call, `session` with the line
-//! counts), then sends a `part` for every change as the normalizer reads it, a
-//! `diagnostic` per diagnostic and `session` after each chunk. A request naming another
+//! counts), then, after each chunk read, a `part` for every call the chunk changed (at its
+//! latest) and `session`; and a `diagnostic` per diagnostic. A request naming another
 //! host than 127.0.0.1 or localhost is refused (no DNS rebinding).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
@@ -157,17 +158,42 @@ fn read(
     live: &Mutex<Live>,
 ) {
     let mut buffer = vec![0u8; 1 << 16];
-    let mut on_step = |step: Step<'_>| {
-        let mut live = lock(live);
-        match step {
-            Step::Applied { update, .. } => live.part(update.call.to_part()),
-            Step::Diagnostic(diagnostic) => {
-                let text = diagnostic.to_string();
-                let frame = event("diagnostic", &text);
-                live.diagnostics.push(text);
-                live.broadcast(&frame);
+    // The calls changed by a chunk, each once, at its latest: a call whose output streams
+    // is sent once per chunk, not once per line.
+    let changed: RefCell<(Vec<NormalizedToolPart>, HashMap<String, usize>)> = RefCell::default();
+    let mut on_step = |step: Step<'_>| match step {
+        Step::Applied { update, .. } => {
+            let (parts, index) = &mut *changed.borrow_mut();
+            let part = update.call.to_part();
+            match index.get(&part.id).and_then(|&at| parts.get_mut(at)) {
+                Some(slot) => *slot = part,
+                None => {
+                    index.insert(part.id.clone(), parts.len());
+                    parts.push(part);
+                }
             }
         }
+        Step::Diagnostic(diagnostic) => {
+            let text = diagnostic.to_string();
+            let frame = event("diagnostic", &text);
+            let mut live = lock(live);
+            live.diagnostics.push(text);
+            live.broadcast(&frame);
+        }
+    };
+    let send = |normalizer: &Normalizer| {
+        let (parts, index) = &mut *changed.borrow_mut();
+        index.clear();
+        let mut live = lock(live);
+        for part in parts.drain(..) {
+            live.part(part);
+        }
+        live.dialect = normalizer
+            .dialect()
+            .map(|dialect| dialect.as_str().to_owned());
+        live.lines = normalizer.stats().into();
+        let frame = live.session_frame();
+        live.broadcast(&frame);
     };
     loop {
         match reader.read(&mut buffer) {
@@ -175,13 +201,7 @@ fn read(
             Ok(0) => break,
             Ok(length) => {
                 normalizer.push(buffer.get(..length).unwrap_or_default(), &mut on_step);
-                let mut live = lock(live);
-                live.dialect = normalizer
-                    .dialect()
-                    .map(|dialect| dialect.as_str().to_owned());
-                live.lines = normalizer.stats().into();
-                let frame = live.session_frame();
-                live.broadcast(&frame);
+                send(&normalizer);
             }
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => {
@@ -195,10 +215,7 @@ fn read(
         }
     }
     normalizer.finish(&mut on_step);
-    let mut live = lock(live);
-    live.lines = normalizer.stats().into();
-    let frame = live.session_frame();
-    live.broadcast(&frame);
+    send(&normalizer);
 }
 
 /// Answers one HTTP request: the page, the event stream, or 404.

@@ -91,7 +91,7 @@ fn report(sessions: &[Session], longest: usize) -> Report {
             .clone()
             .unwrap_or_else(|| "unknown".to_owned());
         for part in &session.parts {
-            let failed = part.error.is_some() && part.state == toolnorm::ToolState::Error;
+            let failed = part.state == toolnorm::ToolState::Error;
             report.calls += 1;
             report.errors += u64::from(failed);
             for count in [

@@ -5,8 +5,9 @@
 // (for review) to the scratch directory.
 //
 // Usage: node check.mjs (the binary: $TOOLNORM, see common.mjs).
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { check, depths, done, fileUrl, human, launch, open, out, parts, root, rows, view } from "./common.mjs";
+import { check, depths, done, fileUrl, human, launch, open, out, parts, root, rows, toolnorm, view } from "./common.mjs";
 
 const fixtures = [
   "claude-code/subagent.jsonl",
@@ -108,7 +109,6 @@ for (const fixture of fixtures) {
   const dir = join(root, "fixtures/claude-code");
   const html = view([dir], "claude-code-dir.html");
   const { page, problems, context } = await open(browser, fileUrl(html));
-  const { readdirSync } = await import("node:fs");
   const files = readdirSync(dir).filter((name) => name.endsWith(".jsonl")).sort();
   const perFile = files.map((name) => parts(join(dir, name)));
   const expected = perFile.flat();
@@ -135,6 +135,27 @@ for (const fixture of fixtures) {
   const selected = await page.$eval(".row.selected", (row) => row.dataset.state);
   check(selected === "error", "e selects an error");
   check(problems.length === 0, `claude-code/: ${problems.join("; ")}`);
+  await context.close();
+}
+
+// A recording cut while a command streamed its output, read with a small output cap: the
+// call shows as running, with the output so far, marked as truncated.
+{
+  const lines = readFileSync(join(root, "fixtures/codex-app-server/shell-stream.jsonl"), "utf8").split("\n");
+  const cut = join(out, "cut-stream.jsonl");
+  writeFileSync(cut, lines.slice(0, 16).join("\n") + "\n");
+  const [part] = toolnorm(["normalize", "--output-cap", "8", cut]).split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  check(part.state === "running" && part.metadata.outputTruncated === true, "the cut stream has a running call with truncated output");
+  const html = view(["--output-cap", "8", cut], "cut-stream.html");
+  const { page, problems, context } = await open(browser, fileUrl(html));
+  const [row] = await rows(page);
+  check(row && row.state === "running", "cut stream: the call shows as running");
+  check(await page.$eval(".row.call", (node) => node.classList.contains("open")), "cut stream: the row is marked open");
+  await page.click(".row.call .title");
+  const detail = await page.$eval("#detail", (box) => box.textContent);
+  check(detail.includes(`output truncated: ${part.metadata.outputTotalBytes} bytes, ${part.metadata.outputCapBytes} kept`), "cut stream: the output is marked truncated");
+  check(detail.includes("output so far") && detail.includes(part.metadata.partialOutput), "cut stream: the output so far is shown");
+  check(problems.length === 0, `cut stream: ${problems.join("; ")}`);
   await context.close();
 }
 

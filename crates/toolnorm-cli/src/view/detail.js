@@ -109,6 +109,7 @@
     return lines;
   }
 
+  /** @param {Call | Group | null} node */
   function renderDetail(node) {
     detail.replaceChildren();
     if (!node || node.isSession) {
@@ -127,7 +128,8 @@
     field("kind", p.kind);
     field("tool", p.name);
     field("id", p.id);
-    if (meta.mcp && typeof meta.mcp === "object") field("MCP", "server " + String(meta.mcp.server) + ", tool " + String(meta.mcp.tool));
+    const mcp = /** @type {{server?: unknown, tool?: unknown} | undefined} */ (meta.mcp);
+    if (mcp && typeof mcp === "object") field("MCP", "server " + String(mcp.server) + ", tool " + String(mcp.tool));
     if (node.parent) field("inside", node.parent.part.title || node.parent.part.id);
     if (node.children.length) field("calls inside", node.children.length);
     field("duration", node.elapsed !== null ? human(node.elapsed) + " (" + node.elapsed + " ms)" : "");
@@ -141,7 +143,7 @@
       const box = el("div", "error-box");
       box.appendChild(el("strong", "", "error" + (p.error.code ? " [" + p.error.code + "]" : "") + ": "));
       box.appendChild(el("span", "", p.error.message));
-      const details = p.error.details;
+      const details = /** @type {{output?: unknown} | undefined} */ (p.error.details);
       if (details && typeof details === "object" && typeof details.output === "string") {
         // A failed call's output, as text; the other details as JSON.
         box.appendChild(folded(details.output));

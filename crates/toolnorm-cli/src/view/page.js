@@ -14,9 +14,17 @@
     todo: "todo", unknown: "other",
   };
 
-  const data = JSON.parse(document.getElementById("toolnorm-data").textContent);
+  /**
+   * The canonical part (checked with tsc by checks/view against generated/ts).
+   * @typedef {import("../../../../generated/ts/toolnorm").NormalizedToolPart} Part
+   * @typedef {{lines: number, applied: number, knownNonTool: number, notices: number, errors: number}} Lines
+   * @typedef {{source: string, dialect: string | null, parts: Part[], lines: Lines, diagnostics: string[]}} Session
+   */
+  /** The page's own element `id` (page.html has each). @param {string} id */
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  /** @type {{sessions: Session[], live: boolean}} */
+  const data = JSON.parse(/** @type {string} */ ($("toolnorm-data").textContent));
   const sessions = data.sessions;
-  const $ = (id) => document.getElementById(id);
   const list = $("list");
   const spacer = $("spacer");
   const detail = $("detail");
@@ -57,19 +65,39 @@
   }
 
   // The model: one node per call, with its parent, children and times.
+  /**
+   * A call: its part, session group, tree links and times (ms since the epoch).
+   * @typedef {{part: Part, session: number, group: Group, key: string, children: Call[],
+   *   parent: Call | null, depth: number, start: number | null, end: number | null,
+   *   elapsed: number | null, haystack: string | null, isSession: false}} Call
+   * A session's group row (shown when there are several) and its time span.
+   * @typedef {{session: number, key: string, children: Call[], depth: number, isSession: true,
+   *   t0: number, t1: number, parent?: null, part?: undefined}} Group
+   * @typedef {{node: Call | Group, mark: string}} Row
+   */
+  /** @type {Call[]} */
   let nodes = [];
+  /** @type {Array<Call | Group>} */
   let roots = [];
+  /** @type {Group[]} */
+  let groups = [];
+  /** @type {Map<string, Call>} */
   let byKey = new Map();
   const collapsed = new Set();
+  /** @type {Row[]} */
   let rows = [];
+  /** @type {Call | Group | null} */
   let selected = null;
 
   function build() {
     nodes = [];
     roots = [];
+    groups = [];
     byKey = new Map();
     sessions.forEach((session, s) => {
-      const group = { session: s, key: "s" + s, children: [], depth: -1, isSession: true };
+      /** @type {Group} */
+      const group = { session: s, key: "s" + s, children: [], depth: -1, isSession: true, t0: 0, t1: 0 };
+      groups.push(group);
       if (sessions.length > 1) roots.push(group);
       let t0 = Infinity;
       let t1 = -Infinity;
@@ -83,9 +111,10 @@
         if (start !== null) t0 = Math.min(t0, start);
         if (end !== null) t1 = Math.max(t1, end);
         if (start !== null && end === null) t1 = Math.max(t1, start);
+        /** @type {Call} */
         const node = {
           part, session: s, group, key: s + ":" + part.id, children: [], parent: null,
-          depth: 0, start, end, elapsed, haystack: null,
+          depth: 0, start, end, elapsed, haystack: null, isSession: false,
         };
         ids.set(part.id, node);
         nodes.push(node);
@@ -122,10 +151,11 @@
   }
 
   // Filters.
-  const filterKind = $("filter-kind");
-  const filterState = $("filter-state");
-  const filterText = $("filter-text");
+  const filterKind = /** @type {HTMLSelectElement} */ ($("filter-kind"));
+  const filterState = /** @type {HTMLSelectElement} */ ($("filter-state"));
+  const filterText = /** @type {HTMLInputElement} */ ($("filter-text"));
 
+  /** @param {Call} node */
   function haystack(node) {
     if (node.haystack === null) {
       const p = node.part;
@@ -140,6 +170,7 @@
     return node.haystack;
   }
 
+  /** @param {Call} node */
   function matches(node) {
     const p = node.part;
     if (filterKind.value && p.kind !== filterKind.value) return false;
@@ -201,6 +232,7 @@
     if (!rows.length) spacer.appendChild(el("div", "empty", nodes.length ? "No call matches." : "No tool calls."));
   }
 
+  /** @param {Row} row @param {number} index */
   function renderRow(row, index) {
     const node = row.node;
     const div = el("div", "row");
@@ -236,7 +268,7 @@
     const kind = known(p.kind, Object.keys(KIND_LABEL));
     div.appendChild(el("span", "kind kind-" + kind, KIND_LABEL[kind]));
     div.appendChild(el("span", "title", p.title || p.name));
-    const mcp = (p.metadata || {}).mcp;
+    const mcp = /** @type {{server?: unknown, tool?: unknown} | undefined} */ ((p.metadata || {}).mcp);
     if (mcp && typeof mcp === "object") div.appendChild(el("span", "mcp", String(mcp.server) + "/" + String(mcp.tool)));
     if (state === "error" && p.error && p.error.code) div.appendChild(el("span", "code", p.error.code));
     div.appendChild(el("span", "duration", node.elapsed !== null ? human(node.elapsed) : ""));
@@ -244,6 +276,7 @@
     return div;
   }
 
+  /** @param {Call} node */
   function axis(node) {
     const box = el("span", "axis");
     const g = node.group;
@@ -278,15 +311,15 @@
     const total = nodes.reduce((sum, node) => sum + (node.elapsed || 0), 0);
     stat("call time", human(total));
     let wall = 0;
-    for (const node of roots.length && roots[0].isSession ? roots : [nodes[0] ? nodes[0].group : null]) {
-      if (node && node.t1 >= node.t0) wall += node.t1 - node.t0;
-    }
+    for (const group of groups) if (group.t1 >= group.t0) wall += group.t1 - group.t0;
     if (wall) stat("wall time", human(wall));
+    /** @type {Call | null} */
     let longest = null;
-    for (const node of nodes) if (node.elapsed !== null && (!longest || node.elapsed > longest.elapsed)) longest = node;
+    let most = -1;
+    for (const node of nodes) if (node.elapsed !== null && node.elapsed > most) { longest = node; most = node.elapsed; }
     if (longest) {
       const span = el("span", "stat", "longest ");
-      const button = el("button", "", (longest.part.title || longest.part.name).slice(0, 60) + " · " + human(longest.elapsed));
+      const button = el("button", "", (longest.part.title || longest.part.name).slice(0, 60) + " · " + human(most));
       button.id = "longest";
       button.addEventListener("click", () => select(longest, true));
       span.appendChild(button);
@@ -327,6 +360,7 @@
   }
 
   // Selection and keyboard.
+  /** @param {Call | Group | null} node @param {boolean} reveal */
   function select(node, reveal) {
     selected = node;
     if (reveal && node && !node.isSession) {
@@ -353,6 +387,7 @@
     select(rows[next].node, false);
   }
 
+  /** @param {Call | Group | null} node @param {boolean} open */
   function toggle(node, open) {
     if (!node || !node.children.length) return;
     const isOpen = !collapsed.has(node.key);
@@ -364,11 +399,12 @@
   }
 
   list.addEventListener("click", (event) => {
-    const rowEl = event.target instanceof Element ? event.target.closest(".row") : null;
-    if (!rowEl) return;
+    const target = event.target instanceof HTMLElement ? event.target : null;
+    const rowEl = target ? /** @type {HTMLElement | null} */ (target.closest(".row")) : null;
+    if (!target || !rowEl) return;
     const row = rows[Number(rowEl.dataset.index)];
     if (!row) return;
-    if (event.target.classList.contains("twisty")) toggle(row.node, collapsed.has(row.node.key));
+    if (target.classList.contains("twisty")) toggle(row.node, collapsed.has(row.node.key));
     else select(row.node, false);
     list.focus();
   });

@@ -1,19 +1,25 @@
-//! The `toolnorm` command line, as a library: argument parsing and the `normalize` run.
+//! The `toolnorm` command line, as a library: argument parsing and the runs of its
+//! subcommands (`normalize`, `view`, `stats`, `dialects`).
 #![deny(missing_docs)]
 
-use std::cell::RefCell;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+mod inputs;
+mod normalize;
+mod pretty;
+mod stats;
+mod view;
+
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Parser, Subcommand};
-use serde::de::IgnoredAny;
-use toolnorm_adapters::{
-    AcpOptions, Diagnostic, DiagnosticKind, Dialect, Format, Normalizer, Redactor, Step,
-    TitleRules, Writer,
-};
+use clap::{Parser, Subcommand, ValueEnum};
+use toolnorm_adapters::{Dialect, Format, Redactor, TitleRules};
+
+pub use normalize::normalize;
+pub use pretty::human_duration;
+pub use stats::stats;
+pub use view::view;
 
 /// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
 #[derive(Debug, Parser)]
@@ -29,6 +35,10 @@ pub struct Cli {
 pub enum Command {
     /// Read an event stream and write canonical tool parts.
     Normalize(Box<NormalizeArgs>),
+    /// Write a session's tool calls as one self-contained HTML timeline, or serve it live.
+    View(Box<ViewArgs>),
+    /// Tool usage across sessions: calls, errors and durations per provider, kind and tool.
+    Stats(Box<StatsArgs>),
     /// List the dialects toolnorm reads (the values of `normalize --provider`).
     Dialects(DialectsArgs),
 }
@@ -41,37 +51,18 @@ pub struct DialectsArgs {
     pub names: bool,
 }
 
-/// Arguments of `toolnorm normalize`.
+/// How a stream is read: the options `normalize`, `view` and `stats` share.
 #[derive(Debug, clap::Args)]
-pub struct NormalizeArgs {
+pub struct ReadArgs {
     /// The input dialect.
     #[arg(long, value_name = "DIALECT", default_value = "auto", value_parser = provider_parser())]
     pub provider: Provider,
-    /// The output format.
-    #[arg(long, default_value = "parts", value_parser = format_parser())]
-    pub format: Format,
-    /// Exit with status 1 when an error was reported (a line that could not be used).
-    #[arg(long)]
-    pub strict: bool,
-    /// Exit with status 1 when anything was reported, notices of events this version
-    /// does not know included (for drift canaries).
-    #[arg(long)]
-    pub deny_unknown: bool,
     /// A TOML file of title and kind rules, tried before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// The cap on partial output kept per running call, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = toolnorm::DEFAULT_OUTPUT_CAP)]
     pub output_cap: usize,
-    /// The `sessionId` of `--format acp` frames (`rawOutput` and text content are capped
-    /// at `--output-cap`); in `ai-sdk` the message id, in `ag-ui` the thread id, of calls
-    /// that name no session.
-    #[arg(long, value_name = "ID", default_value = "toolnorm")]
-    pub session_id: String,
-    /// Frame `--format ai-sdk` and `--format ag-ui` as server-sent events (`data: …`
-    /// lines, as an HTTP response streams them).
-    #[arg(long)]
-    pub sse: bool,
     /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
     #[arg(long = "mcp-server", value_name = "NAME")]
     pub mcp_servers: Vec<String>,
@@ -80,10 +71,6 @@ pub struct NormalizeArgs {
     /// without the client's requests).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
-    /// Write every input line that produced a diagnostic to FILE, verbatim, as
-    /// `N<TAB>line` (N the line number); redacted with `--redact`.
-    #[arg(long, value_name = "FILE")]
-    pub audit: Option<PathBuf>,
     /// Replace secrets (API keys and tokens, passwords, private keys, credentials in
     /// URLs and headers) with `[REDACTED:<kind>]` in everything written: every format,
     /// diagnostics and the audit file.
@@ -96,12 +83,97 @@ pub struct NormalizeArgs {
     /// A pattern to redact, `KIND=REGEX` (repeatable; implies `--redact`).
     #[arg(long, value_name = "KIND=REGEX")]
     pub redact_pattern: Vec<String>,
+}
+
+/// Arguments of `toolnorm normalize`.
+#[derive(Debug, clap::Args)]
+pub struct NormalizeArgs {
+    /// How the input is read.
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// The output format.
+    #[arg(long, default_value = "parts", value_parser = format_parser())]
+    pub format: Format,
+    /// Exit with status 1 when an error was reported (a line that could not be used).
+    #[arg(long)]
+    pub strict: bool,
+    /// Exit with status 1 when anything was reported, notices of events this version
+    /// does not know included (for drift canaries).
+    #[arg(long)]
+    pub deny_unknown: bool,
+    /// The `sessionId` of `--format acp` frames (`rawOutput` and text content are capped
+    /// at `--output-cap`); in `ai-sdk` the message id, in `ag-ui` the thread id, of calls
+    /// that name no session [default: toolnorm].
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// Frame `--format ai-sdk` and `--format ag-ui` as server-sent events (`data: …`
+    /// lines, as an HTTP response streams them).
+    #[arg(long)]
+    pub sse: bool,
+    /// Colour in `--format pretty`: `auto` when stdout is a terminal and `NO_COLOR` is
+    /// not set.
+    #[arg(long, value_name = "WHEN")]
+    pub color: Option<ColorChoice>,
+    /// Write every input line that produced a diagnostic to FILE, verbatim, as
+    /// `N<TAB>line` (N the line number); redacted with `--redact`.
+    #[arg(long, value_name = "FILE")]
+    pub audit: Option<PathBuf>,
     /// With `--redact`: write the audit file's lines as read, secrets included.
     #[arg(long, requires = "audit")]
     pub audit_raw: bool,
     /// The input file; `-` or nothing reads stdin.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
+}
+
+/// When `pretty` output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Arguments of `toolnorm view`.
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// How the input is read.
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// The HTML file to write; `-` or nothing writes stdout.
+    #[arg(short, long, value_name = "OUT.html", conflicts_with_all = ["serve", "port"])]
+    pub output: Option<PathBuf>,
+    /// Serve the page live on 127.0.0.1, fed as the one input (a file or `-`) grows.
+    #[arg(long)]
+    pub serve: bool,
+    /// The port of `--serve` (0: any free port; the address is printed on stderr).
+    #[arg(long, value_name = "P", requires = "serve")]
+    pub port: Option<u16>,
+    /// Recordings: files, or directories searched for `*.jsonl` files (recursively, in
+    /// sorted order); each file is one session. With `--serve`, one file or `-`.
+    #[arg(value_name = "FILE|DIR", required = true)]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Arguments of `toolnorm stats`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// How the input is read.
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// One JSON document instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+    /// How many of the longest calls are listed.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub longest: usize,
+    /// Recordings: files, or directories searched for `*.jsonl` files (recursively);
+    /// each file is one session, read in parallel.
+    #[arg(value_name = "FILE|DIR", required = true)]
+    pub inputs: Vec<PathBuf>,
 }
 
 /// The `--provider` choice: `auto` (detect the dialect from the first lines) or one of
@@ -133,89 +205,6 @@ pub const EXIT_USAGE: u8 = 2;
 /// dialect detected, no `--provider` named).
 pub const EXIT_UNRECOGNIZED: u8 = 3;
 
-/// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
-/// known (the rest are counted).
-const HELD: usize = 4096;
-
-/// Diagnostics on their way to stderr. While the dialect is being detected, the lines
-/// detection could not place are held back: once it is known they are written; when it
-/// never is, one message about the whole input replaces them.
-struct Report<'a, E: Write> {
-    stderr: &'a mut E,
-    held: Vec<String>,
-    /// Held diagnostics beyond [`HELD`], counted only.
-    unheld: u64,
-}
-
-impl<E: Write> Report<'_, E> {
-    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
-        if diagnostic.kind == DiagnosticKind::UndetectedDialect {
-            if self.held.len() < HELD {
-                self.held.push(diagnostic.to_string());
-            } else {
-                self.unheld += 1;
-            }
-            return;
-        }
-        self.release();
-        let _ = writeln!(self.stderr, "{diagnostic}");
-    }
-
-    /// Writes the held diagnostics.
-    fn release(&mut self) {
-        for line in self.held.drain(..) {
-            let _ = writeln!(self.stderr, "{line}");
-        }
-        if self.unheld > 0 {
-            let _ = writeln!(
-                self.stderr,
-                "toolnorm: {} more line(s) of no known dialect",
-                self.unheld
-            );
-            self.unheld = 0;
-        }
-    }
-}
-
-/// The message for an input of which no line is an event toolnorm reads; `head` is the
-/// start of the input.
-fn unrecognized(head: &[u8]) -> String {
-    let dialects: Vec<String> = Dialect::all()
-        .map(|dialect| format!("`{dialect}`"))
-        .collect();
-    let mut message = format!(
-        "no line is an event toolnorm reads: expected JSON Lines (one JSON event per line) \
-         of one of {} (`--provider` names one)",
-        dialects.join(", ")
-    );
-    if is_multi_line_json(head) {
-        message.push_str(
-            "; this looks like one JSON document over several lines, but input is JSON \
-             Lines: one event per line (`jq -c` writes them)",
-        );
-    }
-    message
-}
-
-/// Whether `head` starts with a JSON document that spans several lines (pretty-printed
-/// JSON rather than JSON Lines), or looks like the start of one.
-fn is_multi_line_json(head: &[u8]) -> bool {
-    let text = head.trim_ascii_start();
-    let mut values = serde_json::Deserializer::from_slice(text).into_iter::<IgnoredAny>();
-    match values.next() {
-        Some(Ok(_)) => text
-            .get(..values.byte_offset())
-            .is_some_and(|value| value.contains(&b'\n')),
-        // Cut short (the head is only the start of the input): a first line that only
-        // opens an object or array.
-        Some(Err(error)) if error.is_eof() => {
-            let first = text.split(|&byte| byte == b'\n').next().unwrap_or_default();
-            matches!(first.trim_ascii(), b"{" | b"[")
-        }
-        _ => false,
-    }
-}
-
 /// An I/O error for people: `Is a directory`, without the OS error number.
 fn io_message(error: &io::Error) -> String {
     let text = error.to_string();
@@ -229,6 +218,8 @@ fn io_message(error: &io::Error) -> String {
 pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     match cli.command {
         Command::Normalize(args) => normalize(&args, stdout, stderr),
+        Command::View(args) => view(&args, stdout, stderr),
+        Command::Stats(args) => stats(&args, stdout, stderr),
         Command::Dialects(args) => dialects(&args, stdout),
     }
 }
@@ -252,20 +243,15 @@ pub fn dialects(args: &DialectsArgs, mut stdout: impl Write) -> ExitCode {
             )
         };
     }
-    match result.and_then(|()| stdout.flush()) {
-        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_USAGE),
-        _ => ExitCode::SUCCESS,
-    }
+    finish_output(result.and_then(|()| stdout.flush()))
 }
 
-fn open_input(input: Option<&PathBuf>) -> io::Result<Box<dyn BufRead>> {
-    const CHUNK: usize = 1 << 16;
-    match input {
-        None => Ok(Box::new(BufReader::with_capacity(CHUNK, io::stdin()))),
-        Some(path) if path.as_os_str() == "-" => {
-            Ok(Box::new(BufReader::with_capacity(CHUNK, io::stdin())))
-        }
-        Some(path) => Ok(Box::new(BufReader::with_capacity(CHUNK, File::open(path)?))),
+/// The exit status of a run whose output ended with `result`: a closed pipe (`| head`)
+/// is a normal way for output to end.
+fn finish_output(result: io::Result<()>) -> ExitCode {
+    match result {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_USAGE),
+        _ => ExitCode::SUCCESS,
     }
 }
 
@@ -280,7 +266,7 @@ fn load_rules(path: Option<&PathBuf>) -> Result<TitleRules, String> {
 }
 
 /// The redactor the flags ask for, if any.
-fn load_redactor(args: &NormalizeArgs) -> Result<Option<Redactor>, String> {
+fn load_redactor(args: &ReadArgs) -> Result<Option<Redactor>, String> {
     if !args.redact && args.redact_patterns.is_none() && args.redact_pattern.is_empty() {
         return Ok(None);
     }
@@ -301,173 +287,4 @@ fn load_redactor(args: &NormalizeArgs) -> Result<Option<Redactor>, String> {
             .map_err(|error| error.to_string())?;
     }
     Ok(Some(redactor))
-}
-
-/// `toolnorm normalize`.
-pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
-    let rules = match load_rules(args.rules.as_ref()) {
-        Ok(rules) => rules,
-        Err(message) => {
-            let _ = writeln!(stderr, "toolnorm: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let redactor = match load_redactor(args) {
-        Ok(redactor) => redactor,
-        Err(message) => {
-            let _ = writeln!(stderr, "toolnorm: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let name = match &args.input {
-        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
-        _ => "stdin".to_owned(),
-    };
-    let mut input = match open_input(args.input.as_ref()) {
-        Ok(input) => input,
-        Err(error) => {
-            let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let format = args.format;
-    if args.sse && !format.streams_to_ui() {
-        let _ = writeln!(
-            stderr,
-            "toolnorm: --sse frames only --format ai-sdk and --format ag-ui, not {format}"
-        );
-        return ExitCode::from(EXIT_USAGE);
-    }
-    let mut builder = Normalizer::builder()
-        .dialect(args.provider.0)
-        .output_cap(args.output_cap)
-        .evict_finished(true)
-        .keep_events(format.needs_events())
-        .rules(rules)
-        .mcp_servers(args.mcp_servers.iter().cloned());
-    if let Some(cwd) = &args.cwd {
-        builder = builder.cwd(cwd.as_str());
-    }
-    if let Some(redactor) = redactor {
-        builder = builder.redact(redactor).audit_raw(args.audit_raw);
-    }
-    if let Some(path) = &args.audit {
-        match File::create(path) {
-            Ok(file) => builder = builder.audit_to(Box::new(io::BufWriter::new(file))),
-            Err(error) => {
-                let _ = writeln!(
-                    stderr,
-                    "toolnorm: {}: {}",
-                    path.display(),
-                    io_message(&error)
-                );
-                return ExitCode::from(EXIT_USAGE);
-            }
-        }
-    }
-    let mut normalizer = builder.build();
-    let acp = AcpOptions {
-        session_id: args.session_id.clone(),
-        output_cap: args.output_cap,
-    };
-    let mut writer = Writer::with_acp(format, acp, io::BufWriter::new(stdout)).sse(args.sse);
-    let mut write_error: Option<io::Error> = None;
-    let report = RefCell::new(Report {
-        stderr: &mut *stderr,
-        held: Vec::new(),
-        unheld: 0,
-    });
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = &step {
-            report.borrow_mut().diagnostic(diagnostic);
-        }
-        if write_error.is_none()
-            && let Err(error) = writer.step(&step)
-        {
-            write_error = Some(error);
-        }
-    };
-    let mut head = Vec::new();
-    let mut after_chunk = |normalizer: &Normalizer| {
-        if normalizer.dialect().is_some() {
-            report.borrow_mut().release();
-        }
-    };
-    let read_error = pump(
-        &mut input,
-        &mut normalizer,
-        &mut on_step,
-        &mut after_chunk,
-        &mut head,
-    );
-    normalizer.finish(&mut on_step);
-    let hopeless = normalizer.dialect().is_none() && !report.borrow().held.is_empty();
-    if !hopeless {
-        report.borrow_mut().release();
-    }
-    let stderr = report.into_inner().stderr;
-    if write_error.is_none()
-        && let Err(error) = writer
-            .finish(normalizer.fold())
-            .and_then(|()| writer.summary(&normalizer.stats()))
-    {
-        write_error = Some(error);
-    }
-    if let Some(error) = write_error {
-        // A closed pipe (`| head`) is a normal way for output to end.
-        if error.kind() == io::ErrorKind::BrokenPipe {
-            return ExitCode::SUCCESS;
-        }
-        let _ = writeln!(stderr, "toolnorm: writing output: {error}");
-        return ExitCode::from(EXIT_USAGE);
-    }
-    if let Err(error) = normalizer.finish_audit() {
-        let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
-        return ExitCode::from(EXIT_USAGE);
-    }
-    if let Some(error) = read_error {
-        let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
-        return ExitCode::from(EXIT_USAGE);
-    }
-    if hopeless {
-        let _ = writeln!(stderr, "toolnorm: {name}: {}", unrecognized(&head));
-        return ExitCode::from(EXIT_UNRECOGNIZED);
-    }
-    let stats = normalizer.stats();
-    if stats.diagnostics > 0 {
-        let _ = writeln!(stderr, "toolnorm: {stats}");
-    }
-    if (args.strict && stats.errors > 0) || (args.deny_unknown && stats.diagnostics > 0) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// How much of the start of the input is kept, to say what it looks like.
-const HEAD: usize = 1 << 16;
-
-/// Feeds the whole input through the normalizer, chunk by chunk, calling `after_chunk`
-/// after each; keeps the first [`HEAD`] bytes in `head`.
-fn pump(
-    input: &mut dyn BufRead,
-    normalizer: &mut Normalizer,
-    on_step: &mut dyn FnMut(Step<'_>),
-    after_chunk: &mut dyn FnMut(&Normalizer),
-    head: &mut Vec<u8>,
-) -> Option<io::Error> {
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok([]) => return None,
-            Ok(chunk) => chunk,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Some(error),
-        };
-        let length = chunk.len();
-        let room = HEAD.saturating_sub(head.len()).min(length);
-        head.extend_from_slice(chunk.get(..room).unwrap_or_default());
-        normalizer.push(chunk, on_step);
-        input.consume(length);
-        after_chunk(normalizer);
-    }
 }

@@ -1,0 +1,332 @@
+//! `toolnorm normalize`: one stream in, one format out.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde::de::IgnoredAny;
+use toolnorm::Fold;
+use toolnorm_adapters::{
+    AcpOptions, Diagnostic, DiagnosticKind, Dialect, Format, Normalizer, NormalizerBuilder, Stats,
+    Step, Writer,
+};
+
+use crate::pretty::{Colors, PrettyWriter};
+use crate::{ColorChoice, EXIT_UNRECOGNIZED, EXIT_USAGE, NormalizeArgs, ReadArgs, io_message};
+
+/// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
+/// known (the rest are counted).
+const HELD: usize = 4096;
+
+/// Diagnostics on their way to stderr. While the dialect is being detected, the lines
+/// detection could not place are held back: once it is known they are written; when it
+/// never is, one message about the whole input replaces them.
+struct Report<'a, E: Write> {
+    stderr: &'a mut E,
+    held: Vec<String>,
+    /// Held diagnostics beyond [`HELD`], counted only.
+    unheld: u64,
+}
+
+impl<E: Write> Report<'_, E> {
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        if diagnostic.kind == DiagnosticKind::UndetectedDialect {
+            if self.held.len() < HELD {
+                self.held.push(diagnostic.to_string());
+            } else {
+                self.unheld += 1;
+            }
+            return;
+        }
+        self.release();
+        let _ = writeln!(self.stderr, "{diagnostic}");
+    }
+
+    /// Writes the held diagnostics.
+    fn release(&mut self) {
+        for line in self.held.drain(..) {
+            let _ = writeln!(self.stderr, "{line}");
+        }
+        if self.unheld > 0 {
+            let _ = writeln!(
+                self.stderr,
+                "toolnorm: {} more line(s) of no known dialect",
+                self.unheld
+            );
+            self.unheld = 0;
+        }
+    }
+}
+
+/// The message for an input of which no line is an event toolnorm reads; `head` is the
+/// start of the input.
+pub(crate) fn unrecognized(head: &[u8]) -> String {
+    let dialects: Vec<String> = Dialect::all()
+        .map(|dialect| format!("`{dialect}`"))
+        .collect();
+    let mut message = format!(
+        "no line is an event toolnorm reads: expected JSON Lines (one JSON event per line) \
+         of one of {} (`--provider` names one)",
+        dialects.join(", ")
+    );
+    if is_multi_line_json(head) {
+        message.push_str(
+            "; this looks like one JSON document over several lines, but input is JSON \
+             Lines: one event per line (`jq -c` writes them)",
+        );
+    }
+    message
+}
+
+/// Whether `head` starts with a JSON document that spans several lines (pretty-printed
+/// JSON rather than JSON Lines), or looks like the start of one.
+fn is_multi_line_json(head: &[u8]) -> bool {
+    let text = head.trim_ascii_start();
+    let mut values = serde_json::Deserializer::from_slice(text).into_iter::<IgnoredAny>();
+    match values.next() {
+        Some(Ok(_)) => text
+            .get(..values.byte_offset())
+            .is_some_and(|value| value.contains(&b'\n')),
+        // Cut short (the head is only the start of the input): a first line that only
+        // opens an object or array.
+        Some(Err(error)) if error.is_eof() => {
+            let first = text.split(|&byte| byte == b'\n').next().unwrap_or_default();
+            matches!(first.trim_ascii(), b"{" | b"[")
+        }
+        _ => false,
+    }
+}
+
+/// The input named on the command line: a file, or stdin for `-` or nothing.
+pub(crate) fn open_input(input: Option<&PathBuf>) -> io::Result<Box<dyn BufRead + Send>> {
+    const CHUNK: usize = 1 << 16;
+    match input {
+        Some(path) if path.as_os_str() != "-" => {
+            Ok(Box::new(BufReader::with_capacity(CHUNK, File::open(path)?)))
+        }
+        _ => Ok(Box::new(BufReader::with_capacity(CHUNK, io::stdin()))),
+    }
+}
+
+/// The name of the input in messages: its path, or `stdin`.
+pub(crate) fn input_name(input: Option<&PathBuf>) -> String {
+    match input {
+        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+        _ => "stdin".to_owned(),
+    }
+}
+
+/// The normalizer the reading options ask for (rules, redaction, MCP servers, cwd).
+pub(crate) fn builder(read: &ReadArgs) -> Result<NormalizerBuilder, String> {
+    let rules = crate::load_rules(read.rules.as_ref())?;
+    let redactor = crate::load_redactor(read)?;
+    let mut builder = Normalizer::builder()
+        .dialect(read.provider.0)
+        .output_cap(read.output_cap)
+        .evict_finished(true)
+        .rules(rules)
+        .mcp_servers(read.mcp_servers.iter().cloned());
+    if let Some(cwd) = &read.cwd {
+        builder = builder.cwd(cwd.as_str());
+    }
+    if let Some(redactor) = redactor {
+        builder = builder.redact(redactor);
+    }
+    Ok(builder)
+}
+
+/// The options given that do not apply to `format`, as a message.
+fn inapplicable(args: &NormalizeArgs) -> Option<String> {
+    let format = args.format;
+    if args.sse && !format.streams_to_ui() {
+        return Some(format!(
+            "--sse frames only --format ai-sdk and --format ag-ui, not {format}"
+        ));
+    }
+    if args.session_id.is_some() && !matches!(format, Format::Acp | Format::AiSdk | Format::AgUi) {
+        return Some(format!(
+            "--session-id applies to --format acp, ai-sdk and ag-ui, not {format}"
+        ));
+    }
+    if args.color.is_some() && format != Format::Pretty {
+        return Some(format!("--color applies to --format pretty, not {format}"));
+    }
+    None
+}
+
+/// Where the steps go: the library's writer, or the tree of `pretty`.
+enum Output<W: Write> {
+    Writer(Box<Writer<W>>),
+    Pretty(PrettyWriter<W>),
+}
+
+impl<W: Write> Output<W> {
+    fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        match self {
+            Output::Writer(writer) => writer.step(step),
+            Output::Pretty(writer) => writer.step(step),
+        }
+    }
+
+    fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
+        match self {
+            Output::Writer(writer) => writer.finish(fold).and_then(|()| writer.summary(stats)),
+            Output::Pretty(writer) => writer.finish(fold, stats),
+        }
+    }
+}
+
+/// `toolnorm normalize`.
+pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
+    if let Some(message) = inapplicable(args) {
+        let _ = writeln!(stderr, "toolnorm: {message}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let format = args.format;
+    let mut builder = match builder(&args.read) {
+        Ok(builder) => builder.keep_events(format.needs_events()),
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let name = input_name(args.input.as_ref());
+    let mut input = match open_input(args.input.as_ref()) {
+        Ok(input) => input,
+        Err(error) => {
+            let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if args.audit_raw {
+        builder = builder.audit_raw(true);
+    }
+    if let Some(path) = &args.audit {
+        match File::create(path) {
+            Ok(file) => builder = builder.audit_to(Box::new(io::BufWriter::new(file))),
+            Err(error) => {
+                let _ = writeln!(
+                    stderr,
+                    "toolnorm: {}: {}",
+                    path.display(),
+                    io_message(&error)
+                );
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+    }
+    let mut normalizer = builder.build();
+    let out = io::BufWriter::new(stdout);
+    let mut output = if format == Format::Pretty {
+        let colors = Colors::choose(args.color.unwrap_or(ColorChoice::Auto));
+        Output::Pretty(PrettyWriter::new(out, colors))
+    } else {
+        let acp = AcpOptions {
+            session_id: args
+                .session_id
+                .clone()
+                .unwrap_or_else(|| "toolnorm".to_owned()),
+            output_cap: args.read.output_cap,
+        };
+        Output::Writer(Box::new(Writer::with_acp(format, acp, out).sse(args.sse)))
+    };
+    let mut write_error: Option<io::Error> = None;
+    let report = RefCell::new(Report {
+        stderr: &mut *stderr,
+        held: Vec::new(),
+        unheld: 0,
+    });
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Diagnostic(diagnostic) = &step {
+            report.borrow_mut().diagnostic(diagnostic);
+        }
+        if write_error.is_none()
+            && let Err(error) = output.step(&step)
+        {
+            write_error = Some(error);
+        }
+    };
+    let mut head = Vec::new();
+    let mut after_chunk = |normalizer: &Normalizer| {
+        if normalizer.dialect().is_some() {
+            report.borrow_mut().release();
+        }
+    };
+    let read_error = pump(
+        &mut input,
+        &mut normalizer,
+        &mut on_step,
+        &mut after_chunk,
+        &mut head,
+    );
+    normalizer.finish(&mut on_step);
+    let hopeless = normalizer.dialect().is_none() && !report.borrow().held.is_empty();
+    if !hopeless {
+        report.borrow_mut().release();
+    }
+    let stderr = report.into_inner().stderr;
+    if write_error.is_none()
+        && let Err(error) = output.finish(normalizer.fold(), &normalizer.stats())
+    {
+        write_error = Some(error);
+    }
+    if let Some(error) = write_error {
+        // A closed pipe (`| head`) is a normal way for output to end.
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+        let _ = writeln!(stderr, "toolnorm: writing output: {error}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Err(error) = normalizer.finish_audit() {
+        let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Some(error) = read_error {
+        let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if hopeless {
+        let _ = writeln!(stderr, "toolnorm: {name}: {}", unrecognized(&head));
+        return ExitCode::from(EXIT_UNRECOGNIZED);
+    }
+    let stats = normalizer.stats();
+    if stats.diagnostics > 0 {
+        let _ = writeln!(stderr, "toolnorm: {stats}");
+    }
+    if (args.strict && stats.errors > 0) || (args.deny_unknown && stats.diagnostics > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// How much of the start of the input is kept, to say what it looks like.
+pub(crate) const HEAD: usize = 1 << 16;
+
+/// Feeds the whole input through the normalizer, chunk by chunk, calling `after_chunk`
+/// after each; keeps the first [`HEAD`] bytes in `head`.
+pub(crate) fn pump(
+    input: &mut dyn BufRead,
+    normalizer: &mut Normalizer,
+    on_step: &mut dyn FnMut(Step<'_>),
+    after_chunk: &mut dyn FnMut(&Normalizer),
+    head: &mut Vec<u8>,
+) -> Option<io::Error> {
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok([]) => return None,
+            Ok(chunk) => chunk,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Some(error),
+        };
+        let length = chunk.len();
+        let room = HEAD.saturating_sub(head.len()).min(length);
+        head.extend_from_slice(chunk.get(..room).unwrap_or_default());
+        normalizer.push(chunk, on_step);
+        input.consume(length);
+        after_chunk(normalizer);
+    }
+}

@@ -1,0 +1,233 @@
+//! `--format pretty`: the calls for people, as a tree by parent (a subagent's calls
+//! indented under it), with human durations, coloured on a terminal.
+//!
+//! A call is written when it ends, with the calls made inside it that ended before it
+//! (a subagent ends after its calls); a call whose parent was already written is written
+//! when it ends, one level under it. Calls still open at the end come last.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::{self, IsTerminal, Write};
+
+use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState, meta};
+use toolnorm_adapters::{Stats, Step};
+
+use crate::ColorChoice;
+
+/// Whether `pretty` writes ANSI colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Colors(bool);
+
+impl Colors {
+    /// Decides `choice`: `auto` colours when stdout is a terminal and `NO_COLOR` is unset
+    /// or empty (<https://no-color.org>).
+    pub(crate) fn choose(choice: ColorChoice) -> Self {
+        match choice {
+            ColorChoice::Always => Colors(true),
+            ColorChoice::Never => Colors(false),
+            ColorChoice::Auto => {
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+                Colors(!no_color && io::stdout().is_terminal())
+            }
+        }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// A duration for people: `340 ms`, `2.1 s`, `3 min 4 s`, `1 h 2 min`.
+pub fn human_duration(ms: u64) -> String {
+    if ms < 1000 {
+        return format!("{ms} ms");
+    }
+    if ms < 60_000 {
+        let tenths = (ms + 50) / 100;
+        if tenths >= 600 {
+            return "1 min 0 s".to_owned();
+        }
+        return format!("{}.{} s", tenths / 10, tenths % 10);
+    }
+    let seconds = (ms + 500) / 1000;
+    if seconds < 3600 {
+        return format!("{} min {} s", seconds / 60, seconds % 60);
+    }
+    let minutes = (seconds + 30) / 60;
+    format!("{} h {} min", minutes / 60, minutes % 60)
+}
+
+/// The parent call of `part`, when it was made inside a subagent.
+pub(crate) fn parent_of(part: &NormalizedToolPart) -> Option<&str> {
+    part.metadata
+        .as_ref()?
+        .get(meta::PARENT_TOOL_CALL_ID)?
+        .as_str()
+}
+
+/// The tree writer of `pretty`.
+pub(crate) struct PrettyWriter<W: Write> {
+    out: W,
+    colors: Colors,
+    /// Ended calls whose parent has not been written yet, by parent id, in end order.
+    waiting: HashMap<String, Vec<NormalizedToolPart>>,
+    /// The depth at which each written subagent was written (the calls others are made
+    /// inside), the last [`REMEMBERED`] of them.
+    written: HashMap<String, usize>,
+    /// The ids in `written`, oldest first.
+    order: VecDeque<String>,
+}
+
+/// How many written subagents are remembered, for calls that end after them.
+const REMEMBERED: usize = 65_536;
+
+impl<W: Write> PrettyWriter<W> {
+    /// A writer into `out`.
+    pub(crate) fn new(out: W, colors: Colors) -> Self {
+        PrettyWriter {
+            out,
+            colors,
+            waiting: HashMap::new(),
+            written: HashMap::new(),
+            order: VecDeque::new(),
+        }
+    }
+
+    /// Takes one step: a call that ends is written, or held for its parent.
+    pub(crate) fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        let Step::Applied { update, .. } = step else {
+            return Ok(());
+        };
+        if !update.call.is_terminal() {
+            return Ok(());
+        }
+        self.ended(update.call.to_part())?;
+        self.out.flush()
+    }
+
+    fn ended(&mut self, part: NormalizedToolPart) -> io::Result<()> {
+        match parent_of(&part).map(str::to_owned) {
+            Some(parent) if !self.written.contains_key(&parent) => {
+                self.waiting.entry(parent).or_default().push(part);
+                Ok(())
+            }
+            Some(parent) => {
+                let depth = self.written.get(&parent).map_or(0, |depth| depth + 1);
+                self.write_tree(part, depth)
+            }
+            None => self.write_tree(part, 0),
+        }
+    }
+
+    /// Writes `part` at `depth`, then the calls that waited for it, under it.
+    fn write_tree(&mut self, part: NormalizedToolPart, depth: usize) -> io::Result<()> {
+        let line = self.line(&part, depth);
+        writeln!(self.out, "{line}")?;
+        if part.kind == ToolKind::Subagent && self.written.insert(part.id.clone(), depth).is_none()
+        {
+            self.order.push_back(part.id.clone());
+            if self.order.len() > REMEMBERED
+                && let Some(oldest) = self.order.pop_front()
+            {
+                self.written.remove(&oldest);
+            }
+        }
+        for child in self.waiting.remove(&part.id).unwrap_or_default() {
+            self.write_tree(child, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the calls still open, then those whose parent never came, and the line
+    /// counts.
+    pub(crate) fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
+        let open: Vec<NormalizedToolPart> = fold
+            .calls()
+            .filter(|call| !call.is_terminal())
+            .map(|call| call.to_part())
+            .collect();
+        let ids: HashSet<String> = open.iter().map(|part| part.id.clone()).collect();
+        // The calls inside another open call first: they wait for it, and it is written
+        // with them.
+        let (inside, outside): (Vec<_>, Vec<_>) = open
+            .into_iter()
+            .partition(|part| parent_of(part).is_some_and(|parent| ids.contains(parent)));
+        for part in inside.into_iter().chain(outside) {
+            self.ended(part)?;
+        }
+        // Calls whose parent is not in the stream: at the top, in the order they ended.
+        let mut orphans: Vec<(String, Vec<NormalizedToolPart>)> = self.waiting.drain().collect();
+        orphans.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, parts) in orphans {
+            for part in parts {
+                self.write_tree(part, 0)?;
+            }
+        }
+        writeln!(self.out, "{stats}")?;
+        self.out.flush()
+    }
+
+    /// One call's line: `  ✓ complete  bash        echo hi  12 ms`.
+    fn line(&self, part: &NormalizedToolPart, depth: usize) -> String {
+        let (icon, color) = match part.state {
+            ToolState::Complete => ("✓", "32"),
+            ToolState::Error => ("✗", "31"),
+            ToolState::Running => ("…", "33"),
+            ToolState::Started => ("·", "33"),
+        };
+        let c = self.colors;
+        let mut line = format!(
+            "{}{} {}  {}  {}",
+            "  ".repeat(depth),
+            c.paint(color, icon),
+            c.paint(color, &format!("{:<8}", part.state.as_str())),
+            c.paint("2", &format!("{:<10}", part.kind.as_str())),
+            one_line(&part.title)
+        );
+        if let Some(elapsed) = part.timing.as_ref().and_then(|timing| timing.elapsed_ms) {
+            line.push_str("  ");
+            line.push_str(&c.paint("36", &human_duration(elapsed)));
+        }
+        if part.state == ToolState::Error
+            && let Some(error) = &part.error
+        {
+            let code = error
+                .code
+                .as_ref()
+                .map(|code| format!(" [{}]", code.as_str()))
+                .unwrap_or_default();
+            line.push_str("  — ");
+            line.push_str(&c.paint("31", &format!("{}{code}", one_line(&error.message))));
+        }
+        line
+    }
+}
+
+/// The first line of `text`, at most 100 characters, with `…` when cut.
+fn one_line(text: &str) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    let mut short: String = first.chars().take(100).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_duration;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(human_duration(0), "0 ms");
+        assert_eq!(human_duration(999), "999 ms");
+        assert_eq!(human_duration(1000), "1.0 s");
+        assert_eq!(human_duration(2149), "2.1 s");
+        assert_eq!(human_duration(59_960), "1 min 0 s");
+        assert_eq!(human_duration(184_000), "3 min 4 s");
+        assert_eq!(human_duration(3_720_000), "1 h 2 min");
+    }
+}

@@ -47,3 +47,36 @@ pub fn lines(dialect: Dialect, lines: &[serde_json::Value]) -> Vec<NormalizedToo
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     parts
 }
+
+/// A compiled JSON Schema (draft 2020-12 unless the schema names another), checked with
+/// `boon`, which passes the JSON-Schema-Test-Suite.
+pub struct JsonSchema {
+    schemas: boon::Schemas,
+    root: boon::SchemaIndex,
+}
+
+impl JsonSchema {
+    /// Compiles `schema`; `name` is its id in error messages.
+    pub fn new(name: &str, schema: serde_json::Value) -> Self {
+        let url = format!("urn:toolnorm:{name}");
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource(&url, schema).unwrap();
+        let root = compiler
+            .compile(&url, &mut schemas)
+            .unwrap_or_else(|error| panic!("{name}: {error:#}"));
+        JsonSchema { schemas, root }
+    }
+
+    /// Whether `value` fits.
+    pub fn is_valid(&self, value: &serde_json::Value) -> bool {
+        self.schemas.validate(value, self.root).is_ok()
+    }
+
+    /// Fails with every reason the schema gives when `value` does not fit.
+    pub fn assert_valid(&self, value: &serde_json::Value, origin: &str) {
+        if let Err(error) = self.schemas.validate(value, self.root) {
+            panic!("{origin}: {value}\n{error:#}");
+        }
+    }
+}

@@ -19,8 +19,8 @@ use toolnorm_adapters::{AcpEmitter, AcpOptions};
 use toolnorm_adapters::{Dialect, Normalizer, Step};
 
 /// The pinned ACP v1 schema, wrapped in the JSON-RPC notification envelope.
-fn validator() -> &'static jsonschema::Validator {
-    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+fn validator() -> &'static common::JsonSchema {
+    static VALIDATOR: OnceLock<common::JsonSchema> = OnceLock::new();
     VALIDATOR.get_or_init(|| {
         let path = common::fixtures().join("../schemas/acp/schema.v1.json");
         let pinned: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
@@ -40,16 +40,12 @@ fn validator() -> &'static jsonschema::Validator {
             },
             "additionalProperties": false
         });
-        jsonschema::validator_for(&schema).unwrap()
+        common::JsonSchema::new("acp-session-update", schema)
     })
 }
 
 fn assert_valid(frame: &Value, origin: &str) {
-    let errors: Vec<String> = validator()
-        .iter_errors(frame)
-        .map(|error| format!("{} at {}", error, error.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{origin}: {frame}\n{errors:#?}");
+    validator().assert_valid(frame, origin);
 }
 
 /// Normalizes `bytes` and emits a frame per change, as `--format acp` does.

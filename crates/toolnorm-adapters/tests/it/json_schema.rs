@@ -9,22 +9,18 @@ use crate::common;
 use serde_json::{Value, json};
 use toolnorm_adapters::{AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Normalizer, Step};
 
-fn validator(name: &str) -> jsonschema::Validator {
+fn validator(name: &str) -> common::JsonSchema {
     let path = common::fixtures().join(format!("../generated/schema/{name}.json"));
     let schema: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(
         schema["$schema"],
         "https://json-schema.org/draft/2020-12/schema"
     );
-    jsonschema::draft202012::new(&schema).unwrap()
+    common::JsonSchema::new(name, schema)
 }
 
-fn assert_valid(validator: &jsonschema::Validator, value: &Value, origin: &str) {
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .map(|error| format!("{error} at {}", error.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{origin}: {value}\n{errors:#?}");
+fn assert_valid(validator: &common::JsonSchema, value: &Value, origin: &str) {
+    validator.assert_valid(value, origin);
 }
 
 #[test]

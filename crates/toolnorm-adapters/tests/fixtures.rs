@@ -23,6 +23,30 @@ const CODEX_TOOL_ITEMS: &[&str] = &[
     "web_search",
     "collab_tool_call",
     "todo_list",
+    // Rollout files: the thread items of `item_completed`, and the model's web searches.
+    "CommandExecution",
+    "FileChange",
+    "McpToolCall",
+    "CollabAgentToolCall",
+    "WebSearch",
+    "ImageView",
+    "web_search_call",
+];
+
+/// Rollout lines that name their call by `call_id`: the model's calls and their results,
+/// and the CLI's begin/end events.
+const ROLLOUT_CALL_ID_TYPES: &[&str] = &[
+    "function_call",
+    "custom_tool_call",
+    "local_shell_call",
+    "function_call_output",
+    "custom_tool_call_output",
+    "exec_command_begin",
+    "exec_command_end",
+    "patch_apply_begin",
+    "patch_apply_end",
+    "mcp_tool_call_begin",
+    "mcp_tool_call_end",
 ];
 
 /// The call ids a raw line names, whatever its dialect.
@@ -38,8 +62,13 @@ fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
                 kind,
                 "tool_use" | "server_tool_use" | "mcp_tool_use" | "toolCallStarted"
             );
-            let started_agent = kind == "subAgentActivity"
+            let started_agent = matches!(kind, "subAgentActivity" | "SubAgentActivity")
                 && object.get("kind").and_then(Value::as_str) == Some("started");
+            if ROLLOUT_CALL_ID_TYPES.contains(&kind)
+                && let Some(call) = object.get("call_id").and_then(Value::as_str)
+            {
+                ids.insert(call.to_owned());
+            }
             if let Some(id) =
                 id.filter(|_| tool_block || started_agent || CODEX_TOOL_ITEMS.contains(&kind))
             {

@@ -135,6 +135,18 @@ const CODEX_EXEC_PATCHES: &[Patch] = &[
     },
 ];
 
+/// What Codex 0.171 writes in its rollout files beyond the app-server protocol's
+/// `ResponseItem`, as recorded in `fixtures/codex-rollout/`.
+const CODEX_ROLLOUT_PATCHES: &[Patch] = &[
+    // shell-ok.jsonl: a `function_call_output`'s passthrough metadata carries the time
+    // the output was made.
+    Patch::AddProperty {
+        def: "InternalChatMessageMetadataPassthrough",
+        name: "create_time",
+        schema: r#"{"type": ["number", "null"], "description": "When the item was made (epoch seconds), as the CLI writes it; not declared by the protocol schema."}"#,
+    },
+];
+
 /// What `claude -p --output-format stream-json` (2.1.332) sends beyond the
 /// agent SDK types, as recorded in `fixtures/claude-code/`.
 const CLAUDE_MESSAGE_PATCHES: &[Patch] = &[
@@ -267,6 +279,23 @@ pub const SOURCES: &[Source] = &[
                 "exit_code",
             ]),
         ],
+    },
+    Source {
+        module: "codex_rollout",
+        feature: "codex",
+        title: "Codex rollout files (`response_item` payloads: `ResponseItem` of the app-server protocol)",
+        schema: "codex/rollout-response-item.schema.json",
+        package: "@openai/codex",
+        // The package declares no type for a rollout line's envelope
+        // (`{timestamp, type, payload}`) nor for its `event_msg` payloads: the adapter
+        // reads those few fields by hand. The `response_item` payload is the Responses
+        // API item the app-server protocol declares (`rawResponseItem/completed`).
+        extraction: Extraction::CodexAppServer {
+            file: "codex_app_server_protocol.v2.schemas.json",
+        },
+        roots: Roots::Named(&["ResponseItem"]),
+        generate: None,
+        steps: &[Step::Patches(CODEX_ROLLOUT_PATCHES)],
     },
     Source {
         module: "opencode",

@@ -189,6 +189,13 @@ impl Normalizer {
         })
     }
 
+    /// Numbers UUIDs as `other` did, and new ones after its own: a stream written
+    /// beside another (a Codex rollout file beside the app-server's stream) names its
+    /// thread and items with the same placeholders.
+    pub fn share_uuids(&mut self, other: &Normalizer) {
+        self.uuids.clone_from(&other.uuids);
+    }
+
     /// Normalizes a whole recording: every line that is JSON is rewritten; other
     /// lines are dropped and counted.
     pub fn normalize_lines(&mut self, lines: &[String]) -> (Vec<String>, usize) {
@@ -482,6 +489,27 @@ mod tests {
         assert_eq!(
             out[1],
             r#"{"id":"00000000-0000-4000-8000-000000000001","other":"00000000-0000-4000-8000-000000000002","t":1767225610000,"at":"2026-01-01T00:00:10.000Z"}"#
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_stream_beside_another_shares_its_uuids() -> Result<()> {
+        let (thread, other) = (
+            "6f1c2d3e-1111-4222-8333-444455556666",
+            "aaaaaaaa-1111-4222-8333-444455556666",
+        );
+        let mut main = Normalizer::new(Substitutions::default())?;
+        main.normalize_lines(&[format!(
+            r#"{{"installation":"{other}","thread":"{thread}"}}"#
+        )]);
+        let mut beside = Normalizer::new(Substitutions::default())?;
+        beside.share_uuids(&main);
+        let new = "bbbbbbbb-1111-4222-8333-444455556666";
+        let (out, _) = beside.normalize_lines(&[format!(r#"{{"id":"{thread}","turn":"{new}"}}"#)]);
+        assert_eq!(
+            out[0],
+            r#"{"id":"00000000-0000-4000-8000-000000000002","turn":"00000000-0000-4000-8000-000000000003"}"#
         );
         Ok(())
     }

@@ -5,11 +5,16 @@
 //! (`toolnorm_adapters::recordings`): a dialect lists the sources that record it, and
 //! the recorder has a driver for each.
 
-/// Every source the recorder records, in the provider registry's order.
+/// Every source the recorder records, in the provider registry's order, once each (the
+/// `codex-app-server` source records two dialects: its stream and the rollout files).
 pub fn providers() -> Vec<&'static str> {
-    toolnorm_adapters::recordings()
-        .map(|(source, _)| source)
-        .collect()
+    let mut sources: Vec<&'static str> = Vec::new();
+    for (source, _) in toolnorm_adapters::recordings() {
+        if !sources.contains(&source) {
+            sources.push(source);
+        }
+    }
+    sources
 }
 
 /// The npm package behind a provider directory: (package, program).
@@ -19,7 +24,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "claude-code-acp" => Some(("@agentclientprotocol/claude-agent-acp", "claude-agent-acp")),
         "claude-code-zed-acp" => Some(("@zed-industries/claude-code-acp", "claude-code-acp")),
         "codex-acp" => Some(("@zed-industries/codex-acp", "codex-acp")),
-        "codex-exec" | "codex-app-server" => Some(("@openai/codex", "codex")),
+        "codex-exec" | "codex-app-server" | "codex-rollout" => Some(("@openai/codex", "codex")),
         "opencode-run" | "opencode-serve" | "opencode-serve-global" | "opencode-acp" => {
             Some(("opencode-ai", "opencode"))
         }
@@ -38,5 +43,9 @@ mod tests {
         for source in sources {
             assert!(package_of(source).is_some(), "no CLI records `{source}`");
         }
+        let mut unique = providers();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), providers().len());
     }
 }

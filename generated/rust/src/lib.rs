@@ -19,6 +19,12 @@ pub mod codex_app_server;
 #[rustfmt::skip]
 #[cfg(feature = "codex")]
 pub mod codex_exec;
+/// Codex rollout files (`response_item` payloads: `ResponseItem` of the app-server protocol) — `@openai/codex` 0.171.0.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "codex")]
+pub mod codex_rollout;
 /// OpenCode server events (OpenAPI `components.schemas`) — `opencode-ai` 1.18.33.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]

@@ -28,7 +28,8 @@ pub(crate) struct Entry {
     /// A fresh adapter.
     pub adapter: fn(&ProviderOptions) -> Box<dyn Adapter + Send>,
     /// The recorder's sources that record this dialect from the real CLIs (each names
-    /// a driver of `toolnorm-record`); empty for dialects no CLI writes.
+    /// a driver of `toolnorm-record`; a source may record several dialects); empty for
+    /// dialects no CLI writes.
     pub recordings: &'static [&'static str],
 }
 
@@ -60,6 +61,9 @@ impl Dialect {
     /// `codex exec --json`.
     #[cfg(feature = "codex")]
     pub const CODEX_EXEC: Dialect = providers::codex::exec::DIALECT;
+    /// Codex rollout files (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`).
+    #[cfg(feature = "codex")]
+    pub const CODEX_ROLLOUT: Dialect = providers::codex::rollout::DIALECT;
     /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
     #[cfg(feature = "opencode")]
     pub const OPENCODE: Dialect = providers::opencode::DIALECT;
@@ -100,6 +104,16 @@ pub(crate) const ENTRIES: &[Entry] = &[
         claims: providers::codex::claims_exec,
         adapter: |_| Box::new(providers::codex::CodexExecAdapter::new()),
         recordings: &["codex-exec"],
+    },
+    #[cfg(feature = "codex")]
+    Entry {
+        dialect: Dialect::CODEX_ROLLOUT,
+        summary: "Codex rollout file (`$CODEX_HOME/sessions/…/rollout-*.jsonl`)",
+        rules: CODEX_RULES,
+        claims: providers::codex::rollout::claims,
+        adapter: |_| Box::new(providers::codex::CodexRolloutAdapter::new()),
+        // The rollout files the app-server runs write (`fixtures/codex-rollout/`).
+        recordings: &["codex-app-server"],
     },
     #[cfg(feature = "opencode")]
     Entry {
@@ -316,15 +330,19 @@ mod tests {
                 Some(Dialect::ACP),
             ),
             (r#"{"type":"mystery"}"#, None),
-            // Files of dialects toolnorm does not read are not taken for another's.
             (
                 r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"s","cwd":"/w"}}"#,
-                None,
+                Some(Dialect::CODEX_ROLLOUT),
             ),
             (
                 r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}"#,
-                None,
+                Some(Dialect::CODEX_ROLLOUT),
             ),
+            (
+                r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c"}}"#,
+                Some(Dialect::CODEX_ROLLOUT),
+            ),
+            // Files of dialects toolnorm does not read are not taken for another's.
             (
                 r#"{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"gemini","toolCalls":[]}]}"#,
                 None,

@@ -14,6 +14,7 @@ mod json_schema;
 mod line_classes;
 mod midstream;
 mod redaction;
+mod rollout;
 mod semantics;
 mod sessions;
 mod ui_streams;

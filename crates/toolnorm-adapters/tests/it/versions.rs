@@ -171,3 +171,18 @@ fn claude_agent_acp_0_65_reads_like_the_pinned_release() {
         Some("permission_denied")
     );
 }
+
+/// Codex 0.142 records no thread item in its rollout files (`event_msg` `item_completed`
+/// came with 0.16x): a command's end is the result the model was given, its exit code
+/// read from the text; MCP calls and patches end at `mcp_tool_call_end` /
+/// `patch_apply_end`.
+#[test]
+fn codex_rollout_0_142_ends_calls_from_results_and_end_events() {
+    shell_outcomes("codex-rollout");
+    shell_outcomes("codex-rollout@0.142.0");
+    let failed = common::fixture("codex-rollout@0.142.0/mcp-error.jsonl");
+    assert_eq!(error_code(only(&failed)).as_deref(), Some("mcp_error"));
+    let edit = common::fixture("codex-rollout@0.142.0/edit-file.jsonl");
+    assert_eq!(only(&edit).state, ToolState::Complete);
+    assert_eq!(only(&edit).title, "Editing src/greet.py");
+}

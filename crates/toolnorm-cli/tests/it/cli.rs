@@ -186,13 +186,13 @@ fn input_of_no_known_dialect_gets_one_message_and_exit_3() {
 }
 
 #[test]
-fn a_file_of_a_dialect_toolnorm_does_not_read_is_not_misread() {
+fn a_codex_rollout_file_is_read_as_one_not_as_opencode() {
     // A Codex rollout file (`~/.codex/sessions/…/rollout-*.jsonl`): `payload` lines with a
     // `type` of their own, which OpenCode's `/global/event` envelope does not have.
     let rollout = concat!(
         r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"s","cwd":"/w"}}"#,
         "\n",
-        r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}"#,
+        r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c"}}"#,
         "\n",
         r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c","exit_code":0}}"#,
         "\n",
@@ -202,10 +202,18 @@ fn a_file_of_a_dialect_toolnorm_does_not_read_is_not_misread() {
         .write_stdin(rollout)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(!stderr.contains("opencode` event"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let parts: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(parts.len(), 1, "{stdout}");
+    assert_eq!(parts[0]["id"], "c");
+    assert_eq!(parts[0]["state"], "complete");
+    assert_eq!(parts[0]["metadata"]["provider"], "codex");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnorm_wire::{
     acp, claude_messages as cm, claude_tools as ct, codex_app_server as cas, codex_exec as cx,
-    opencode as oc,
+    codex_rollout as cr, opencode as oc,
 };
 
 /// Result of checking one line.
@@ -350,6 +350,35 @@ fn check_codex_app_server(line: &Value) -> Check {
     })
 }
 
+const CODEX_ROLLOUT_TOOL_ITEMS: &[&str] = &[
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "web_search_call",
+    "image_generation_call",
+    "tool_search_call",
+    "tool_search_output",
+];
+
+/// Codex rollout lines: the `response_item` payloads (`ResponseItem`); the envelope and
+/// the other line types have no pinned schema.
+fn check_codex_rollout(line: &Value) -> Check {
+    if line.get("type").and_then(Value::as_str) != Some("response_item") {
+        return Ok(Outcome::Skipped);
+    }
+    let payload = line.get("payload").cloned().unwrap_or(Value::Null);
+    let back = round_trip::<cr::ResponseItem>("ResponseItem", &payload)?;
+    match payload.get("type").and_then(Value::as_str) {
+        Some(kind) if CODEX_ROLLOUT_TOOL_ITEMS.contains(&kind) => {
+            require_lossless("ResponseItem", &payload, &back, "")?;
+            Ok(Outcome::Tool)
+        }
+        _ => Ok(Outcome::Other),
+    }
+}
+
 fn check_codex(line: &Value) -> Check {
     if line.get("method").is_some() {
         check_codex_app_server(line)
@@ -429,6 +458,8 @@ fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
         Some(check_codex_app_server)
     } else if dir.starts_with("codex-exec") {
         Some(check_codex_exec)
+    } else if dir.starts_with("codex-rollout") {
+        Some(check_codex_rollout)
     } else if dir.starts_with("codex") {
         Some(check_codex)
     } else if dir.starts_with("opencode") {

@@ -3,7 +3,8 @@
 //! The driver sends `initialize`, `initialized`, `thread/start` and
 //! `turn/start`, answers approval requests (declining those the scenario names),
 //! optionally sends `turn/interrupt`, and records every line the server writes
-//! until the main thread's turn completes.
+//! until the main thread's turn completes. The rollout files the server wrote
+//! for the session are kept beside it (`codex-rollout/`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -134,9 +135,14 @@ pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Ra
         dirs,
         rec.timeout,
     )?;
+    let rollout = rec.codex_rollout(dirs);
+    let extras = match rollout.is_empty() {
+        true => Vec::new(),
+        false => vec![("codex-rollout".to_owned(), rollout)],
+    };
     Ok(Raw {
         lines,
         command: "codex app-server  # stdio JSON-RPC: initialize, initialized, thread/start {cwd}, turn/start {threadId, input}".into(),
-        extras: Vec::new(),
+        extras,
     })
 }

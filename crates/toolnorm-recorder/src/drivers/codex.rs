@@ -1,7 +1,7 @@
-//! Codex driver: `codex exec --json`, and the `CODEX_HOME` config the
-//! app-server driver shares.
+//! Codex driver: `codex exec --json`, the `CODEX_HOME` config the
+//! app-server driver shares, and the rollout files the CLI writes there.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::oneshot::OneShot;
@@ -78,6 +78,22 @@ trust_level = "trusted"
         Ok(cmd)
     }
 
+    /// The rollout files a run wrote under `CODEX_HOME/sessions/` (a subagent's thread
+    /// has a file of its own), in the order of their names (which begin with the time the
+    /// thread started), concatenated.
+    pub(super) fn codex_rollout(&self, dirs: &RunDirs) -> Vec<String> {
+        let mut files = Vec::new();
+        collect_rollouts(&dirs.home.join(".codex").join("sessions"), &mut files);
+        files.sort_by_key(|path| path.file_name().map(ToOwned::to_owned));
+        let mut lines = Vec::new();
+        for file in &files {
+            if let Ok(text) = std::fs::read_to_string(file) {
+                lines.extend(text.lines().map(str::to_owned));
+            }
+        }
+        lines
+    }
+
     pub(super) fn codex_exec(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
         let args: Vec<String> = vec![
             "exec".into(),
@@ -100,5 +116,22 @@ trust_level = "trusted"
                 shown_suffix: " </dev/null",
             },
         )
+    }
+}
+
+/// Every `rollout-*.jsonl` under `dir`.
+fn collect_rollouts(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if path.is_dir() {
+            collect_rollouts(&path, out);
+        } else if name.starts_with("rollout-") && name.ends_with(".jsonl") {
+            out.push(path);
+        }
     }
 }

@@ -64,6 +64,10 @@ pub struct Raw {
     pub extras: Vec<(String, Vec<String>)>,
 }
 
+/// Appended to the command of a Codex rollout fixture: which files it holds.
+const ROLLOUT_SHOWN: &str =
+    "  # the rollout files it wrote: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl";
+
 /// The CLIs of the provenance header: (name, npm package).
 const CLI_NAMES: &[(&str, &str)] = &[
     ("claude-code", "@anthropic-ai/claude-code"),
@@ -159,6 +163,8 @@ impl Recorder {
         let mut entries = Vec::new();
         let mut streams = vec![(provider.to_owned(), raw.lines)];
         streams.extend(raw.extras);
+        // The main stream's normalizer, for the UUIDs of a Codex rollout file.
+        let mut main: Option<Normalizer> = None;
         for (dir, lines) in streams {
             let (package, _) = package_of(&dir).unwrap_or(("", ""));
             let version = self.cli_version(package)?;
@@ -174,9 +180,18 @@ impl Recorder {
                 lines
             };
             let mut norm = Normalizer::new(subs.clone())?;
+            if let (Some(main), "codex-rollout") = (&main, dir.as_str()) {
+                norm.share_uuids(main);
+            }
             let (out, _dropped) = norm.normalize_lines(&lines);
+            if main.is_none() {
+                main = Some(norm);
+            }
             run::write_lines(&self.root.join("fixtures").join(&rel), &out)?;
-            let command = substitutions::apply(&subs, &raw.command);
+            let mut command = substitutions::apply(&subs, &raw.command);
+            if dir == "codex-rollout" {
+                command.push_str(ROLLOUT_SHOWN);
+            }
             entries.push(Entry {
                 path: rel,
                 provider: dir.clone(),

@@ -1,5 +1,6 @@
-//! Codex: the app-server v2 protocol (`codex app-server`, JSON-RPC lines) and
-//! `codex exec --json` (`item.started|updated|completed`).
+//! Codex: the app-server v2 protocol (`codex app-server`, JSON-RPC lines),
+//! `codex exec --json` (`item.started|updated|completed`), and the rollout files the CLI
+//! writes under `$CODEX_HOME/sessions/` ([`rollout`]).
 //!
 //! Both dialects describe tool calls as thread items that start and complete with their
 //! whole state. Each item becomes `ItemFacts` (what the item says, whatever the dialect,
@@ -42,14 +43,17 @@
 //! The modules: [`items`] (what both dialects share: item facts, outcomes, the
 //! subagent threads), [`app_server`] (the JSON-RPC adapter: methods, approvals, deltas;
 //! its thread items in `app_server::thread_items`), [`exec`] (the `codex exec --json`
-//! adapter).
+//! adapter), [`rollout`] (the rollout file adapter, whose calls take the app-server's
+//! names).
 
 pub(crate) mod app_server;
 pub(crate) mod exec;
 mod items;
+pub(crate) mod rollout;
 
 pub(crate) use app_server::CodexAppServerAdapter;
 pub(crate) use exec::CodexExecAdapter;
+pub(crate) use rollout::CodexRolloutAdapter;
 
 use crate::read::probe::Probe;
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for RUNS executions each (default 10 million), one after the
 # other, seeded with the recorded fixtures cut into pieces of a few lines.
-# Needs cargo-fuzz (`cargo install cargo-fuzz`) and a nightly toolchain.
+# Needs cargo-fuzz (`cargo install cargo-fuzz`). cargo-fuzz passes nightly-only flags: with
+# a nightly toolchain installed it is used, else the stable one with RUSTC_BOOTSTRAP=1
+# (no sanitizer is used, `-s none`, so stable's standard library is enough).
 # Usage: scripts/fuzz.sh [TARGET...]   (WORK=dir for corpora and logs, RUNS=n,
 # MAX_TIME=seconds per target, 0 for no limit)
 set -euo pipefail
@@ -18,7 +20,12 @@ if [ ${#targets[@]} -eq 0 ]; then
     < <(cargo run --quiet --locked -p toolnorm-cli -- dialects --names)
   targets+=(detect fold)
 fi
-(cd fuzz && cargo +nightly fuzz build -O -s none)
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  fuzz() { cargo +nightly fuzz "$@"; }
+else
+  fuzz() { RUSTC_BOOTSTRAP=1 cargo fuzz "$@"; }
+fi
+(cd fuzz && fuzz build -O -s none)
 for target in "${targets[@]}"; do
   binary=${target%%:*}
   export TOOLNORM_FUZZ_DIALECT=${target#*:}
@@ -34,7 +41,7 @@ for target in "${targets[@]}"; do
   echo "==> $target: $RUNS runs"
   start=$(date +%s)
   status=0
-  (cd fuzz && cargo +nightly fuzz run -O -s none "$binary" "$corpus" -- \
+  (cd fuzz && fuzz run -O -s none "$binary" "$corpus" -- \
       -runs="$RUNS" -max_total_time="$MAX_TIME" -max_len=4096 -print_final_stats=1 \
       -artifact_prefix="$WORK/artifacts/$target/") > "$WORK/$target.log" 2>&1 || status=$?
   grep -E "^(stat::|Done|==[0-9]+== ERROR|thread .* panicked)" "$WORK/$target.log" || true

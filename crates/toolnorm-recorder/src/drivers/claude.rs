@@ -12,10 +12,11 @@ use crate::error::{Error, Result};
 use crate::run::RunDirs;
 use crate::scenario::Scenario;
 
-/// Transcript records that snapshot whole prompts or API request bodies are
-/// dropped from the fixture (they are tens of KB each and carry no tool events);
-/// the raw file keeps them.
+/// Transcript records that snapshot whole prompts or API requests are dropped from the
+/// fixture (they are tens of KB each, carry no tool events, and `api-request` holds a
+/// hash of the request that differs between runs); the raw file keeps them.
 pub const TRANSCRIPT_DROPPED: &[&str] = &[
+    "api-request",
     "api-request-shape",
     "api-request-blob",
     "attachment:prompt_snapshot",
@@ -110,24 +111,67 @@ impl Recorder {
     }
 }
 
-/// Leaves out the transcript records listed in [`TRANSCRIPT_DROPPED`].
-pub(super) fn trim_transcript(lines: Vec<String>) -> Vec<String> {
-    lines
-        .into_iter()
-        .filter(|l| {
-            let Ok(v) = serde_json::from_str::<Value>(l) else {
-                return true;
-            };
-            let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
-            let sub = v
-                .get("attachment")
-                .and_then(|a| a.get("type"))
-                .and_then(Value::as_str)
-                .map(|s| format!("{ty}:{s}"))
-                .unwrap_or_default();
-            !TRANSCRIPT_DROPPED.contains(&ty) && !TRANSCRIPT_DROPPED.contains(&sub.as_str())
-        })
+/// Session-state records the CLI rewrites as a session goes (`atis-latch`,
+/// `last-prompt`): how many it writes, and where among the conversation records, depends
+/// on timing. Only the last of each is kept, at the end of the transcript, so that a
+/// re-record gives the same fixture. They carry no tool events.
+pub const TRANSCRIPT_LATEST_ONLY: &[&str] = &["atis-latch", "last-prompt"];
+
+/// A transcript as a fixture: the records listed in [`TRANSCRIPT_DROPPED`] left out,
+/// the conversation records (those with a `uuid`, the ones that carry the tool calls)
+/// and every other record in the order the CLI wrote them, and only the last of each
+/// [`TRANSCRIPT_LATEST_ONLY`] record, after them. Lines that are not JSON are kept
+/// where they are.
+pub(super) fn canonical_transcript(lines: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut latest: Vec<Option<String>> = vec![None; TRANSCRIPT_LATEST_ONLY.len()];
+    for line in lines {
+        let Ok(v) = serde_json::from_str::<Value>(&line) else {
+            out.push(line);
+            continue;
+        };
+        let ty = v.get("type").and_then(Value::as_str).unwrap_or("");
+        let sub = v
+            .get("attachment")
+            .and_then(|a| a.get("type"))
+            .and_then(Value::as_str)
+            .map(|s| format!("{ty}:{s}"))
+            .unwrap_or_default();
+        if TRANSCRIPT_DROPPED.contains(&ty) || TRANSCRIPT_DROPPED.contains(&sub.as_str()) {
+            continue;
+        }
+        let state = TRANSCRIPT_LATEST_ONLY.iter().position(|t| *t == ty);
+        match state {
+            Some(i) if v.get("uuid").is_none() => latest[i] = Some(line),
+            _ => out.push(line),
+        }
+    }
+    out.extend(latest.into_iter().flatten());
+    out.into_iter()
+        .enumerate()
+        .map(|(i, line)| stamp_by_position(line, i))
         .collect()
+}
+
+/// Replaces a record's `timestamp` (the time the CLI wrote it) by one that depends only
+/// on the record's place in the transcript: two records the CLI wrote in the same
+/// millisecond in one run and a millisecond apart in the next would otherwise be
+/// numbered differently by the fixture normalizer. The values are increasing, so the
+/// order of the records stays their order in time.
+fn stamp_by_position(line: String, index: usize) -> String {
+    let Ok(v) = serde_json::from_str::<Value>(&line) else {
+        return line;
+    };
+    let Some(raw) = v.get("timestamp").and_then(Value::as_str) else {
+        return line;
+    };
+    let (minutes, seconds) = (index / 60, index % 60);
+    let (hours, minutes) = (minutes / 60, minutes % 60);
+    let stamp = format!("2020-01-01T{hours:02}:{minutes:02}:{seconds:02}.000Z");
+    line.replace(
+        &format!("\"timestamp\":\"{raw}\""),
+        &format!("\"timestamp\":\"{stamp}\""),
+    )
 }
 
 fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) {

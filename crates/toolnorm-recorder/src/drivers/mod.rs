@@ -175,7 +175,7 @@ impl Recorder {
             };
             run::write_lines(&self.scratch.join("raw").join(&rel), &lines)?;
             let lines = if dir == "claude-code-transcript" {
-                claude::trim_transcript(lines)
+                claude::canonical_transcript(lines)
             } else {
                 lines
             };

@@ -66,6 +66,10 @@ fn subscribe(url: String, tx: mpsc::Sender<String>) -> Result<()> {
     Ok(())
 }
 
+/// The port the provenance shows for `opencode serve` (its default): the recorder picks
+/// a free one per run, which would change the provenance at every re-record.
+const SHOWN_SERVE_PORT: u16 = 4096;
+
 /// Records one scenario through `opencode serve`.
 pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
     let fail = |message: String| Error::Recording {
@@ -94,7 +98,7 @@ pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Ra
     Ok(Raw {
         lines: events,
         command: format!(
-            "opencode serve --hostname 127.0.0.1 --port {port}  # GET /event and /global/event (SSE), POST /session, POST /session/{{id}}/prompt_async"
+            "opencode serve --hostname 127.0.0.1 --port {SHOWN_SERVE_PORT}  # GET /event and /global/event (SSE), POST /session, POST /session/{{id}}/prompt_async"
         ),
         extras: vec![("opencode-serve-global".to_owned(), global)],
     })

@@ -10,6 +10,9 @@ use crate::run::RunDirs;
 /// Port shown in fixtures instead of the mock model's real port.
 pub const SHOWN_PORT: u16 = 4010;
 
+/// Kernel shown in fixtures instead of the recording host's.
+pub const SHOWN_KERNEL: &str = "Linux 6.0.0-host";
+
 impl Recorder {
     /// The substitutions for one run's directories.
     pub(super) fn substitutions(&self, dirs: &RunDirs) -> Result<Substitutions> {
@@ -21,9 +24,19 @@ impl Recorder {
             "sessions/2026/01/01/rollout-2026-01-01T00-00-00-",
         )?;
         s.add_pattern(r"\b20\d\d-\d\d-\d\d\b", "2026-01-01")?;
+        // Durations inside text (Claude Code's task notifications).
+        s.add_pattern(
+            r"<duration_ms>\d+</duration_ms>",
+            "<duration_ms>100</duration_ms>",
+        )?;
         // Claude Code agent ids and run ids.
         s.add_counted(r"\ba[0-9a-f]{16}\b", "a")?;
         s.add_counted(r"\b[0-9a-z]{9}-[0-9a-f]{8}\b", "run")?;
+        // The host's kernel, as `uname -sr` prints it (Claude Code's `osVersion` and
+        // system prompt).
+        if let Ok(release) = std::fs::read_to_string("/proc/sys/kernel/osrelease") {
+            s.add(format!("Linux {}", release.trim()), SHOWN_KERNEL);
+        }
         s.add(dirs.work.display().to_string(), "/workspace");
         s.add(
             dirs.work

@@ -5,7 +5,8 @@
 # call ids to MB megabytes. The adapter's own `toAcpNotifications` /
 # `streamEventToAcpNotifications` are driven line by line as its agent drives them
 # (scripts/peer-bench/drive.mjs). Both run alternately, RUNS times each; the best run
-# counts. Prints MB/s, peak RSS (/usr/bin/time) and the ratios.
+# counts. Prints MB/s of wall-clock time and of CPU time (user + system: less moved by
+# other load on the machine), peak RSS (/usr/bin/time) and the ratios.
 # Usage: scripts/peer-bench.sh   (MB, default 50; RUNS, default 5; SCRATCH, default
 # target/perf; TOOLNORM, a toolnorm binary to measure instead of the release build)
 set -euo pipefail
@@ -29,12 +30,13 @@ file="$SCRATCH/claude-stream-json-$MB.jsonl"
 bytes=$(stat -c %s "$file")
 echo "input: $file, $bytes bytes, $(wc -l < "$file") lines; node $(node --version), claude-agent-acp $peer_version"
 
-# run NAME CMD...: one timed run; appends "seconds kilobytes" to $SCRATCH/NAME.runs.
+# run NAME CMD...: one timed run; appends "seconds cpu-seconds kilobytes" to
+# $SCRATCH/NAME.runs.
 run() {
   local name=$1
   shift
-  /usr/bin/time -f '%e %M' -o "$SCRATCH/$name.time" "$@" > /dev/null 2> "$SCRATCH/$name.stderr"
-  cat "$SCRATCH/$name.time" >> "$SCRATCH/$name.runs"
+  /usr/bin/time -f '%e %U %S %M' -o "$SCRATCH/$name.time" "$@" > /dev/null 2> "$SCRATCH/$name.stderr"
+  awk '{ print $1, $2 + $3, $4 }' "$SCRATCH/$name.time" >> "$SCRATCH/$name.runs"
 }
 rm -f "$SCRATCH"/{toolnorm,peer}.runs
 for _ in $(seq "$RUNS"); do
@@ -44,17 +46,18 @@ done
 frames=$("$TOOLNORM" normalize --format acp "$file" | wc -l)
 echo "toolnorm: $frames frames; peer: $(tail -n 1 "$SCRATCH/peer.stderr")"
 
-# best NAME: "MB/s RSS-MB" of the fastest run and the lowest peak RSS.
+# best NAME: "MB/s CPU-MB/s RSS-MB": the fastest run by wall clock, by CPU time, and the
+# lowest peak RSS.
 best() {
-  sort -n "$SCRATCH/$1.runs" | head -n 1 | awk -v b="$bytes" '{printf "%.1f", b / $1 / 1e6}'
-  printf ' '
-  sort -n -k2 "$SCRATCH/$1.runs" | head -n 1 | awk '{printf "%.1f", $2 / 1024}'
+  sort -n -k1 "$SCRATCH/$1.runs" | head -n 1 | awk -v b="$bytes" '{printf "%.1f ", b / $1 / 1e6}'
+  sort -n -k2 "$SCRATCH/$1.runs" | head -n 1 | awk -v b="$bytes" '{printf "%.1f ", b / $2 / 1e6}'
+  sort -n -k3 "$SCRATCH/$1.runs" | head -n 1 | awk '{printf "%.1f", $3 / 1024}'
 }
-read -r t_speed t_rss <<< "$(best toolnorm)"
-read -r p_speed p_rss <<< "$(best peer)"
-printf '\n%-44s %10s %14s\n' "Claude Code stream-json -> ACP, best of $RUNS" "MB/s" "peak RSS MB"
-printf '%-44s %10s %14s\n' "toolnorm normalize --format acp" "$t_speed" "$t_rss"
-printf '%-44s %10s %14s\n' "claude-agent-acp $peer_version (node)" "$p_speed" "$p_rss"
-awk -v ts="$t_speed" -v ps="$p_speed" -v tr="$t_rss" -v pr="$p_rss" \
-  'BEGIN { printf "%-44s %9.1fx %13.2fx\n", "toolnorm / peer", ts / ps, tr / pr }'
+read -r t_speed t_cpu t_rss <<< "$(best toolnorm)"
+read -r p_speed p_cpu p_rss <<< "$(best peer)"
+printf '\n%-40s %8s %12s %12s\n' "Claude Code stream-json -> ACP, best of $RUNS" "MB/s" "MB/CPU-s" "peak RSS MB"
+printf '%-40s %8s %12s %12s\n' "toolnorm normalize --format acp" "$t_speed" "$t_cpu" "$t_rss"
+printf '%-40s %8s %12s %12s\n' "claude-agent-acp $peer_version (node)" "$p_speed" "$p_cpu" "$p_rss"
+awk -v ts="$t_speed" -v ps="$p_speed" -v tc="$t_cpu" -v pc="$p_cpu" -v tr="$t_rss" -v pr="$p_rss" \
+  'BEGIN { printf "%-40s %7.1fx %11.1fx %11.2fx\n", "toolnorm / peer", ts / ps, tc / pc, tr / pr }'
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

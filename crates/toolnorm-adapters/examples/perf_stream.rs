@@ -4,6 +4,8 @@
 //! recorded fixtures, repeated with fresh call ids, sessions interleaved.
 //! `perf_stream claude-stream-json MB OUT`: the same from Claude Code's `stream-json`
 //! recordings only (no transcripts), as `scripts/peer-bench.sh` uses.
+//! `perf_stream floor FILE -`: parses each line of FILE into `IgnoredAny` (the floor
+//! of the throughput figures), for instruction counts of the same bytes.
 //! `perf_stream big-output MB OUT`: a Claude Code session with one call whose output is a
 //! single MB-megabyte string (one line of that size).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -21,6 +23,11 @@ fn main() {
         eprintln!("usage: perf_stream DIALECT|claude-stream-json|big-output MB OUT");
         std::process::exit(2);
     };
+    if what == "floor" {
+        let bytes = std::fs::read(mb).expect("reading FILE");
+        println!("{} lines", common::floor(&bytes));
+        return;
+    }
     let bytes = mb.parse::<usize>().expect("MB is a number") * 1_000_000;
     let mut file = std::io::BufWriter::new(std::fs::File::create(out).expect("creating OUT"));
     if what == "big-output" {

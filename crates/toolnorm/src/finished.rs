@@ -7,7 +7,9 @@
 //! calls are kept as 64-bit keyed hashes of their ids (with their final state), oldest
 //! forgotten first: about 1.5 MiB at most, however long the stream.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::HashMap;
 use std::hash::{BuildHasher, RandomState};
 
 use crate::part::ToolState;

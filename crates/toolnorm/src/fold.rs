@@ -9,8 +9,10 @@
 //! Duplicates are idempotent: an event that changes nothing is reported as
 //! [`Outcome::Unchanged`], so folding a log twice gives the same parts as folding it once.
 
+use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+
+use foldhash::HashMap;
 
 use crate::dynamic::{AnyToolCall, Applied, Rejected};
 use crate::error::Error;
@@ -151,7 +153,7 @@ impl FoldBuilder {
     /// The empty fold.
     pub fn build(self) -> Fold {
         Fold {
-            index: HashMap::new(),
+            index: HashMap::default(),
             calls: BTreeMap::new(),
             next: 0,
             output_cap: self.output_cap,

@@ -110,6 +110,17 @@ pub fn dialect_stream(dialect: Dialect, bytes: usize) -> Stream {
         .find(|(source, _)| *source == dialect)
         .map(|(_, dirs)| *dirs)
         .unwrap();
+    stream_of(dialect, dirs, bytes)
+}
+
+/// The fixture directories of Claude Code's `stream-json` output (no transcripts): the
+/// input both `toolnorm` and the Claude Code ACP adapter read in `scripts/peer-bench.sh`.
+pub const CLAUDE_STREAM_JSON: &[&str] =
+    &["claude-code", "claude-code@2.0.73", "claude-code@2.1.36"];
+
+/// A stream of `dialect` of at least `bytes` bytes from the sessions recorded in `dirs`,
+/// built as [`dialect_stream`] builds it.
+pub fn stream_of(dialect: Dialect, dirs: &[&str], bytes: usize) -> Stream {
     let sessions = sessions(dialect, dirs);
     let mut out = Vec::with_capacity(bytes + (1 << 20));
     let mut lines = 0;

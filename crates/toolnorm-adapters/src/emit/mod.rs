@@ -186,14 +186,12 @@ impl<W: Write> Writer<W> {
                 None => Ok(()),
             },
             Format::Acp => {
-                let frame = self.acp.as_mut().and_then(|acp| acp.part(&update.part()));
-                match frame {
-                    Some(frame) => {
-                        self.json_line(&frame)?;
-                        self.out.flush()
-                    }
-                    None => Ok(()),
-                }
+                let view = update.call.part_view();
+                let written = match self.acp.as_mut() {
+                    Some(acp) => acp.write_line((&view).into(), &mut self.out)?,
+                    None => false,
+                };
+                if written { self.out.flush() } else { Ok(()) }
             }
             Format::AiSdk | Format::AgUi => {
                 let part = update.part();

@@ -23,7 +23,7 @@ mod output;
 mod redaction;
 mod sessions;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -97,7 +97,7 @@ impl Tracker {
             all_rules: rules.clone(),
             cwd: None,
             sessions: Sessions::default(),
-            extras: HashMap::new(),
+            extras: HashMap::default(),
             redaction: None,
         }
     }

@@ -1,7 +1,7 @@
 //! Several sessions in one stream: call ids unique only within a session.
 
+use foldhash::HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::Facts;
 

@@ -66,6 +66,59 @@ pub struct PartView<'a> {
     metadata: Option<Cow<'a, JsonObject>>,
 }
 
+impl<'a> PartView<'a> {
+    /// The call id.
+    pub fn id(&self) -> &'a str {
+        self.id
+    }
+
+    /// The provider's tool name.
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> ToolKind {
+        self.kind
+    }
+
+    /// The title.
+    pub fn title(&self) -> &'a str {
+        self.title
+    }
+
+    /// The input.
+    pub fn input(&self) -> &'a Value {
+        self.input
+    }
+
+    /// The output of a complete call.
+    pub fn output(&self) -> Option<&'a Value> {
+        self.output
+    }
+
+    /// The error of a failed call.
+    pub fn error(&self) -> Option<&'a ToolError> {
+        self.error
+    }
+
+    /// The wire state.
+    pub fn state(&self) -> ToolState {
+        self.state
+    }
+
+    /// Start, end and duration, when any is known.
+    pub fn timing(&self) -> Option<&'a Timing> {
+        self.timing
+    }
+
+    /// The metadata, when there is any (for a running call with streamed output, with
+    /// the partial output and its truncation flags).
+    pub fn metadata(&self) -> Option<&JsonObject> {
+        self.metadata.as_deref()
+    }
+}
+
 /// The owned part: a copy of everything the view borrows.
 impl From<PartView<'_>> for NormalizedToolPart {
     fn from(view: PartView<'_>) -> Self {

@@ -1,0 +1,365 @@
+//! Parts to ACP: `session/update` notifications with `tool_call` and `tool_call_update`.
+//!
+//! [`AcpEmitter`] takes successive snapshots of parts (as the normalizer reports them)
+//! and writes, per call id, one `tool_call` first and then `tool_call_update`s that carry
+//! only the fields that changed. Whatever ACP has no field for travels under
+//! `_meta.toolnorm` (see [`META_KEY`]).
+//!
+//! Frames are written straight into a byte buffer from the borrowed part: each field of
+//! a call's view ([`view::View`]) is kept as the JSON text last sent, so a change is a
+//! comparison of bytes and nothing is built as a `serde_json::Value` on the way.
+
+mod view;
+
+use std::io::{self, Write};
+
+use foldhash::HashMap;
+use serde_json::Value;
+use toolnorm::{JsonObject, NormalizedToolPart, PartView, Timing, ToolError, ToolKind, ToolState};
+
+use crate::acp::META_KEY;
+use view::{FIELDS, Object, View, json};
+
+/// How frames are written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcpOptions {
+    /// The `sessionId` of every notification.
+    pub session_id: String,
+    /// The cap, in bytes, on `rawOutput` and on each text `content` block.
+    pub output_cap: usize,
+}
+
+impl Default for AcpOptions {
+    fn default() -> Self {
+        AcpOptions {
+            session_id: "toolnorm".to_owned(),
+            output_cap: toolnorm::DEFAULT_OUTPUT_CAP,
+        }
+    }
+}
+
+/// The fields of a part that frames are made of, borrowed from an owned part or from a
+/// call's [`PartView`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fields<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) kind: ToolKind,
+    pub(crate) title: &'a str,
+    pub(crate) input: &'a Value,
+    pub(crate) output: Option<&'a Value>,
+    pub(crate) error: Option<&'a ToolError>,
+    pub(crate) state: ToolState,
+    pub(crate) timing: Option<&'a Timing>,
+    pub(crate) metadata: Option<&'a JsonObject>,
+}
+
+impl<'a> From<&'a NormalizedToolPart> for Fields<'a> {
+    fn from(part: &'a NormalizedToolPart) -> Self {
+        Fields {
+            id: &part.id,
+            name: &part.name,
+            kind: part.kind,
+            title: &part.title,
+            input: &part.input,
+            output: part.output.as_ref(),
+            error: part.error.as_ref(),
+            state: part.state,
+            timing: part.timing.as_ref(),
+            metadata: part.metadata.as_ref(),
+        }
+    }
+}
+
+impl<'a> From<&'a PartView<'a>> for Fields<'a> {
+    fn from(part: &'a PartView<'a>) -> Self {
+        Fields {
+            id: part.id(),
+            name: part.name(),
+            kind: part.kind(),
+            title: part.title(),
+            input: part.input(),
+            output: part.output(),
+            error: part.error(),
+            state: part.state(),
+            timing: part.timing(),
+            metadata: part.metadata(),
+        }
+    }
+}
+
+/// Turns part snapshots into ACP frames, remembering what each open call was last sent.
+///
+/// ```
+/// use toolnorm::{Completion, ToolCall, ToolKind};
+/// use toolnorm_adapters::{AcpEmitter, AcpOptions};
+///
+/// let mut emitter = AcpEmitter::new(AcpOptions::default());
+/// let call = ToolCall::start("t1", "Bash", ToolKind::Bash).with_title("ls");
+/// let first = emitter.part(&call.to_part()).unwrap();
+/// assert_eq!(first["params"]["update"]["sessionUpdate"], "tool_call");
+/// assert_eq!(first["params"]["update"]["kind"], "execute");
+/// let done = call.complete(Completion::with_output("a.txt".into()));
+/// let last = emitter.part(&done.to_part()).unwrap();
+/// assert_eq!(last["params"]["update"]["sessionUpdate"], "tool_call_update");
+/// assert_eq!(last["params"]["update"]["status"], "completed");
+/// ```
+#[derive(Debug)]
+pub struct AcpEmitter {
+    options: AcpOptions,
+    /// `options.session_id` as JSON text.
+    session_id: Vec<u8>,
+    open: HashMap<String, View>,
+    /// The view being built; then swapped with the call's, whose buffers it reuses.
+    scratch: View,
+    /// The frame being written.
+    frame: Vec<u8>,
+}
+
+impl Default for AcpEmitter {
+    fn default() -> Self {
+        AcpEmitter::new(AcpOptions::default())
+    }
+}
+
+impl AcpEmitter {
+    /// An emitter with these options.
+    pub fn new(options: AcpOptions) -> Self {
+        let mut session_id = Vec::new();
+        json(&mut session_id, options.session_id.as_str());
+        AcpEmitter {
+            options,
+            session_id,
+            open: HashMap::default(),
+            scratch: View::default(),
+            frame: Vec::new(),
+        }
+    }
+
+    /// The frame for a new snapshot of `part`: a `tool_call` the first time its id is
+    /// seen, then a `tool_call_update` with what changed; `None` when nothing changed.
+    ///
+    /// Feed it the changes the [`Normalizer`](crate::Normalizer) (or a
+    /// [`Fold`](toolnorm::Fold)) reports, in order: a terminal snapshot ends its call
+    /// here, and the fold reports nothing for a call after its end (an exact duplicate,
+    /// [`Outcome::Unchanged`](toolnorm::Outcome::Unchanged), is not a change).
+    pub fn part(&mut self, part: &NormalizedToolPart) -> Option<Value> {
+        if !self.frame_of(Fields::from(part)).ok()? {
+            return None;
+        }
+        // The frame nests the part's values a few levels deeper than they came: read it
+        // back without serde_json's depth limit (it is no deeper than the part).
+        let mut reader = serde_json::Deserializer::from_slice(&self.frame);
+        reader.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut reader).ok()
+    }
+
+    /// Writes the frame for a new snapshot (as [`part`](Self::part) makes it) as one
+    /// line into `out`; `false` when nothing changed and nothing was written.
+    pub(crate) fn write_line(
+        &mut self,
+        part: Fields<'_>,
+        out: &mut impl Write,
+    ) -> io::Result<bool> {
+        if !self.frame_of(part)? {
+            return Ok(false);
+        }
+        self.frame.push(b'\n');
+        out.write_all(&self.frame)?;
+        if self.frame.capacity() > 1 << 20 {
+            // One huge frame does not hold its memory for the rest of the stream.
+            self.frame = Vec::new();
+        }
+        Ok(true)
+    }
+
+    /// Writes the frame for `part` into `self.frame`; `false` when nothing changed.
+    fn frame_of(&mut self, part: Fields<'_>) -> serde_json::Result<bool> {
+        let mut next = std::mem::take(&mut self.scratch);
+        next.fill(part, self.options.output_cap)?;
+        self.frame.clear();
+        let sent = self.open.get(part.id);
+        let written = match sent {
+            None => {
+                first_frame(&mut self.frame, &self.session_id, part.id, &next);
+                true
+            }
+            Some(sent) => changes(&mut self.frame, &self.session_id, part.id, sent, &next),
+        };
+        if !written {
+            self.scratch = next;
+            return Ok(false);
+        }
+        if part.state.is_terminal() {
+            self.scratch = self.open.remove(part.id).unwrap_or(next);
+            return Ok(true);
+        }
+        next.shrink();
+        if let Some(sent) = self.open.get_mut(part.id) {
+            std::mem::swap(sent, &mut next);
+            self.scratch = next;
+        } else {
+            self.open.insert(part.id.to_owned(), next);
+        }
+        Ok(true)
+    }
+}
+
+/// Opens `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":…,"update":{`
+/// with `sessionUpdate` and `toolCallId`; the caller closes it, then [`close_frame_tail`].
+fn open_frame<'b>(out: &'b mut Vec<u8>, session_id: &[u8], update: &str, id: &str) -> Object<'b> {
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"#);
+    out.extend_from_slice(session_id);
+    out.extend_from_slice(br#","update":"#);
+    let mut frame = Object::open(out);
+    frame.key("sessionUpdate");
+    json(frame.out(), update);
+    frame.key("toolCallId");
+    json(frame.out(), id);
+    frame
+}
+
+fn first_frame(out: &mut Vec<u8>, session_id: &[u8], id: &str, view: &View) {
+    let mut frame = open_frame(out, session_id, "tool_call", id);
+    for (name, value) in FIELDS.iter().zip(&view.fields) {
+        let empty_list = matches!(*name, "content" | "locations") && value.as_slice() == b"[]";
+        if !value.is_empty() && !empty_list {
+            frame.raw(name, value);
+        }
+    }
+    frame.key("_meta");
+    let mut meta = Object::open(frame.out());
+    meta.key(META_KEY);
+    let mut toolnorm = Object::open(meta.out());
+    toolnorm.raw("toolName", view.name());
+    toolnorm.raw("kind", &view.kind);
+    for (name, value) in [
+        ("error", &view.error),
+        ("timing", &view.timing),
+        ("truncated", &view.truncated),
+    ] {
+        if !value.is_empty() {
+            toolnorm.raw(name, value);
+        }
+    }
+    if !view.metadata.is_empty() {
+        toolnorm.key("metadata");
+        view.metadata.write_all(toolnorm.out());
+    }
+    if !view.streamed.is_empty() {
+        toolnorm.key("outputAppended");
+        appended(toolnorm.out(), 0, &view.streamed);
+    }
+    toolnorm.close();
+    meta.close();
+    frame.close();
+    close_frame_tail(out);
+}
+
+/// Ends a frame whose `update` object is closed: `params` and the notification.
+fn close_frame_tail(out: &mut Vec<u8>) {
+    out.extend_from_slice(b"}}");
+}
+
+fn changes(out: &mut Vec<u8>, session_id: &[u8], id: &str, sent: &View, view: &View) -> bool {
+    let fields_changed = view.fields != sent.fields;
+    let kind_changed = view.kind != sent.kind;
+    let changed = |now: &Vec<u8>, then: &Vec<u8>| !now.is_empty() && now != then;
+    let name_changed = view.name() != sent.name();
+    let error_changed = changed(&view.error, &sent.error);
+    let timing_changed = changed(&view.timing, &sent.timing);
+    let truncated_changed = changed(&view.truncated, &sent.truncated);
+    let metadata_changed = view.metadata.changed_from(&sent.metadata).next().is_some();
+    let fresh = view
+        .streamed
+        .strip_prefix(sent.streamed.as_str())
+        .filter(|fresh| !fresh.is_empty());
+    let meta_changed = name_changed
+        || kind_changed
+        || error_changed
+        || timing_changed
+        || truncated_changed
+        || metadata_changed
+        || fresh.is_some();
+    if !fields_changed && !meta_changed {
+        return false;
+    }
+    let mut frame = open_frame(out, session_id, "tool_call_update", id);
+    let fields = || FIELDS.iter().zip(view.fields.iter().zip(&sent.fields));
+    for (name, (value, then)) in fields() {
+        if !value.is_empty() && value != then {
+            frame.raw(name, value);
+        }
+    }
+    // A field sent before and now gone (only `rawOutput` can go) is cleared.
+    for (name, (value, then)) in fields() {
+        if value.is_empty() && !then.is_empty() {
+            frame.raw(name, b"null");
+        }
+    }
+    if meta_changed {
+        frame.key("_meta");
+        let mut meta = Object::open(frame.out());
+        meta.key(META_KEY);
+        let mut toolnorm = Object::open(meta.out());
+        if name_changed {
+            toolnorm.raw("toolName", view.name());
+        }
+        if kind_changed {
+            toolnorm.raw("kind", &view.kind);
+        }
+        for (name, value, changed) in [
+            ("error", &view.error, error_changed),
+            ("timing", &view.timing, timing_changed),
+            ("truncated", &view.truncated, truncated_changed),
+        ] {
+            if changed {
+                toolnorm.raw(name, value);
+            }
+        }
+        if metadata_changed {
+            toolnorm.key("metadata");
+            let mut metadata = Object::open(toolnorm.out());
+            for (key, value) in view.metadata.changed_from(&sent.metadata) {
+                metadata.raw_key(key, value);
+            }
+            metadata.close();
+        }
+        if let Some(fresh) = fresh {
+            toolnorm.key("outputAppended");
+            appended(toolnorm.out(), sent.streamed.len(), fresh);
+        }
+        toolnorm.close();
+        meta.close();
+    }
+    frame.close();
+    close_frame_tail(out);
+    true
+}
+
+/// `{"offset":…,"chunk":…}`: streamed output that arrived since the last frame.
+fn appended(out: &mut Vec<u8>, offset: usize, chunk: &str) {
+    out.extend_from_slice(br#"{"offset":"#);
+    out.extend_from_slice(offset.to_string().as_bytes());
+    out.extend_from_slice(br#","chunk":"#);
+    json(out, chunk);
+    out.push(b'}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::view::{capped_text, sides_of_patch};
+
+    #[test]
+    fn a_patch_gives_the_old_and_new_region() {
+        let (old, new) = sides_of_patch("@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+        assert_eq!(old, "a\nb\n");
+        assert_eq!(new, "a\nc\n");
+    }
+
+    #[test]
+    fn text_is_cut_on_a_character_boundary() {
+        assert_eq!(capped_text("héllo", 2), ("h", Some(6)));
+        assert_eq!(capped_text("hello", 5), ("hello", None));
+    }
+}

@@ -1,0 +1,551 @@
+//! A call as its ACP frames show it: each field as JSON text, written straight from the
+//! borrowed part, and the small JSON writer the frames are made with.
+
+use std::io::Write;
+
+use serde_json::Value;
+use toolnorm::{ToolKind, ToolState};
+
+use super::Fields;
+use crate::acp::{Truncated, Truncation, acp_kind, acp_status};
+
+/// Metadata keys the core derives from streamed output while a call runs; they travel as
+/// `outputAppended` chunks instead, so output is never resent whole.
+const STREAMED_KEYS: &[&str] = &[
+    toolnorm::meta::PARTIAL_OUTPUT,
+    toolnorm::meta::OUTPUT_TRUNCATED,
+    toolnorm::meta::OUTPUT_TOTAL_BYTES,
+    toolnorm::meta::OUTPUT_CAP_BYTES,
+];
+
+/// The standard ACP fields of a frame, in the order they are written.
+pub(super) const FIELDS: [&str; 8] = [
+    "title",
+    "kind",
+    "status",
+    "name",
+    "rawInput",
+    "rawOutput",
+    "content",
+    "locations",
+];
+const TITLE: usize = 0;
+const KIND: usize = 1;
+const STATUS: usize = 2;
+const NAME: usize = 3;
+const RAW_INPUT: usize = 4;
+const RAW_OUTPUT: usize = 5;
+const LOCATIONS: usize = 7;
+
+/// What a call looks like in ACP, each piece as JSON text (empty when absent).
+#[derive(Debug, Default)]
+pub(super) struct View {
+    /// The standard fields, by their place in [`FIELDS`]; only `rawOutput` can be absent.
+    pub(super) fields: [Vec<u8>; 8],
+    /// `_meta.toolnorm.kind` (toolnorm's kind).
+    pub(super) kind: Vec<u8>,
+    /// `_meta.toolnorm.error`.
+    pub(super) error: Vec<u8>,
+    /// `_meta.toolnorm.timing`.
+    pub(super) timing: Vec<u8>,
+    /// `_meta.toolnorm.truncated`.
+    pub(super) truncated: Vec<u8>,
+    /// The part's metadata, without the keys derived from streamed output.
+    pub(super) metadata: Metadata,
+    /// The streamed output so far (`metadata.partialOutput` of a running call).
+    pub(super) streamed: String,
+}
+
+impl View {
+    /// `name` as JSON text (also `_meta.toolnorm.toolName`).
+    pub(super) fn name(&self) -> &[u8] {
+        &self.fields[NAME]
+    }
+
+    /// Makes this the view of `part`, reusing the buffers.
+    pub(super) fn fill(&mut self, part: Fields<'_>, cap: usize) -> serde_json::Result<()> {
+        let mut truncated = Truncated::default();
+        for field in &mut self.fields {
+            field.clear();
+        }
+        json(&mut self.fields[TITLE], part.title);
+        quoted(&mut self.fields[KIND], acp_kind(part.kind));
+        quoted(&mut self.fields[STATUS], acp_status(part.state));
+        json(&mut self.fields[NAME], part.name);
+        serde_json::to_writer(&mut self.fields[RAW_INPUT], part.input)?;
+        let raw_output = match part.state {
+            ToolState::Complete => part.output,
+            ToolState::Error => part.error.and_then(|error| error.details.as_ref()),
+            ToolState::Started | ToolState::Running => None,
+        };
+        if let Some(output) = raw_output
+            && let Some(total) = capped_value(&mut self.fields[RAW_OUTPUT], output, cap)?
+        {
+            truncated.raw_output = Some(truncation(total, cap));
+        }
+        let [.., raw_output, content, _] = &mut self.fields;
+        content.push(b'[');
+        let blocks = diffs(content, &part);
+        if let (ToolState::Complete, Some(Value::String(text))) = (part.state, part.output) {
+            // The text block of a text output is `rawOutput` again, cut at the same cap.
+            text_block(content, raw_output, blocks > 0);
+            truncated.content = (text.len() > cap).then(|| truncation(text.len(), cap));
+        } else if let Some(total) = result_text(content, &part, cap, blocks > 0)? {
+            truncated.content = Some(truncation(total, cap));
+        }
+        content.push(b']');
+        locations(&mut self.fields[LOCATIONS], &part);
+
+        self.kind.clear();
+        serde_json::to_writer(&mut self.kind, &part.kind)?;
+        self.error.clear();
+        if let Some(error) = part.error {
+            serde_json::to_writer(&mut self.error, error)?;
+        }
+        self.timing.clear();
+        if let Some(timing) = part.timing {
+            serde_json::to_writer(&mut self.timing, timing)?;
+        }
+        self.truncated.clear();
+        if !truncated.is_empty() {
+            serde_json::to_writer(&mut self.truncated, &truncated)?;
+        }
+        self.metadata.clear();
+        self.streamed.clear();
+        let running = part.state == ToolState::Running;
+        for (key, value) in part.metadata.into_iter().flatten() {
+            if running && STREAMED_KEYS.contains(&key.as_str()) {
+                if key == toolnorm::meta::PARTIAL_OUTPUT
+                    && let Value::String(text) = value
+                {
+                    self.streamed.push_str(text);
+                }
+                continue;
+            }
+            self.metadata.push(key, value)?;
+        }
+        self.metadata.index();
+        Ok(())
+    }
+}
+
+impl View {
+    /// Gives back the memory of buffers much larger than what they hold (a view's
+    /// buffers are reused from call to call), before the view is kept for an open call.
+    pub(super) fn shrink(&mut self) {
+        let buffers = self.fields.iter_mut().chain([
+            &mut self.kind,
+            &mut self.error,
+            &mut self.timing,
+            &mut self.truncated,
+            &mut self.metadata.text,
+        ]);
+        for buffer in buffers {
+            if buffer.capacity() > 2 * buffer.len() + 4096 {
+                buffer.shrink_to_fit();
+            }
+        }
+        if self.streamed.capacity() > 2 * self.streamed.len() + 4096 {
+            self.streamed.shrink_to_fit();
+        }
+    }
+}
+
+/// An object's entries as JSON text, in order, findable by key.
+#[derive(Debug, Default)]
+pub(super) struct Metadata {
+    text: Vec<u8>,
+    /// Where each entry's key starts, its value starts and ends in `text`, in order.
+    entries: Vec<(usize, usize, usize)>,
+    /// The places in `entries`, sorted by key.
+    sorted: Vec<usize>,
+}
+
+impl Metadata {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.entries.clear();
+        self.sorted.clear();
+    }
+
+    fn push(&mut self, key: &str, value: &Value) -> serde_json::Result<()> {
+        let start = self.text.len();
+        json(&mut self.text, key);
+        let middle = self.text.len();
+        serde_json::to_writer(&mut self.text, value)?;
+        self.entries.push((start, middle, self.text.len()));
+        Ok(())
+    }
+
+    fn index(&mut self) {
+        self.sorted.extend(0..self.entries.len());
+        let (text, entries) = (&self.text, &self.entries);
+        self.sorted
+            .sort_unstable_by_key(|place| entries.get(*place).and_then(|e| text.get(e.0..e.1)));
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries, in order: key and value as JSON text.
+    fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.entries.iter().filter_map(|(start, middle, end)| {
+            Some((
+                self.text.get(*start..*middle)?,
+                self.text.get(*middle..*end)?,
+            ))
+        })
+    }
+
+    /// The value of the key whose JSON text is `key`.
+    fn get(&self, key: &[u8]) -> Option<&[u8]> {
+        let entry = |place: &usize| {
+            let (start, middle, end) = *self.entries.get(*place)?;
+            Some((self.text.get(start..middle)?, self.text.get(middle..end)?))
+        };
+        let found = self
+            .sorted
+            .binary_search_by(|place| entry(place).map(|(k, _)| k).cmp(&Some(key)))
+            .ok()?;
+        self.sorted
+            .get(found)
+            .and_then(entry)
+            .map(|(_, value)| value)
+    }
+
+    /// The entries whose value is not the one in `sent`, in order.
+    pub(super) fn changed_from<'s>(
+        &'s self,
+        sent: &'s Metadata,
+    ) -> impl Iterator<Item = (&'s [u8], &'s [u8])> {
+        self.iter()
+            .filter(move |(key, value)| sent.get(key) != Some(*value))
+    }
+
+    /// The whole object.
+    pub(super) fn write_all(&self, out: &mut Vec<u8>) {
+        let mut object = Object::open(out);
+        for (key, value) in self.iter() {
+            object.raw_key(key, value);
+        }
+        object.close();
+    }
+}
+
+/// Writes a JSON object's entries with the commas between them.
+pub(super) struct Object<'b> {
+    out: &'b mut Vec<u8>,
+    first: bool,
+}
+
+impl<'b> Object<'b> {
+    pub(super) fn open(out: &'b mut Vec<u8>) -> Self {
+        out.push(b'{');
+        Object { out, first: true }
+    }
+
+    /// Starts the entry `key` (plain ASCII, nothing to escape); its value follows.
+    pub(super) fn key(&mut self, key: &str) {
+        self.comma();
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
+    }
+
+    /// The entry `key` with a value already JSON text.
+    pub(super) fn raw(&mut self, key: &str, value: &[u8]) {
+        self.key(key);
+        self.out.extend_from_slice(value);
+    }
+
+    /// An entry whose key and value are both JSON text.
+    pub(super) fn raw_key(&mut self, key: &[u8], value: &[u8]) {
+        self.comma();
+        self.out.extend_from_slice(key);
+        self.out.push(b':');
+        self.out.extend_from_slice(value);
+    }
+
+    /// The buffer, to write the value of the entry just started.
+    pub(super) fn out(&mut self) -> &mut Vec<u8> {
+        self.out
+    }
+
+    pub(super) fn close(self) -> &'b mut Vec<u8> {
+        self.out.push(b'}');
+        self.out
+    }
+
+    fn comma(&mut self) {
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+    }
+}
+
+/// `text` as a JSON string.
+pub(super) fn json(out: &mut Vec<u8>, text: &str) {
+    // Writing a string into a Vec cannot fail.
+    let _ = serde_json::to_writer(out, text);
+}
+
+/// A wire name (plain ASCII) as a JSON string.
+fn quoted(out: &mut Vec<u8>, name: impl std::fmt::Display) {
+    let _ = write!(out, "\"{name}\"");
+}
+
+fn truncation(total: usize, cap: usize) -> Truncation {
+    Truncation {
+        total_bytes: total as u64,
+        cap_bytes: cap as u64,
+    }
+}
+
+/// `text` cut to at most `cap` bytes (on a character boundary), and its length when cut.
+pub(super) fn capped_text(text: &str, cap: usize) -> (&str, Option<usize>) {
+    if text.len() <= cap {
+        return (text, None);
+    }
+    let cut = (0..=cap)
+        .rev()
+        .find_map(|end| text.get(..end))
+        .unwrap_or_default();
+    (cut, Some(text.len()))
+}
+
+/// Writes a value within the cap: itself, or (cut) its text or its JSON text as a
+/// string. Returns its length when cut.
+fn capped_value(out: &mut Vec<u8>, value: &Value, cap: usize) -> serde_json::Result<Option<usize>> {
+    if let Value::String(text) = value {
+        let (cut, total) = capped_text(text, cap);
+        json(out, cut);
+        return Ok(total);
+    }
+    let start = out.len();
+    serde_json::to_writer(&mut *out, value)?;
+    if out.len() - start <= cap {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(out.get(start..).unwrap_or_default()).into_owned();
+    out.truncate(start);
+    let (cut, total) = capped_text(&text, cap);
+    json(out, cut);
+    Ok(total)
+}
+
+/// Writes the text block a UI shows for the result (the output, or the error's output
+/// or message) into the content list, after a comma when `after` is set. Returns the
+/// text's length when cut.
+fn result_text(
+    out: &mut Vec<u8>,
+    part: &Fields<'_>,
+    cap: usize,
+    after: bool,
+) -> serde_json::Result<Option<usize>> {
+    let owned;
+    let text: &str = match part.state {
+        ToolState::Complete => match part.output {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::String(text)) => text,
+            Some(other) => {
+                owned = serde_json::to_string(other)?;
+                &owned
+            }
+        },
+        ToolState::Error => {
+            let Some(error) = part.error else {
+                return Ok(None);
+            };
+            let output = error
+                .details
+                .as_ref()
+                .and_then(|details| details.get("output"))
+                .and_then(Value::as_str);
+            output.unwrap_or(&error.message)
+        }
+        ToolState::Started | ToolState::Running => return Ok(None),
+    };
+    let (text, total) = capped_text(text, cap);
+    let mut string = Vec::with_capacity(text.len() + 2);
+    json(&mut string, text);
+    text_block(out, &string, after);
+    Ok(total)
+}
+
+/// Writes a text content block whose text is `string` (JSON text), after a comma when
+/// `after` is set.
+fn text_block(out: &mut Vec<u8>, string: &[u8], after: bool) {
+    if after {
+        out.push(b',');
+    }
+    out.extend_from_slice(br#"{"type":"content","content":{"type":"text","text":"#);
+    out.extend_from_slice(string);
+    out.extend_from_slice(b"}}");
+}
+
+fn string_at<'a>(value: &'a Value, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|key| get(value, key)?.as_str())
+}
+
+/// `value[key]`: a small object is searched in order rather than by hashing the key
+/// (serde_json's ordered maps hash with SipHash, slower than comparing a few keys).
+fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    let object = value.as_object()?;
+    if object.len() > 8 {
+        return object.get(key);
+    }
+    object
+        .iter()
+        .find_map(|(name, value)| (name == key).then_some(value))
+}
+
+const PATH_KEYS: &[&str] = &["file_path", "filePath", "path", "notebook_path"];
+const OLD_KEYS: &[&str] = &["old_string", "oldString"];
+const NEW_KEYS: &[&str] = &["new_string", "newString"];
+
+/// Writes the diffs of a file write or edit (see [`diffs`]), one per call.
+struct Diffs<'b> {
+    out: &'b mut Vec<u8>,
+    count: usize,
+}
+
+impl Diffs<'_> {
+    fn diff(&mut self, path: &str, old: Option<&str>, new: &str) {
+        if self.count > 0 {
+            self.out.push(b',');
+        }
+        self.count += 1;
+        let mut diff = Object::open(self.out);
+        diff.raw("type", br#""diff""#);
+        diff.key("path");
+        json(diff.out(), path);
+        diff.key("newText");
+        json(diff.out(), new);
+        if let Some(old) = old {
+            diff.key("oldText");
+            json(diff.out(), old);
+        }
+        diff.close();
+    }
+}
+
+/// Writes the `diff` content blocks for file writes and edits, from what the provider
+/// gave: before/after strings (Claude `Edit`/`MultiEdit`, OpenCode `edit`), the whole
+/// new file (`Write`, `write`) or unified diffs (Codex `fileChange`). Returns how many.
+fn diffs(out: &mut Vec<u8>, part: &Fields<'_>) -> usize {
+    if !matches!(part.kind, ToolKind::FileWrite | ToolKind::FileEdit) {
+        return 0;
+    }
+    let mut diffs = Diffs { out, count: 0 };
+    let input = part.input;
+    if let Some(path) = string_at(input, PATH_KEYS) {
+        if let (Some(old), Some(new)) = (string_at(input, OLD_KEYS), string_at(input, NEW_KEYS)) {
+            diffs.diff(path, Some(old), new);
+            return diffs.count;
+        }
+        if let Some(edits) = get(input, "edits").and_then(Value::as_array) {
+            for edit in edits {
+                if let (Some(old), Some(new)) =
+                    (string_at(edit, OLD_KEYS), string_at(edit, NEW_KEYS))
+                {
+                    diffs.diff(path, Some(old), new);
+                }
+            }
+            return diffs.count;
+        }
+        if let Some(content) = string_at(input, &["content"]) {
+            diffs.diff(path, None, content);
+            return diffs.count;
+        }
+    }
+    let changes = part
+        .output
+        .and_then(|output| get(output, "changes"))
+        .and_then(Value::as_array);
+    for change in changes.into_iter().flatten() {
+        let (Some(path), Some(patch)) =
+            (string_at(change, &["path"]), string_at(change, &["diff"]))
+        else {
+            continue;
+        };
+        let kind = get(change, "kind").and_then(|kind| match kind {
+            Value::String(kind) => Some(kind.as_str()),
+            other => string_at(other, &["type"]),
+        });
+        match kind {
+            Some("add") => diffs.diff(path, None, patch),
+            Some("delete") => diffs.diff(path, Some(patch), ""),
+            _ => {
+                let (old, new) = sides_of_patch(patch);
+                diffs.diff(path, Some(&old), &new);
+            }
+        }
+    }
+    diffs.count
+}
+
+/// The old and new text of the regions a unified diff touches (context lines in both).
+pub(super) fn sides_of_patch(patch: &str) -> (String, String) {
+    let (mut old, mut new) = (String::new(), String::new());
+    for line in patch.split_inclusive('\n') {
+        if ["@@", "---", "+++", "diff ", "index ", "\\"]
+            .iter()
+            .any(|prefix| line.starts_with(prefix))
+        {
+            continue;
+        }
+        match line.split_at_checked(1) {
+            Some(("-", rest)) => old.push_str(rest),
+            Some(("+", rest)) => new.push_str(rest),
+            Some((" ", rest)) => {
+                old.push_str(rest);
+                new.push_str(rest);
+            }
+            _ => {
+                old.push_str(line);
+                new.push_str(line);
+            }
+        }
+    }
+    (old, new)
+}
+
+/// Writes the files a call touches: the input's path (with its line when given) and,
+/// for Codex file changes, every changed path.
+fn locations(out: &mut Vec<u8>, part: &Fields<'_>) {
+    let mut paths: Vec<(&str, Option<u64>)> = Vec::new();
+    if let Some(path) = string_at(part.input, PATH_KEYS) {
+        let line = ["line", "offset"]
+            .iter()
+            .find_map(|key| get(part.input, key)?.as_u64())
+            .filter(|line| *line > 0 && *line <= u64::from(u32::MAX));
+        paths.push((path, line));
+    }
+    for source in [Some(part.input), part.output].into_iter().flatten() {
+        let changes = get(source, "changes").and_then(Value::as_array);
+        for change in changes.into_iter().flatten() {
+            if let Some(path) = string_at(change, &["path"])
+                && !paths.iter().any(|(seen, _)| *seen == path)
+            {
+                paths.push((path, None));
+            }
+        }
+    }
+    out.push(b'[');
+    for (index, (path, line)) in paths.into_iter().enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        let mut location = Object::open(out);
+        location.key("path");
+        json(location.out(), path);
+        if let Some(line) = line {
+            location.key("line");
+            let _ = write!(location.out(), "{line}");
+        }
+        location.close();
+    }
+    out.push(b']');
+}

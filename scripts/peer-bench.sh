@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Compares `toolnorm normalize --format acp` with the Claude Code ACP adapter
+# (`@agentclientprotocol/claude-agent-acp`, the one Zed runs) on the same Claude Code
+# `stream-json` bytes: the recorded sessions of fixtures/claude-code*/ repeated with fresh
+# call ids to MB megabytes. The adapter's own `toAcpNotifications` /
+# `streamEventToAcpNotifications` are driven line by line as its agent drives them
+# (scripts/peer-bench/drive.mjs). Both run alternately, RUNS times each; the best run
+# counts. Prints MB/s of wall-clock time and of CPU time (user + system: less moved by
+# other load on the machine), peak RSS (/usr/bin/time) and the ratios.
+# Usage: scripts/peer-bench.sh   (MB, default 50; RUNS, default 5; SCRATCH, default
+# target/perf; TOOLNORM, a toolnorm binary to measure instead of the release build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MB=${MB:-50}
+RUNS=${RUNS:-5}
+SCRATCH=$(realpath -m "${SCRATCH:-target/perf}")
+TARGET=$(realpath -m "${CARGO_TARGET_DIR:-target}")
+mkdir -p "$SCRATCH"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GB; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [ -z "${TOOLNORM:-}" ]; then
+  cargo build --quiet --release -p toolnorm-cli
+  TOOLNORM=$TARGET/release/toolnorm
+fi
+cargo build --quiet --release -p toolnorm-adapters --example perf_stream
+(cd scripts/peer-bench && [ -d node_modules/@agentclientprotocol/claude-agent-acp ] || npm ci --no-audit --no-fund --silent)
+peer_version=$(node -p 'require("./scripts/peer-bench/node_modules/@agentclientprotocol/claude-agent-acp/package.json").version')
+file="$SCRATCH/claude-stream-json-$MB.jsonl"
+[ -f "$file" ] || "$TARGET/release/examples/perf_stream" claude-stream-json "$MB" "$file"
+bytes=$(stat -c %s "$file")
+echo "input: $file, $bytes bytes, $(wc -l < "$file") lines; node $(node --version), claude-agent-acp $peer_version"
+
+# run NAME CMD...: one timed run; appends "seconds cpu-seconds kilobytes" to
+# $SCRATCH/NAME.runs.
+run() {
+  local name=$1
+  shift
+  /usr/bin/time -f '%e %U %S %M' -o "$SCRATCH/$name.time" "$@" > /dev/null 2> "$SCRATCH/$name.stderr"
+  awk '{ print $1, $2 + $3, $4 }' "$SCRATCH/$name.time" >> "$SCRATCH/$name.runs"
+}
+rm -f "$SCRATCH"/{toolnorm,peer}.runs
+for _ in $(seq "$RUNS"); do
+  run toolnorm "$TOOLNORM" normalize --format acp "$file"
+  run peer node scripts/peer-bench/drive.mjs "$file"
+done
+frames=$("$TOOLNORM" normalize --format acp "$file" | wc -l)
+echo "toolnorm: $frames frames; peer: $(tail -n 1 "$SCRATCH/peer.stderr")"
+
+# best NAME: "MB/s CPU-MB/s RSS-MB": the fastest run by wall clock, by CPU time, and the
+# lowest peak RSS.
+best() {
+  sort -n -k1 "$SCRATCH/$1.runs" | head -n 1 | awk -v b="$bytes" '{printf "%.1f ", b / $1 / 1e6}'
+  sort -n -k2 "$SCRATCH/$1.runs" | head -n 1 | awk -v b="$bytes" '{printf "%.1f ", b / $2 / 1e6}'
+  sort -n -k3 "$SCRATCH/$1.runs" | head -n 1 | awk '{printf "%.1f", $3 / 1024}'
+}
+read -r t_speed t_cpu t_rss <<< "$(best toolnorm)"
+read -r p_speed p_cpu p_rss <<< "$(best peer)"
+printf '\n%-40s %8s %12s %12s\n' "Claude Code stream-json -> ACP, best of $RUNS" "MB/s" "MB/CPU-s" "peak RSS MB"
+printf '%-40s %8s %12s %12s\n' "toolnorm normalize --format acp" "$t_speed" "$t_cpu" "$t_rss"
+printf '%-40s %8s %12s %12s\n' "claude-agent-acp $peer_version (node)" "$p_speed" "$p_cpu" "$p_rss"
+awk -v ts="$t_speed" -v ps="$p_speed" -v tc="$t_cpu" -v pc="$p_cpu" -v tr="$t_rss" -v pr="$p_rss" \
+  'BEGIN { printf "%-40s %7.1fx %11.1fx %11.2fx\n", "toolnorm / peer", ts / ps, tc / pc, tr / pr }'
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

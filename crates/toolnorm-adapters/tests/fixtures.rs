@@ -84,6 +84,20 @@ fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
             {
                 ids.insert(call.to_owned());
             }
+            // Gemini CLI: stream-json `tool_use`, and a session message's `toolCalls`.
+            if kind == "tool_use"
+                && let Some(call) = object.get("tool_id").and_then(Value::as_str)
+            {
+                ids.insert(call.to_owned());
+            }
+            if let Some(Value::Array(calls)) = object.get("toolCalls") {
+                calls
+                    .iter()
+                    .filter_map(|call| call.get("id").and_then(Value::as_str))
+                    .for_each(|call| {
+                        ids.insert(call.to_owned());
+                    });
+            }
             // ACP: `tool_call` / `tool_call_update` and permission requests.
             if let Some(call) = object.get("toolCallId").and_then(Value::as_str) {
                 ids.insert(call.to_owned());

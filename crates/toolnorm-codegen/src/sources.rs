@@ -99,6 +99,21 @@ const CLAUDE_INTEGERS: &[&str] = &[
     "head_limit",
 ];
 
+/// Token counts and durations that Gemini CLI's types declare as `number`.
+const GEMINI_INTEGERS: &[&str] = &[
+    "total_tokens",
+    "input_tokens",
+    "output_tokens",
+    "cached",
+    "input",
+    "duration_ms",
+    "tool_calls",
+    "output",
+    "thoughts",
+    "tool",
+    "total",
+];
+
 /// What `codex exec --json` (codex 0.171) sends beyond the newest
 /// `@openai/codex-sdk` types (0.163), as recorded in `fixtures/codex-exec/`.
 const CODEX_EXEC_PATCHES: &[Patch] = &[
@@ -414,6 +429,61 @@ pub const SOURCES: &[Source] = &[
             Step::RewriteRefs,
             Step::ConstToEnum,
             Step::TitleMembersByTag,
+        ],
+    },
+    Source {
+        module: "gemini_stream",
+        feature: "gemini-cli",
+        title: "Gemini CLI `--output-format stream-json` events (`JsonStreamEvent` of @google/gemini-cli-core)",
+        schema: "gemini/stream-json-event.schema.json",
+        package: "@google/gemini-cli-core",
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/src/output/types.d.ts",
+            type_name: "JsonStreamEvent",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&["JsonStreamEvent"]),
+        generate: None,
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::IntegerByPropertyName(GEMINI_INTEGERS),
+        ],
+    },
+    Source {
+        module: "gemini_session",
+        feature: "gemini-cli",
+        title: "Gemini CLI session files (`chats/session-*.jsonl` records of @google/gemini-cli-core)",
+        schema: "gemini/session-record.schema.json",
+        package: "@google/gemini-cli-core",
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/src/services/chatRecordingTypes.d.ts",
+            type_name: "*",
+            // Parts (`@google/genai`), the scheduler's status, the display of a
+            // result and thoughts: read as JSON values.
+            opaque_imports: &[
+                "PartListUnion",
+                "Status",
+                "ToolResultDisplay",
+                "ThoughtSummary",
+            ],
+        },
+        roots: Roots::Named(&[
+            "ConversationRecord",
+            "PartialMetadataRecord",
+            "MessageRecord",
+            "ToolCallRecord",
+            "MetadataUpdateRecord",
+            "RewindRecord",
+        ]),
+        generate: None,
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::IntegerByPropertyName(GEMINI_INTEGERS),
         ],
     },
 ];

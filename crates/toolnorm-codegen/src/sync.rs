@@ -152,14 +152,21 @@ fn extract_opencode(scratch: &Path) -> Result<Value> {
 /// is exported (bundles export them through one `export { … }` list that
 /// the converter does not follow), and each import that brings only names
 /// listed in `opaque` is replaced by `export type Name = unknown;`
-/// (the MCP SDK's zod-derived types crash the converter).
+/// (the MCP SDK's zod-derived types crash the converter). Type-only imports
+/// (`import type { A }`, `import { type A }`) count as imports of `A`.
 pub fn expose_declarations(text: &str, opaque: &[&str]) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let imported: Option<Vec<&str>> = line
             .strip_prefix("import { ")
+            .or_else(|| line.strip_prefix("import type { "))
             .and_then(|rest| rest.split_once(" }"))
-            .map(|(names, _)| names.split(',').map(str::trim).collect());
+            .map(|(names, _)| {
+                names
+                    .split(',')
+                    .map(|name| name.trim().trim_start_matches("type ").trim())
+                    .collect()
+            });
         match imported {
             Some(names) if !names.is_empty() && names.iter().all(|n| opaque.contains(n)) => {
                 for name in names {
@@ -374,5 +381,18 @@ mod tests {
         assert!(out.contains("import { Other } from 'x';"));
         assert!(out.contains("export type A = {"));
         assert!(!out.contains("from 'mcp'"));
+    }
+
+    #[test]
+    fn type_only_imports_are_made_opaque_too() {
+        let input = "import type { PartListUnion } from '@google/genai';
+import { type ThoughtSummary } from './t.js';
+import type { Kept } from './k.js';
+";
+        let out = expose_declarations(input, &["PartListUnion", "ThoughtSummary"]);
+        assert!(out.contains("export type PartListUnion = unknown;"));
+        assert!(out.contains("export type ThoughtSummary = unknown;"));
+        assert!(out.contains("import type { Kept } from './k.js';"));
+        assert!(!out.contains("@google/genai"));
     }
 }

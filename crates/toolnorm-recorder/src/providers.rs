@@ -28,6 +28,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "opencode-run" | "opencode-serve" | "opencode-serve-global" | "opencode-acp" => {
             Some(("opencode-ai", "opencode"))
         }
+        "gemini-cli" | "gemini-cli-session" => Some(("@google/gemini-cli", "gemini")),
         _ => None,
     }
 }

@@ -38,6 +38,9 @@ pub struct Scenario {
     /// Turns for the OpenAI Chat Completions API (OpenCode).
     #[serde(default)]
     pub chat: Vec<Turn>,
+    /// Turns for the Gemini API (Gemini CLI).
+    #[serde(default)]
+    pub gemini: Vec<Turn>,
     /// Named sub-scripts, selected by a marker `[[scenario:NAME#PART]]`
     /// (used for subagents, whose prompt the parent turn writes).
     #[serde(default)]
@@ -57,6 +60,9 @@ pub struct Script {
     /// Turns for the OpenAI Chat Completions API.
     #[serde(default)]
     pub chat: Vec<Turn>,
+    /// Turns for the Gemini API.
+    #[serde(default)]
+    pub gemini: Vec<Turn>,
 }
 
 /// Per-driver options of a scenario.
@@ -85,6 +91,10 @@ pub struct Options {
     /// everything); values are an action or a pattern → action table.
     #[serde(default)]
     pub opencode_permission: BTreeMap<String, toml::Value>,
+    /// Gemini CLI: shell command prefixes a user policy denies (`~/.gemini/policies/`),
+    /// even under `--yolo`.
+    #[serde(default)]
+    pub gemini_deny: Vec<String>,
     /// Interrupt the turn this many milliseconds after the first tool call starts
     /// (drivers that support cancellation).
     pub interrupt_after_ms: Option<u64>,
@@ -130,7 +140,7 @@ fn empty_object() -> toml::Value {
     toml::Value::Table(toml::map::Map::new())
 }
 
-/// The three wire APIs the mock model speaks.
+/// The four wire APIs the mock model speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     /// Anthropic Messages.
@@ -139,6 +149,8 @@ pub enum Dialect {
     Responses,
     /// OpenAI Chat Completions.
     Chat,
+    /// Gemini API (`generateContent`, `streamGenerateContent`).
+    Gemini,
 }
 
 impl Scenario {
@@ -159,11 +171,13 @@ impl Scenario {
                 Dialect::Anthropic => &self.anthropic,
                 Dialect::Responses => &self.responses,
                 Dialect::Chat => &self.chat,
+                Dialect::Gemini => &self.gemini,
             }),
             Some(p) => self.parts.get(p).map(|s| match dialect {
                 Dialect::Anthropic => s.anthropic.as_slice(),
                 Dialect::Responses => s.responses.as_slice(),
                 Dialect::Chat => s.chat.as_slice(),
+                Dialect::Gemini => s.gemini.as_slice(),
             }),
         }
     }
@@ -177,6 +191,7 @@ impl Scenario {
             p if p.starts_with("claude-code") => Dialect::Anthropic,
             p if p.starts_with("codex") => Dialect::Responses,
             p if p.starts_with("opencode") => Dialect::Chat,
+            p if p.starts_with("gemini-cli") => Dialect::Gemini,
             _ => return false,
         };
         self.turns(dialect, None).is_some_and(|t| !t.is_empty())

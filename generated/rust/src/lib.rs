@@ -49,3 +49,15 @@ pub mod claude_messages;
 #[rustfmt::skip]
 #[cfg(feature = "acp")]
 pub mod acp;
+/// Gemini CLI `--output-format stream-json` events (`JsonStreamEvent` of @google/gemini-cli-core) — `@google/gemini-cli-core` 0.61.0.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "gemini-cli")]
+pub mod gemini_stream;
+/// Gemini CLI session files (`chats/session-*.jsonl` records of @google/gemini-cli-core) — `@google/gemini-cli-core` 0.61.0.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "gemini-cli")]
+pub mod gemini_session;

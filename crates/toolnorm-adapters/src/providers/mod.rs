@@ -14,6 +14,8 @@ pub(crate) mod claude_code;
 #[cfg(feature = "codex")]
 pub(crate) mod codex;
 pub(crate) mod event_log;
+#[cfg(feature = "gemini-cli")]
+pub(crate) mod gemini_cli;
 #[cfg(feature = "opencode")]
 pub(crate) mod opencode;
 

@@ -27,6 +27,24 @@ pub struct Probe<'a> {
     /// Whether `sessionID` is there.
     #[serde(default, rename = "sessionID")]
     pub session_id: Option<IgnoredAny>,
+    /// Whether `message` is there (Claude Code's message envelope).
+    #[serde(default)]
+    pub message: Option<IgnoredAny>,
+    /// Whether `subtype` is there.
+    #[serde(default)]
+    pub subtype: Option<IgnoredAny>,
+    /// Whether `timestamp` is there.
+    #[serde(default)]
+    pub timestamp: Option<IgnoredAny>,
+    /// Whether `projectHash` is there (Gemini CLI session metadata).
+    #[serde(default, rename = "projectHash")]
+    pub project_hash: Option<IgnoredAny>,
+    /// Whether `$set` is there (a Gemini CLI session update).
+    #[serde(default, rename = "$set")]
+    pub set: Option<IgnoredAny>,
+    /// Whether `$rewindTo` is there (a Gemini CLI session rewind).
+    #[serde(default, rename = "$rewindTo")]
+    pub rewind_to: Option<IgnoredAny>,
 }
 
 impl<'a> Probe<'a> {

@@ -45,6 +45,11 @@ const OPENCODE_RULES: (&str, &str) = (
     "rules/opencode.toml",
     include_str!("../../rules/opencode.toml"),
 );
+#[cfg(feature = "gemini-cli")]
+const GEMINI_CLI_RULES: (&str, &str) = (
+    "rules/gemini-cli.toml",
+    include_str!("../../rules/gemini-cli.toml"),
+);
 const ACP_RULES: (&str, &str) = ("rules/acp.toml", include_str!("../../rules/acp.toml"));
 const DEFAULT_RULES: (&str, &str) = (
     "rules/default.toml",
@@ -67,6 +72,9 @@ impl Dialect {
     /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
     #[cfg(feature = "opencode")]
     pub const OPENCODE: Dialect = providers::opencode::DIALECT;
+    /// Gemini CLI `--output-format stream-json`, and its session files.
+    #[cfg(feature = "gemini-cli")]
+    pub const GEMINI_CLI: Dialect = providers::gemini_cli::DIALECT;
     /// toolnorm's own canonical event log.
     pub const EVENTS: Dialect = providers::event_log::DIALECT;
     /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
@@ -142,6 +150,19 @@ pub(crate) const ENTRIES: &[Entry] = &[
             "claude-code-zed-acp",
         ],
     },
+    #[cfg(feature = "gemini-cli")]
+    Entry {
+        dialect: Dialect::GEMINI_CLI,
+        summary: "Gemini CLI stream-json or session file",
+        rules: GEMINI_CLI_RULES,
+        claims: providers::gemini_cli::claims,
+        adapter: |options| {
+            Box::new(providers::gemini_cli::GeminiCliAdapter::new(
+                options.mcp_servers.clone(),
+            ))
+        },
+        recordings: &["gemini-cli"],
+    },
     Entry {
         dialect: Dialect::EVENTS,
         summary: "toolnorm's own event log (`--format events`)",
@@ -213,7 +234,8 @@ pub(crate) fn rules_files() -> Vec<(&'static str, &'static str)> {
     feature = "claude-code",
     feature = "codex",
     feature = "opencode",
-    feature = "acp"
+    feature = "acp",
+    feature = "gemini-cli"
 ))]
 mod tests {
     use super::*;
@@ -229,6 +251,7 @@ mod tests {
                 "rules/codex.toml",
                 "rules/opencode.toml",
                 "rules/acp.toml",
+                "rules/gemini-cli.toml",
                 "rules/default.toml"
             ]
         );
@@ -342,11 +365,32 @@ mod tests {
                 r#"{"timestamp":"2026-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c"}}"#,
                 Some(Dialect::CODEX_ROLLOUT),
             ),
-            // Files of dialects toolnorm does not read are not taken for another's.
             (
-                r#"{"sessionId":"s","projectHash":"h","messages":[{"id":"m","type":"gemini","toolCalls":[]}]}"#,
-                None,
+                r#"{"sessionId":"s","projectHash":"h","startTime":"t","kind":"main"}"#,
+                Some(Dialect::GEMINI_CLI),
             ),
+            (
+                r#"{"id":"m","timestamp":"t","type":"gemini","content":"","toolCalls":[]}"#,
+                Some(Dialect::GEMINI_CLI),
+            ),
+            (
+                r#"{"id":"m","timestamp":"t","type":"user","content":[{"text":"hi"}]}"#,
+                Some(Dialect::GEMINI_CLI),
+            ),
+            (r#"{"$set":{"lastUpdated":"t"}}"#, Some(Dialect::GEMINI_CLI)),
+            (
+                r#"{"type":"init","timestamp":"t","session_id":"s","model":"m"}"#,
+                Some(Dialect::GEMINI_CLI),
+            ),
+            (
+                r#"{"type":"result","timestamp":"t","status":"success"}"#,
+                Some(Dialect::GEMINI_CLI),
+            ),
+            (
+                r#"{"type":"result","subtype":"success","session_id":"s"}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (r#"{"type":"error","message":"m"}"#, None),
             ("not json", None),
         ];
         for (line, expected) in cases {

@@ -213,6 +213,56 @@ fn every_built_in_tool_has_a_kind() {
             "OpenCode `{tool}` has no kind"
         );
     }
+    // Gemini CLI: the tools 0.61 declares (its `*_TOOL_NAME` constants), and the names of
+    // earlier versions.
+    let gemini = [
+        "activate_skill",
+        "ask_user",
+        "complete_task",
+        "enter_plan_mode",
+        "exit_plan_mode",
+        "get_internal_docs",
+        "glob",
+        "google_web_search",
+        "grep_search",
+        "search_file_content",
+        "invoke_agent",
+        "list_directory",
+        "list_mcp_resources",
+        "read_file",
+        "read_many_files",
+        "read_mcp_resource",
+        "replace",
+        "run_shell_command",
+        "list_background_processes",
+        "read_background_output",
+        "save_memory",
+        "take_snapshot",
+        "tracker_add_dependency",
+        "tracker_create_task",
+        "tracker_get_task",
+        "tracker_list_tasks",
+        "tracker_update_task",
+        "tracker_visualize",
+        "update_topic",
+        "web_fetch",
+        "write_file",
+        "write_todos",
+    ];
+    for tool in gemini {
+        assert!(
+            kind_of(&rules, "gemini-cli", tool).is_some(),
+            "Gemini CLI `{tool}` has no kind"
+        );
+    }
+    assert_eq!(
+        kind_of(&rules, "gemini-cli", "run_shell_command"),
+        Some(ToolKind::Bash)
+    );
+    assert_eq!(
+        kind_of(&rules, "gemini-cli", "replace"),
+        Some(ToolKind::FileEdit)
+    );
     assert_eq!(kind_of(&rules, "claude-code", "Bash"), Some(ToolKind::Bash));
     assert_eq!(
         kind_of(&rules, "claude-code", "WebSearch"),

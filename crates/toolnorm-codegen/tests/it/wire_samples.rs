@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnorm_wire::{
     acp, claude_messages as cm, claude_tools as ct, codex_app_server as cas, codex_exec as cx,
-    codex_rollout as cr, opencode as oc,
+    codex_rollout as cr, gemini_session as gs, gemini_stream as gst, opencode as oc,
 };
 
 /// Result of checking one line.
@@ -445,6 +445,37 @@ fn check_acp(line: &Value) -> Check {
     })
 }
 
+/// `gemini -p … --output-format stream-json` events (`JsonStreamEvent`).
+fn check_gemini_stream(line: &Value) -> Check {
+    let back = round_trip::<gst::JsonStreamEvent>("JsonStreamEvent", line)?;
+    require_lossless("JsonStreamEvent", line, &back, "")?;
+    Ok(match line.get("type").and_then(Value::as_str) {
+        Some("tool_use" | "tool_result") => Outcome::Tool,
+        _ => Outcome::Other,
+    })
+}
+
+/// Gemini CLI session records: metadata, messages (with `toolCalls`), `$set`, `$rewindTo`.
+fn check_gemini_session(line: &Value) -> Check {
+    if line.get("type").is_some() {
+        let back = round_trip::<gs::MessageRecord>("MessageRecord", line)?;
+        require_lossless("MessageRecord", line, &back, "")?;
+        return Ok(if line.get("toolCalls").is_some() {
+            Outcome::Tool
+        } else {
+            Outcome::Other
+        });
+    }
+    if line.get("$set").is_some() {
+        whole::<gs::MetadataUpdateRecord>(line)?;
+    } else if line.get("$rewindTo").is_some() {
+        whole::<gs::RewindRecord>(line)?;
+    } else {
+        whole::<gs::PartialMetadataRecord>(line)?;
+    }
+    Ok(Outcome::Other)
+}
+
 /// Picks the checker for a fixture or sample directory name.
 fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
     // ACP frames of any agent (`acp`, `claude-code-acp`, `opencode-acp`).
@@ -464,6 +495,10 @@ fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
         Some(check_codex)
     } else if dir.starts_with("opencode") {
         Some(check_opencode)
+    } else if dir.starts_with("gemini-cli-session") {
+        Some(check_gemini_session)
+    } else if dir.starts_with("gemini-cli") {
+        Some(check_gemini_stream)
     } else {
         None
     }

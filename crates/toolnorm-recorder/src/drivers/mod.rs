@@ -1,7 +1,7 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve`, `acp`), the runners they share (`oneshot` for a CLI that prints
+//! `serve`, `acp`, `gemini`), the runners they share (`oneshot` for a CLI that prints
 //! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
 //! environment every CLI runs in (`sandbox`) and the substitutions that make a
 //! capture stable (`substitutions`).
@@ -23,6 +23,7 @@ mod acp;
 mod appserver;
 mod claude;
 mod codex;
+mod gemini;
 mod jsonrpc;
 mod oneshot;
 mod opencode;
@@ -76,6 +77,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("claude-agent-acp", "@agentclientprotocol/claude-agent-acp"),
     ("codex-acp", "@zed-industries/codex-acp"),
     ("zed-claude-code-acp", "@zed-industries/claude-code-acp"),
+    ("gemini-cli", "@google/gemini-cli"),
 ];
 
 impl Recorder {
@@ -150,6 +152,7 @@ impl Recorder {
             "opencode-acp" => self.opencode_acp(scenario, &dirs)?,
             "codex-acp" => self.codex_acp(scenario, &dirs)?,
             "claude-code-zed-acp" => self.zed_claude_acp(scenario, &dirs)?,
+            "gemini-cli" => self.gemini(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -159,7 +162,7 @@ impl Recorder {
                 message: "the CLI wrote no events".into(),
             });
         }
-        let subs = self.substitutions(&dirs)?;
+        let subs = self.substitutions(provider, &dirs)?;
         let mut entries = Vec::new();
         let mut streams = vec![(provider.to_owned(), raw.lines)];
         streams.extend(raw.extras);

@@ -14,9 +14,21 @@ pub const SHOWN_PORT: u16 = 4010;
 pub const SHOWN_KERNEL: &str = "Linux 6.0.0-host";
 
 impl Recorder {
-    /// The substitutions for one run's directories.
-    pub(super) fn substitutions(&self, dirs: &RunDirs) -> Result<Substitutions> {
+    /// The substitutions for one run's directories, recorded by `provider`.
+    pub(super) fn substitutions(&self, provider: &str, dirs: &RunDirs) -> Result<Substitutions> {
         let mut s = Substitutions::default();
+        if provider.starts_with("gemini-cli") {
+            // Gemini CLI: the date its session context states, the process group of a
+            // shell command, content-hash message ids and the project hash (of the
+            // scratch path).
+            s.add_pattern(
+                r"Today's date is [A-Z][a-z]+, [A-Z][a-z]+ \d{1,2}, \d{4}",
+                "Today's date is Thursday, January 1, 2026",
+            )?;
+            s.add_pattern(r"Process Group PGID: \d+", "Process Group PGID: 4242")?;
+            s.add_counted(r"\b[0-9a-f]{64}\b", "p")?;
+            s.add_counted(r"\b[0-9a-f]{32}\b", "m")?;
+        }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
         // Codex rollout file names and plain calendar dates.
         s.add_pattern(

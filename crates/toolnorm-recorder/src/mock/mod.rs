@@ -1,15 +1,16 @@
-//! The scripted mock model: Anthropic Messages, OpenAI Responses and OpenAI
-//! Chat Completions over HTTP on loopback, streaming with SSE.
+//! The scripted mock model: Anthropic Messages, OpenAI Responses, OpenAI
+//! Chat Completions and the Gemini API over HTTP on loopback, streaming with SSE.
 //!
 //! The server is stateless: each request carries the scenario marker in a user
 //! message and the number of assistant turns after it selects the step.
 //!
 //! One file per concern: the HTTP server (`server`), the scripted turns the
 //! APIs share (`script`), SSE and chunking helpers (`stream`), and one file
-//! per model API (`anthropic`, `responses`, `chat`).
+//! per model API (`anthropic`, `responses`, `chat`, `gemini`).
 
 mod anthropic;
 mod chat;
+mod gemini;
 mod responses;
 mod script;
 mod server;

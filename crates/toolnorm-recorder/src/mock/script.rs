@@ -23,6 +23,9 @@ static WORK_DIR_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"Primary working directory: ([^\\\s]+)",
         r"Working directory: ([^\\\s]+)",
         r"<cwd>([^<]+)</cwd>",
+        // Gemini CLI: `**Workspace Directories:**\n  - /path`.
+        r"Workspace Directories:\*\*\\n\s*- ([^\\\s]+)",
+        r"working in the directory: ([^\\\s]+)",
     ]
     .into_iter()
     .filter_map(|p| Regex::new(p).ok())
@@ -260,7 +263,7 @@ mod tests {
 
     #[test]
     fn work_dir_patterns_compile_and_keep_their_order() {
-        assert_eq!(WORK_DIR_PATTERNS.len(), 3);
+        assert_eq!(WORK_DIR_PATTERNS.len(), 5);
         let body = json!({"system": "<cwd>/b</cwd> Working directory: /a\nmore"});
         assert_eq!(find_work_dir(&body), "/a");
         assert_eq!(find_work_dir(&json!({"x": "<cwd>/b</cwd>"})), "/b");

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::script::{Request, Script};
-use super::{anthropic, chat, responses};
+use super::{anthropic, chat, gemini, responses};
 use crate::error::{Error, Result};
 use crate::scenario::Scenario;
 
@@ -179,6 +179,12 @@ fn handle(ctx: &Ctx, mut req: tiny_http::Request) {
     let _ = req.respond(resp);
 }
 
+/// The model and method of a Gemini API path (`/v1beta/models/{model}:{method}`).
+fn gemini_target(path: &str) -> (&str, &str) {
+    let target = path.rsplit('/').next().unwrap_or("");
+    target.split_once(':').unwrap_or((target, ""))
+}
+
 fn route(req: &Request<'_>, method: &str, path: &str) -> Reply {
     let p = path.trim_end_matches('/');
     match (method, p) {
@@ -203,6 +209,12 @@ fn route(req: &Request<'_>, method: &str, path: &str) -> Reply {
         ("POST", p) if p.ends_with("/messages") => anthropic::reply(req),
         ("POST", p) if p.ends_with("/responses") => responses::reply(req),
         ("POST", p) if p.ends_with("/chat/completions") => chat::reply(req),
+        ("POST", p) if p.contains("/models/") && p.contains(':') => match gemini_target(p) {
+            (_, "countTokens") => Reply::json(json!({"totalTokens": 100})),
+            (model, "streamGenerateContent") => gemini::reply(req, model, true),
+            (model, "generateContent") => gemini::reply(req, model, false),
+            _ => Reply::status(404, "not served by the mock model"),
+        },
         _ => Reply::status(404, "not served by the mock model"),
     }
 }

@@ -61,11 +61,16 @@ const LINE_TYPES: &[&str] = &[
 ];
 
 /// Whether a line is Claude Code's: a message or record `type` of its own, outside
-/// JSON-RPC and OpenCode envelopes.
+/// JSON-RPC and OpenCode envelopes. A `user`/`assistant` line has its `message`, a `result` its `subtype` (Gemini CLI
+/// writes records of those types without them).
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
     probe.method.is_none()
         && probe.payload.is_none()
-        && probe.kind().is_some_and(|kind| LINE_TYPES.contains(&kind))
+        && probe.kind().is_some_and(|kind| match kind {
+            "user" | "assistant" => probe.message.is_some(),
+            "result" => probe.subtype.is_some(),
+            kind => LINE_TYPES.contains(&kind),
+        })
 }
 
 /// Line types that carry nothing about tools (stream-json and transcripts).

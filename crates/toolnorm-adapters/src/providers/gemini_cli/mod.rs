@@ -1,0 +1,165 @@
+//! Gemini CLI: `gemini -p … --output-format stream-json` events, and the session files
+//! it writes under `~/.gemini/tmp/<project>/chats/` (JSON lines of records).
+//!
+//! In stream-json a call is a `tool_use` event (`tool_id`, `tool_name`, `parameters`)
+//! answered by a `tool_result` (`status` `success` with `output`, or `error` with
+//! `error.type`/`error.message`). In a session file a call is an entry of a `gemini`
+//! message's `toolCalls` (`id`, `name`, `args`, `status`, `result`: the function response
+//! sent back to the model); the CLI appends a message record again each time it changes,
+//! so a call is seen again with fuller data until it ends. Both readings give the same
+//! parts (a test compares them on every recorded run). MCP tools are named
+//! `mcp_<server>_<tool>`: servers given in the options are matched first, else the name
+//! splits at the first `_` after `mcp_`.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::Dialect;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::providers::Adapter;
+use crate::read::json;
+use crate::read::probe::Probe;
+use crate::rules::mcp;
+use crate::track::Facts;
+
+mod outcome;
+mod session;
+mod stream;
+
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("gemini-cli", "gemini-cli");
+
+/// stream-json event types.
+const STREAM_TYPES: &[&str] = &[
+    "init",
+    "message",
+    "tool_use",
+    "tool_result",
+    "error",
+    "result",
+];
+
+/// Session file message types.
+const MESSAGE_TYPES: &[&str] = &["user", "gemini", "info", "error", "warning"];
+
+/// Whether a line is Gemini CLI's: a stream-json event or a session message record
+/// (`type` and `timestamp`, no Claude `message` envelope, no OpenCode `sessionID`, no
+/// JSON-RPC), or a session file's metadata (`sessionId` with `projectHash`), `$set` or
+/// `$rewindTo` record.
+pub(crate) fn claims(probe: &Probe<'_>) -> bool {
+    if probe.method.is_some() || probe.payload.is_some() || probe.session_id.is_some() {
+        return false;
+    }
+    if probe.kind.is_none() {
+        return probe.project_hash.is_some() || probe.set.is_some() || probe.rewind_to.is_some();
+    }
+    probe.timestamp.is_some()
+        && probe.message.is_none()
+        && probe.subtype.is_none()
+        && probe
+            .kind()
+            .is_some_and(|kind| STREAM_TYPES.contains(&kind) || MESSAGE_TYPES.contains(&kind))
+}
+
+/// Reads Gemini CLI stream-json and session files.
+pub struct GeminiCliAdapter {
+    servers: Vec<String>,
+}
+
+impl GeminiCliAdapter {
+    /// An adapter that knows these MCP server names (else it splits at the first `_`).
+    pub fn new(servers: Vec<String>) -> Self {
+        GeminiCliAdapter { servers }
+    }
+
+    /// The MCP server and tool of a tool name, for `mcp_<server>_<tool>` names that are
+    /// not built-in tools.
+    fn split_mcp(&self, tool: &str, builtin: bool) -> Option<(String, String)> {
+        if builtin {
+            return None;
+        }
+        let rest = tool.strip_prefix("mcp_")?;
+        if let Some(split) = mcp::split_server_prefix(rest, &self.servers) {
+            return Some((split.server.to_owned(), split.tool.to_owned()));
+        }
+        let (server, bare) = rest.split_once('_')?;
+        (!server.is_empty() && !bare.is_empty()).then(|| (server.to_owned(), bare.to_owned()))
+    }
+}
+
+impl Adapter for GeminiCliAdapter {
+    fn dialect(&self) -> Dialect {
+        DIALECT
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
+        let envelope: Envelope<'_> = match json::parse_line(line, bytes, "not a Gemini CLI record")
+        {
+            Ok(envelope) => envelope,
+            Err(diagnostic) => return facts.diagnostic(diagnostic),
+        };
+        match envelope.kind.as_deref() {
+            // Session metadata, `$set` and `$rewindTo` records have no type.
+            None => session::record(self, line, bytes, facts),
+            // `error` is both a stream-json event and a session message type (with an id).
+            Some("error") if envelope.id.is_some() => session::message(self, line, bytes, facts),
+            Some(kind) if STREAM_TYPES.contains(&kind) => {
+                stream::event(self, line, kind, bytes, facts)
+            }
+            Some(kind) if MESSAGE_TYPES.contains(&kind) => {
+                session::message(self, line, bytes, facts)
+            }
+            Some(other) => {
+                facts.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown Gemini CLI record type `{other}`"),
+                ));
+                // Nothing tool-like is dropped: a tool_use-shaped event or a message with
+                // tool calls is read as one.
+                let retyped = if envelope.tool_id.is_some() && envelope.tool_name.is_some() {
+                    Some("tool_use")
+                } else if envelope.tool_calls.is_some() {
+                    Some("gemini")
+                } else {
+                    None
+                };
+                if let Some(kind) = retyped {
+                    let bytes = with_type(bytes, kind);
+                    match kind {
+                        "tool_use" => stream::event(self, line, kind, &bytes, facts),
+                        _ => session::message(self, line, &bytes, facts),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The keys of a line that say what it is.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, rename = "type", default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    id: Option<IgnoredAny>,
+    #[serde(default)]
+    tool_id: Option<IgnoredAny>,
+    #[serde(default)]
+    tool_name: Option<IgnoredAny>,
+    #[serde(default, rename = "toolCalls")]
+    tool_calls: Option<IgnoredAny>,
+}
+
+/// The line with its `type` replaced by `kind`, to be read as a record of that type.
+fn with_type(bytes: &[u8], kind: &str) -> Vec<u8> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Object(mut object)) => {
+            object.insert("type".into(), kind.into());
+            serde_json::to_vec(&object).unwrap_or_else(|_| bytes.to_vec())
+        }
+        _ => bytes.to_vec(),
+    }
+}

@@ -1,0 +1,171 @@
+//! Gemini CLI session files (`chats/session-*.jsonl`), read with the generated
+//! `chatRecordingTypes` records: a metadata record, message records (appended again
+//! each time they change), `$set` updates (which may replace the messages) and
+//! `$rewindTo`; a whole `ConversationRecord` on one line is read as well.
+
+use serde_json::Value;
+use toolnorm::{JsonObject, Timestamp, meta};
+use toolnorm_wire::gemini_session as wire;
+
+use super::GeminiCliAdapter;
+use super::outcome;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::read::json;
+use crate::track::{Ending, Facts, Sighting};
+
+/// A record without a `type`: the session's metadata, a `$set` or a `$rewindTo`.
+pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
+    let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(bytes) else {
+        return facts.diagnostic(Diagnostic::at(
+            line,
+            DiagnosticKind::MalformedEvent,
+            "a Gemini CLI session record that is not an object",
+        ));
+    };
+    if object.contains_key("$set") {
+        match serde_json::from_slice::<wire::MetadataUpdateRecord>(bytes) {
+            Ok(update) => {
+                for message in update.set.messages {
+                    self::read_message(adapter, line, message, facts);
+                }
+            }
+            Err(error) => facts.diagnostic(json::malformed(line, "$set record", &error)),
+        }
+    } else if object.contains_key("$rewindTo") {
+        if let Err(error) = serde_json::from_slice::<wire::RewindRecord>(bytes) {
+            facts.diagnostic(json::malformed(line, "$rewindTo record", &error));
+        }
+    } else if object.contains_key("messages") {
+        // A whole conversation on one line (the `.json` session files of earlier
+        // versions, written as one JSON document).
+        match serde_json::from_slice::<wire::ConversationRecord>(bytes) {
+            Ok(conversation) => {
+                facts.begin_session(&conversation.session_id);
+                for message in conversation.messages {
+                    read_message(adapter, line, message, facts);
+                }
+            }
+            Err(error) => facts.diagnostic(json::malformed(line, "conversation record", &error)),
+        }
+    } else if object.contains_key("projectHash") {
+        match serde_json::from_slice::<wire::PartialMetadataRecord>(bytes) {
+            Ok(metadata) => facts.begin_session(&metadata.session_id),
+            Err(error) => facts.diagnostic(json::malformed(line, "session metadata", &error)),
+        }
+    } else {
+        facts.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            "a Gemini CLI session record of no known form",
+        ));
+    }
+}
+
+/// A message record (`user`, `gemini`, `info`, `error`, `warning`).
+pub(super) fn message(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
+    match serde_json::from_slice::<wire::MessageRecord>(bytes) {
+        Ok(message) => read_message(adapter, line, message, facts),
+        Err(error) => facts.diagnostic(json::malformed(line, "message record", &error)),
+    }
+}
+
+fn read_message(
+    adapter: &GeminiCliAdapter,
+    line: u64,
+    message: wire::MessageRecord,
+    facts: &mut Facts<'_>,
+) {
+    if let wire::MessageRecord::Variant1 { tool_calls, .. } = message {
+        for call in tool_calls {
+            tool_call(adapter, line, call, facts);
+        }
+    }
+}
+
+/// One entry of a message's `toolCalls`: seen again in each later copy of the message.
+fn tool_call(
+    adapter: &GeminiCliAdapter,
+    line: u64,
+    call: wire::ToolCallRecord,
+    facts: &mut Facts<'_>,
+) {
+    // A copy of the message written after the call ended says nothing new.
+    if facts.finished(&call.id).is_some() && !facts.is_other_sessions(&call.id) {
+        return;
+    }
+    let status = call.status.0.as_str().unwrap_or_default().to_owned();
+    let at = Some(Timestamp::from(call.timestamp.as_str()));
+    let mut metadata = JsonObject::new();
+    metadata.insert(meta::ITEM_TYPE.into(), "toolCall".into());
+    if let Some(display) = &call.display_name {
+        metadata.insert("displayName".into(), display.as_str().into());
+    }
+    let mut sighting = Sighting::new(call.id.clone(), call.name.clone(), Value::Object(call.args))
+        .metadata(metadata)
+        .at(at.clone());
+    sighting.mcp = adapter.split_mcp(&call.name, facts.is_builtin(&call.name));
+    facts.sighted(line, sighting);
+    let id = call.id.as_str();
+    let display = call
+        .result_display
+        .as_ref()
+        .and_then(|display| display.0.as_str())
+        .map(str::to_owned);
+    let response = call.result.as_ref().and_then(|result| response(&result.0));
+    match status.as_str() {
+        "success" => {
+            let response = response.unwrap_or_default();
+            // The exit status is only in what the model was told (`Exit Code: 3`).
+            if let Some(code) = response.output.as_deref().and_then(outcome::exit_status) {
+                let output = display.unwrap_or_default();
+                return facts.fail(
+                    line,
+                    id,
+                    outcome::exit(code, output.as_str()),
+                    Ending::at(at),
+                );
+            }
+            let output = display.filter(|text| !text.is_empty()).or(response.output);
+            facts.complete(line, id, output.map(Value::String), Ending::at(at));
+        }
+        "error" | "cancelled" => {
+            let response = response.unwrap_or_default();
+            let message = response.error.or(display.clone()).unwrap_or_default();
+            // The record keeps no error type: the code comes from the message.
+            let kind = if status == "cancelled" {
+                "cancelled"
+            } else {
+                ""
+            };
+            let error = outcome::error(facts, id, kind, &message, display.as_deref());
+            facts.fail(line, id, error, Ending::at(at));
+        }
+        "executing" => facts.running(line, id, at),
+        // Validating, scheduled, awaiting approval: not started yet.
+        _ => {}
+    }
+}
+
+/// What a call's function response told the model.
+#[derive(Default)]
+struct Response {
+    output: Option<String>,
+    error: Option<String>,
+}
+
+/// The `response` of the first `functionResponse` part of a result.
+fn response(result: &Value) -> Option<Response> {
+    let parts = match result {
+        Value::Array(parts) => parts.as_slice(),
+        single => std::slice::from_ref(single),
+    };
+    let response = parts
+        .iter()
+        .find_map(|part| part.get("functionResponse"))?
+        .get("response")?;
+    let text = |key: &str| response.get(key).and_then(Value::as_str).map(str::to_owned);
+    Some(Response {
+        output: text("output"),
+        error: text("error"),
+    })
+}

@@ -256,12 +256,17 @@ fn lines_before_a_late_detection_are_still_reported_one_by_one() {
 
 #[test]
 fn io_errors_name_the_path() {
-    let dir = std::env::temp_dir();
+    // A directory is searched for recordings: none is a usage error.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("empty-dir");
+    std::fs::create_dir_all(&dir).unwrap();
     let output = toolnorm().arg("normalize").arg(&dir).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        format!("toolnorm: {}: Is a directory\n", dir.display())
+        format!(
+            "toolnorm: {}: no *.jsonl file in this directory\n",
+            dir.display()
+        )
     );
     let missing = toolnorm()
         .args(["normalize", "/nonexistent/stream.jsonl"])

@@ -4,6 +4,7 @@ mod acp;
 mod audit;
 mod cli;
 mod live;
+mod many;
 mod pretty;
 mod redact;
 mod serve;

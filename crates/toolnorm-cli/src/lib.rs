@@ -6,6 +6,7 @@ mod inputs;
 mod many;
 mod normalize;
 mod pretty;
+mod session;
 mod stats;
 mod view;
 
@@ -122,6 +123,10 @@ pub struct NormalizeArgs {
     /// With `--redact`: write the audit file's lines as read, secrets included.
     #[arg(long, requires = "audit")]
     pub audit_raw: bool,
+    /// Read a Claude Code session's transcript alone, without the subagent transcripts
+    /// beside it (`<session>/subagents/*.jsonl`), which are otherwise joined to it.
+    #[arg(long)]
+    pub no_siblings: bool,
     /// How many files are read at once, with many inputs [default: the cores, or
     /// `RAYON_NUM_THREADS`].
     #[arg(long, value_name = "N")]

@@ -3,12 +3,13 @@
 //! whole, in input order (each directory's files sorted by path), as soon as it and every
 //! file before it are done; at most [`LOOK_AHEAD`] files per thread are read ahead of
 //! the one to be written next, so memory stays bounded however many files there are.
-//! Every call carries `metadata.source` (the file), every diagnostic names its file.
+//! Every call carries `metadata.source` (the file), every diagnostic names its file. A
+//! Claude Code session's transcript and its subagents' are one stream ([`session`]).
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -17,6 +18,7 @@ use toolnorm_adapters::{Format, NormalizerBuilder, Stats};
 
 use crate::inputs::expand;
 use crate::normalize::{Ended, Status, Stream, builders, input_name, open_input, run_stream};
+use crate::session::{self, Files, Unit};
 use crate::{EXIT_USAGE, NormalizeArgs, io_message};
 
 /// How many files per thread are read ahead of the one to be written next.
@@ -32,8 +34,6 @@ pub(crate) fn is_many(inputs: &[PathBuf]) -> bool {
 
 /// One file's run, held until every file before it is written.
 struct Done {
-    /// The file's name in messages.
-    name: String,
     stdout: Vec<u8>,
     stderr: Vec<u8>,
     audit: Vec<u8>,
@@ -42,10 +42,11 @@ struct Done {
 
 /// A buffer the normalizer writes its audit copy into, read back once it is done.
 #[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
+pub(crate) struct Shared(Arc<Mutex<Vec<u8>>>);
 
 impl Shared {
-    fn take(&self) -> Vec<u8> {
+    /// What was written, taken out.
+    pub(crate) fn take(&self) -> Vec<u8> {
         self.0
             .lock()
             .map(|mut buffer| std::mem::take(&mut *buffer))
@@ -80,8 +81,18 @@ pub(crate) fn normalize_many(
         let _ = writeln!(stderr, "toolnorm: {message}");
         ExitCode::from(EXIT_USAGE)
     };
-    let files = match expand(&args.inputs) {
-        Ok(files) => files,
+    // A session's own folder (`<session>/`) is the session: its transcript and its
+    // subagents'.
+    let inputs: Vec<PathBuf> = args
+        .inputs
+        .iter()
+        .map(|path| match args.no_siblings {
+            true => path.clone(),
+            false => session::transcript_of_folder(path).unwrap_or_else(|| path.clone()),
+        })
+        .collect();
+    let files = match expand(&inputs) {
+        Ok(files) => session::group(files, !args.no_siblings),
         Err(message) => return usage(stderr, message),
     };
     let make = match builders(&args.read) {
@@ -127,7 +138,7 @@ pub(crate) fn normalize_many(
                 let done = files
                     .get(index)
                     .filter(|_| !stop.load(Ordering::Relaxed))
-                    .map(|path| one(args, path, make()));
+                    .map(|unit| one(args, unit, make()));
                 let _ = sender.send((index, done));
             });
         };
@@ -192,7 +203,7 @@ impl<W: Write> Written<'_, W> {
         }
         self.worst = self.worst.max(done.ended.status);
         if let Some(audit) = self.audit.as_mut()
-            && let Err(error) = write_audit(audit, &done.name, &done.audit)
+            && let Err(error) = session::write_audit(audit, &done.ended.files, &done.audit)
         {
             let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
             self.worst = self.worst.max(Status::Failed);
@@ -259,34 +270,26 @@ impl<W: Write> Written<'_, W> {
     }
 }
 
-/// Writes a file's audit lines (`N<TAB>line`), each after the file's name and a tab.
-fn write_audit(audit: &mut impl Write, source: &str, lines: &[u8]) -> io::Result<()> {
-    for line in lines.split_inclusive(|&byte| byte == b'\n') {
-        audit.write_all(source.as_bytes())?;
-        audit.write_all(b"\t")?;
-        audit.write_all(line)?;
-    }
-    Ok(())
-}
-
-/// Reads one file through `builder`, everything it writes kept.
-fn one(args: &NormalizeArgs, path: &Path, builder: NormalizerBuilder) -> Done {
-    let name = input_name(Some(&path.to_path_buf()));
+/// Reads one file (and the subagent transcripts joined to it) through `builder`,
+/// everything it writes kept.
+fn one(args: &NormalizeArgs, unit: &Unit, builder: NormalizerBuilder) -> Done {
+    let path = &unit.path;
+    let name = input_name(Some(path));
     let mut stdout = Vec::new();
     let mut stderr = Vec::new();
     let audit = Shared::default();
-    let mut input = match open_input(Some(&path.to_path_buf())) {
+    let mut input = match open_input(Some(path)) {
         Ok(input) => input,
         Err(error) => {
             let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
             return Done {
-                name,
                 stdout,
                 stderr,
                 audit: Vec::new(),
                 ended: Ended {
                     status: Status::Failed,
                     stats: Stats::default(),
+                    files: Files(vec![(0, name)]),
                 },
             };
         }
@@ -307,17 +310,16 @@ fn one(args: &NormalizeArgs, path: &Path, builder: NormalizerBuilder) -> Done {
         prefixed: true,
         session_id: args.session_id.clone().unwrap_or_else(|| name.clone()),
     };
-    let mut inputs = std::iter::once(input.as_mut() as &mut dyn BufRead);
     let ended = run_stream(
         args,
         &stream,
-        &mut inputs,
+        input.as_mut(),
+        &unit.siblings,
         builder.build(),
         &mut stdout,
         &mut stderr,
     );
     Done {
-        name,
         stdout,
         stderr,
         audit: audit.take(),

@@ -13,7 +13,9 @@ use toolnorm_adapters::{
     Step, Writer,
 };
 
+use crate::many::Shared;
 use crate::pretty::{Colors, PrettyWriter};
+use crate::session::{self, Files, Tail};
 use crate::{ColorChoice, EXIT_UNRECOGNIZED, EXIT_USAGE, NormalizeArgs, ReadArgs, io_message};
 
 /// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
@@ -27,6 +29,8 @@ struct Report<'a, E: Write> {
     stderr: &'a mut E,
     /// The input's name, written before each diagnostic when many are read.
     prefix: Option<&'a str>,
+    /// The files of a joined stream, to name the file and line of each diagnostic.
+    files: Files,
     held: Vec<String>,
     /// Held diagnostics beyond [`HELD`], counted only.
     unheld: u64,
@@ -34,22 +38,33 @@ struct Report<'a, E: Write> {
 
 impl<E: Write> Report<'_, E> {
     fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        let line = self.render(diagnostic);
         if diagnostic.kind == DiagnosticKind::UndetectedDialect {
             if self.held.len() < HELD {
-                self.held.push(match self.prefix {
-                    Some(prefix) => format!("{prefix}: {diagnostic}"),
-                    None => diagnostic.to_string(),
-                });
+                self.held.push(line);
             } else {
                 self.unheld += 1;
             }
             return;
         }
         self.release();
-        let _ = match self.prefix {
-            Some(prefix) => writeln!(self.stderr, "{prefix}: {diagnostic}"),
-            None => writeln!(self.stderr, "{diagnostic}"),
-        };
+        let _ = writeln!(self.stderr, "{line}");
+    }
+
+    /// The diagnostic's line on stderr: after its file's name, when many are read or
+    /// the stream joins files (its line number then the file's own).
+    fn render(&self, diagnostic: &Diagnostic) -> String {
+        if self.files.joined()
+            && let Some((name, line)) = diagnostic.line.and_then(|line| self.files.locate(line))
+        {
+            let mut located = diagnostic.clone();
+            located.line = Some(line);
+            return format!("{name}: {located}");
+        }
+        match self.prefix {
+            Some(prefix) => format!("{prefix}: {diagnostic}"),
+            None => diagnostic.to_string(),
+        }
     }
 
     /// Writes the held diagnostics.
@@ -219,6 +234,10 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     };
     let path = args.inputs.first();
     let name = input_name(path);
+    let siblings = match path {
+        Some(path) if !args.no_siblings && path.as_os_str() != "-" => session::siblings(path),
+        _ => Vec::new(),
+    };
     let mut input = match open_input(path) {
         Ok(input) => input,
         Err(error) => {
@@ -229,8 +248,15 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     if args.audit_raw {
         builder = builder.audit_raw(true);
     }
+    // A joined session's audit lines are numbered in their file, after its name.
+    let mut joined_audit = None;
     if let Some(path) = &args.audit {
         match File::create(path) {
+            Ok(file) if !siblings.is_empty() => {
+                let shared = Shared::default();
+                builder = builder.audit_to(Box::new(shared.clone()));
+                joined_audit = Some((io::BufWriter::new(file), shared));
+            }
             Ok(file) => builder = builder.audit_to(Box::new(io::BufWriter::new(file))),
             Err(error) => {
                 let _ = writeln!(
@@ -251,10 +277,23 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             .clone()
             .unwrap_or_else(|| "toolnorm".to_owned()),
     };
-    let mut inputs = std::iter::once(input.as_mut() as &mut dyn BufRead);
-    run_stream(args, &stream, &mut inputs, builder.build(), stdout, stderr)
-        .status
-        .exit_code()
+    let ended = run_stream(
+        args,
+        &stream,
+        input.as_mut(),
+        &siblings,
+        builder.build(),
+        stdout,
+        stderr,
+    );
+    if let Some((mut file, shared)) = joined_audit
+        && let Err(error) = session::write_audit(&mut file, &ended.files, &shared.take())
+            .and_then(|()| file.flush())
+    {
+        let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    ended.status.exit_code()
 }
 
 /// How one stream's run ended, worst last.
@@ -289,6 +328,8 @@ pub(crate) struct Ended {
     pub(crate) status: Status,
     /// The line counts.
     pub(crate) stats: Stats,
+    /// The files read, where each starts in the stream.
+    pub(crate) files: Files,
 }
 
 /// One stream to normalize.
@@ -301,12 +342,14 @@ pub(crate) struct Stream<'a> {
     pub(crate) session_id: String,
 }
 
-/// Reads `inputs` one after the other as one stream through `normalizer`, writing the
-/// `--format` output on `stdout` and the diagnostics and messages on `stderr`.
+/// Reads `first`, then the files `siblings` (a session's subagent transcripts), as one
+/// stream through `normalizer`, writing the `--format` output on `stdout` and the
+/// diagnostics and messages on `stderr`.
 pub(crate) fn run_stream(
     args: &NormalizeArgs,
     stream: &Stream<'_>,
-    inputs: &mut dyn Iterator<Item = &mut dyn BufRead>,
+    first: &mut dyn BufRead,
+    siblings: &[PathBuf],
     mut normalizer: Normalizer,
     stdout: impl Write,
     stderr: &mut impl Write,
@@ -328,6 +371,7 @@ pub(crate) fn run_stream(
     let report = RefCell::new(Report {
         stderr: &mut *stderr,
         prefix: stream.prefixed.then_some(name),
+        files: Files(vec![(0, name.to_owned())]),
         held: Vec::new(),
         unheld: 0,
     });
@@ -347,27 +391,61 @@ pub(crate) fn run_stream(
             report.borrow_mut().release();
         }
     };
-    let mut read_error = None;
-    for input in inputs {
+    let mut tail = Tail::new(first);
+    let mut read_error = pump(
+        &mut tail,
+        &mut normalizer,
+        &mut on_step,
+        &mut after_chunk,
+        &mut head,
+    )
+    .map(|error| (name.to_owned(), error));
+    let mut last = tail.last;
+    for sibling in siblings {
+        if read_error.is_some() {
+            break;
+        }
+        // Each file ends its last line, so that it is not joined to the next file's first.
+        if last.is_some_and(|byte| byte != b'\n') {
+            normalizer.push(b"\n", &mut on_step);
+        }
+        let sibling_name = input_name(Some(sibling));
+        let mut input = match open_input(Some(sibling)) {
+            Ok(input) => input,
+            Err(error) => {
+                read_error = Some((sibling_name, error));
+                break;
+            }
+        };
+        let before = normalizer.stats().lines;
+        report
+            .borrow_mut()
+            .files
+            .0
+            .push((before, sibling_name.clone()));
+        let mut tail = Tail::new(input.as_mut());
         read_error = pump(
-            input,
+            &mut tail,
             &mut normalizer,
             &mut on_step,
             &mut after_chunk,
             &mut head,
-        );
-        if read_error.is_some() {
-            break;
-        }
+        )
+        .map(|error| (sibling_name, error));
+        last = tail.last;
     }
     normalizer.finish(&mut on_step);
     let hopeless = normalizer.dialect().is_none() && !report.borrow().held.is_empty();
     if !hopeless {
         report.borrow_mut().release();
     }
-    let stderr = report.into_inner().stderr;
+    let Report { stderr, files, .. } = report.into_inner();
     let stats = normalizer.stats();
-    let ended = |status| Ended { status, stats };
+    let ended = |status| Ended {
+        status,
+        stats,
+        files: files.clone(),
+    };
     if write_error.is_none()
         && let Err(error) = output.finish(normalizer.fold(), &stats)
     {
@@ -385,7 +463,7 @@ pub(crate) fn run_stream(
         let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
         return ended(Status::Failed);
     }
-    if let Some(error) = read_error {
+    if let Some((name, error)) = read_error {
         let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
         return ended(Status::Failed);
     }

@@ -22,7 +22,11 @@
    */
   /** The page's own element `id` (page.html has each). @param {string} id */
   const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-  /** `1 call`, `2 calls`. @param {number} n @param {string} word */
+  /**
+   * `1 call`, `2 calls`.
+   * @param {number} n
+   * @param {string} word
+   */
   const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
   /** @type {{sessions: Session[], live: boolean}} */
   const data = JSON.parse(/** @type {string} */ ($("toolnorm-data").textContent));

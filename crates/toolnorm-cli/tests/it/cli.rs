@@ -345,6 +345,10 @@ fn every_fixture_passes_strict_in_every_format() {
         }
         for file in std::fs::read_dir(&provider).unwrap() {
             let file = file.unwrap().path();
+            // A session folder (`claude-code-session/<scenario>/`) is read by `session`.
+            if !file.is_file() {
+                continue;
+            }
             for format in ["parts", "updates", "events", "pretty"] {
                 let output = toolnorm()
                     .args(["normalize", "--strict", "--format", format])

@@ -8,6 +8,7 @@ mod many;
 mod pretty;
 mod redact;
 mod serve;
+mod session;
 mod stats;
 mod ui_streams;
 mod view;

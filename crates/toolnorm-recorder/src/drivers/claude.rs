@@ -95,7 +95,10 @@ impl Recorder {
         // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
         let mut transcripts: Vec<PathBuf> = Vec::new();
         collect_jsonl(&config_dir.join("projects"), &mut transcripts);
-        transcripts.sort();
+        // By path as text: a session's transcript before its folder's subagent files
+        // (`<session>.jsonl` < `<session>/subagents/…`), so that a subagent's lines come
+        // after the result that names it, as a reader of the folder joins them.
+        transcripts.sort_by_key(|path| path.display().to_string());
         let mut lines = Vec::new();
         for t in &transcripts {
             if let Ok(text) = std::fs::read_to_string(t) {
@@ -106,6 +109,7 @@ impl Recorder {
             raw.extras
                 .push(("claude-code-transcript".to_owned(), lines));
         }
+        raw.session = session_folder(&config_dir.join("projects"), &transcripts);
         Ok(raw)
     }
 }
@@ -128,6 +132,57 @@ pub(super) fn trim_transcript(lines: Vec<String>) -> Vec<String> {
             !TRANSCRIPT_DROPPED.contains(&ty) && !TRANSCRIPT_DROPPED.contains(&sub.as_str())
         })
         .collect()
+}
+
+/// The session folder, when subagents wrote transcripts of their own beside the
+/// session's (`<session>.jsonl` and `<session>/subagents/agent-<id>.jsonl`, with an
+/// `agent-<id>.meta.json` each): every file by its path in the project directory, the
+/// transcripts in the order of `transcripts` (the joined transcript's), then the rest.
+fn session_folder(projects: &Path, transcripts: &[PathBuf]) -> Vec<(String, Vec<String>)> {
+    let in_project = |path: &Path| -> Option<String> {
+        let rel = path.strip_prefix(projects).ok()?;
+        let mut parts = rel.components();
+        parts.next();
+        Some(parts.as_path().display().to_string())
+    };
+    let subagents = transcripts
+        .iter()
+        .filter_map(|path| in_project(path))
+        .any(|rel| rel.contains("/subagents/"));
+    if !subagents {
+        return Vec::new();
+    }
+    let mut files = Vec::new();
+    let mut others = Vec::new();
+    collect_files(projects, &mut others);
+    others.sort();
+    let read = |path: &Path| {
+        std::fs::read_to_string(path)
+            .ok()
+            .map(|text| text.lines().map(str::to_owned).collect())
+    };
+    for path in transcripts.iter().chain(others.iter().filter(|path| {
+        path.extension().is_some_and(|x| x == "json") && !transcripts.contains(path)
+    })) {
+        if let (Some(rel), Some(lines)) = (in_project(path), read(path)) {
+            files.push((rel, lines));
+        }
+    }
+    files
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
 }
 
 fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -172,3 +172,23 @@ fn diagnostics_name_the_subagents_file_and_its_own_line() {
         format!("{}\t{}\t{{not json\n", agent.display(), lines + 1)
     );
 }
+
+#[test]
+fn view_and_stats_read_a_session_folder_as_one_session() {
+    let output = toolnorm()
+        .args(["stats", "--json", "fixtures/claude-code-session"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (folder, joined) = RUNS[0];
+    assert_eq!(report["sessions"], 1);
+    assert_eq!(report["calls"], parts(&[Path::new(joined)]).len());
+    let output = toolnorm()
+        .args(["view", "-o", "-", folder])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let page = String::from_utf8(output.stdout).unwrap();
+    assert!(page.contains(r#""parentToolCallId":"toolu_mock_1_1""#));
+}

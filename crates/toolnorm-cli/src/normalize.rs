@@ -174,7 +174,7 @@ pub(crate) fn builders(
 }
 
 /// The options given that do not apply to `format`, as a message.
-pub(crate) fn inapplicable(args: &NormalizeArgs) -> Option<String> {
+fn inapplicable(args: &NormalizeArgs) -> Option<String> {
     let format = args.format;
     if args.sse && !format.streams_to_ui() {
         return Some(format!(

@@ -1,7 +1,9 @@
 //! The recordings `view` and `stats` read: `FILE|DIR...` expanded into a sorted list of
-//! files, each read as its own stream (dialect detected per file), in parallel, results
-//! in input order.
+//! files, each read as its own stream (dialect detected per file; a Claude Code session's
+//! transcript with its subagents' transcripts, see [`session`]), in parallel, results in
+//! input order.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ use toolnorm::NormalizedToolPart;
 use toolnorm_adapters::{DiagnosticKind, NormalizerBuilder, Stats, Step};
 
 use crate::normalize::{HEAD, builder, open_input, pump, unrecognized};
+use crate::session::{self, Files, Tail, Unit};
 use crate::{EXIT_UNRECOGNIZED, EXIT_USAGE, ReadArgs, io_message};
 
 /// The file names a directory is searched for.
@@ -110,10 +113,15 @@ pub(crate) fn read_all(
     read: &ReadArgs,
     stderr: &mut impl Write,
 ) -> Result<(Vec<Session>, ExitCode), ExitCode> {
-    let files = expand(paths).map_err(|message| {
+    let paths: Vec<PathBuf> = paths
+        .iter()
+        .map(|path| session::transcript_of_folder(path).unwrap_or_else(|| path.clone()))
+        .collect();
+    let files = expand(&paths).map_err(|message| {
         let _ = writeln!(stderr, "toolnorm: {message}");
         ExitCode::from(EXIT_USAGE)
     })?;
+    let files = session::group(files, true);
     let make = || builder(read).unwrap_or_default();
     let mut sessions = Vec::new();
     let mut status = ExitCode::SUCCESS;
@@ -140,26 +148,34 @@ pub(crate) fn read_all(
 
 /// Reads every file in parallel; the results are in the order of `files`.
 pub(crate) fn load_all(
-    files: &[PathBuf],
+    files: &[Unit],
     builder: &(dyn Fn() -> NormalizerBuilder + Sync),
 ) -> Vec<Result<Session, Failure>> {
-    files.par_iter().map(|path| load(path, builder())).collect()
+    files
+        .par_iter()
+        .map(|unit| load(&unit.path, &unit.siblings, builder()))
+        .collect()
 }
 
-/// Reads one file into a [`Session`].
-pub(crate) fn load(path: &Path, builder: NormalizerBuilder) -> Result<Session, Failure> {
+/// Reads one file, and the subagent transcripts joined to it, into a [`Session`].
+pub(crate) fn load(
+    path: &Path,
+    siblings: &[PathBuf],
+    builder: NormalizerBuilder,
+) -> Result<Session, Failure> {
     let stdin = path.as_os_str() == "-";
     let source = if stdin {
         "stdin".to_owned()
     } else {
         path.display().to_string()
     };
-    let failure = |error: &io::Error| Failure {
-        message: format!("{source}: {}", io_message(error)),
+    let failure = |name: &str, error: &io::Error| Failure {
+        message: format!("{name}: {}", io_message(error)),
         unrecognized: false,
     };
     let named = (!stdin).then(|| path.to_path_buf());
-    let mut input = open_input(named.as_ref()).map_err(|error| failure(&error))?;
+    let mut input = open_input(named.as_ref()).map_err(|error| failure(&source, &error))?;
+    let files = RefCell::new(Files(vec![(0, source.clone())]));
     let mut normalizer = builder.build();
     let mut order: HashMap<String, usize> = HashMap::new();
     let mut parts: Vec<(usize, NormalizedToolPart)> = Vec::new();
@@ -177,20 +193,65 @@ pub(crate) fn load(path: &Path, builder: NormalizerBuilder) -> Result<Session, F
             if diagnostic.kind == DiagnosticKind::UndetectedDialect {
                 undetected += 1;
             }
-            diagnostics.push(format!("{source}: {diagnostic}"));
+            let files = files.borrow();
+            let located = diagnostic
+                .line
+                .filter(|_| files.joined())
+                .and_then(|line| files.locate(line));
+            diagnostics.push(match located {
+                Some((name, line)) => {
+                    let mut diagnostic = diagnostic.clone();
+                    diagnostic.line = Some(line);
+                    format!("{name}: {diagnostic}")
+                }
+                None => format!("{source}: {diagnostic}"),
+            });
         }
     };
     let mut head = Vec::with_capacity(HEAD);
-    let read_error = pump(
-        &mut *input,
+    let mut tail = Tail::new(input.as_mut());
+    let mut read_error = pump(
+        &mut tail,
         &mut normalizer,
         &mut on_step,
         &mut |_| {},
         &mut head,
-    );
+    )
+    .map(|error| (source.clone(), error));
+    let mut last = tail.last;
+    for sibling in siblings {
+        if read_error.is_some() {
+            break;
+        }
+        if last.is_some_and(|byte| byte != b'\n') {
+            normalizer.push(b"\n", &mut on_step);
+        }
+        let name = sibling.display().to_string();
+        let mut input = match open_input(Some(sibling)) {
+            Ok(input) => input,
+            Err(error) => {
+                read_error = Some((name, error));
+                break;
+            }
+        };
+        files
+            .borrow_mut()
+            .0
+            .push((normalizer.stats().lines, name.clone()));
+        let mut tail = Tail::new(input.as_mut());
+        read_error = pump(
+            &mut tail,
+            &mut normalizer,
+            &mut on_step,
+            &mut |_| {},
+            &mut head,
+        )
+        .map(|error| (name, error));
+        last = tail.last;
+    }
     normalizer.finish(&mut on_step);
-    if let Some(error) = read_error {
-        return Err(failure(&error));
+    if let Some((name, error)) = read_error {
+        return Err(failure(&name, &error));
     }
     if normalizer.dialect().is_none() && undetected > 0 {
         return Err(Failure {

@@ -3,8 +3,10 @@
 #![deny(missing_docs)]
 
 mod inputs;
+mod many;
 mod normalize;
 mod pretty;
+mod session;
 mod stats;
 mod view;
 
@@ -121,9 +123,21 @@ pub struct NormalizeArgs {
     /// With `--redact`: write the audit file's lines as read, secrets included.
     #[arg(long, requires = "audit")]
     pub audit_raw: bool,
-    /// The input file; `-` or nothing reads stdin.
-    #[arg(value_name = "FILE")]
-    pub input: Option<PathBuf>,
+    /// Read a Claude Code session's transcript alone, without the subagent transcripts
+    /// beside it (`<session>/subagents/*.jsonl`), which are otherwise joined to it.
+    #[arg(long)]
+    pub no_siblings: bool,
+    /// How many files are read at once, with many inputs [default: the cores, or
+    /// `RAYON_NUM_THREADS`].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// The input: a file, `-` or nothing for stdin, streamed as it is read. Or many:
+    /// files, and directories searched for `*.jsonl` and `*.ndjson` files
+    /// (recursively), each file its own stream (dialect detected per file), read in
+    /// parallel, written whole one after the other in sorted path order, every call
+    /// with `metadata.source` (the file) and every diagnostic naming its file.
+    #[arg(value_name = "FILE|DIR")]
+    pub inputs: Vec<PathBuf>,
 }
 
 /// When `pretty` output is coloured.

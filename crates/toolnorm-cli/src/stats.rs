@@ -216,20 +216,28 @@ fn duration(ms: Option<u64>) -> String {
     ms.map_or_else(|| "-".to_owned(), human_duration)
 }
 
+/// `1 call`, `2 calls`.
+fn plural(n: u64, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
+    }
+}
+
 fn write_tables(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let l = &report.lines;
     writeln!(
         out,
-        "{} sessions, {} calls, {} errors ({}); {} lines: {} applied, {} known non-tool, {} notices, {} errors\n",
-        report.sessions,
-        report.calls,
-        report.errors,
+        "{}, {}, {} ({}); {}: {} applied, {} known non-tool, {}, {}\n",
+        plural(report.sessions, "session"),
+        plural(report.calls, "call"),
+        plural(report.errors, "error"),
         percent(report.errors, report.calls),
-        l.lines,
+        plural(l.lines, "line"),
         l.applied,
         l.known_non_tool,
-        l.notices,
-        l.errors
+        plural(l.notices, "notice"),
+        plural(l.errors, "error")
     )?;
     let counts = |map: &BTreeMap<String, Count>| -> Vec<Vec<String>> {
         map.iter()

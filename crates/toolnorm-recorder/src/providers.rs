@@ -20,7 +20,9 @@ pub fn providers() -> Vec<&'static str> {
 /// The npm package behind a provider directory: (package, program).
 pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
     match provider {
-        "claude-code" | "claude-code-transcript" => Some(("@anthropic-ai/claude-code", "claude")),
+        "claude-code" | "claude-code-transcript" | "claude-code-session" => {
+            Some(("@anthropic-ai/claude-code", "claude"))
+        }
         "claude-code-acp" => Some(("@agentclientprotocol/claude-agent-acp", "claude-agent-acp")),
         "claude-code-zed-acp" => Some(("@zed-industries/claude-code-acp", "claude-code-acp")),
         "codex-acp" => Some(("@zed-industries/codex-acp", "codex-acp")),

@@ -72,12 +72,24 @@ fn fixtures_match_provenance() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             e.provider.clone()
         };
-        assert_eq!(
-            e.path,
-            format!("{expected_dir}/{}.jsonl", e.scenario),
-            "{}: path does not follow <provider>[@<version>]/<scenario>.jsonl",
-            e.path
-        );
+        // A session folder: `claude-code-session[@<version>]/<scenario>/<files as the
+        // CLI laid them out>`.
+        if e.provider == "claude-code-session" {
+            assert!(
+                e.path
+                    .starts_with(&format!("{expected_dir}/{}/", e.scenario))
+                    && e.path.ends_with(".jsonl"),
+                "{}: path does not follow <provider>[@<version>]/<scenario>/…/*.jsonl",
+                e.path
+            );
+        } else {
+            assert_eq!(
+                e.path,
+                format!("{expected_dir}/{}.jsonl", e.scenario),
+                "{}: path does not follow <provider>[@<version>]/<scenario>.jsonl",
+                e.path
+            );
+        }
         let (package, _) = package_of(&e.provider)
             .ok_or_else(|| format!("{}: unknown provider {}", e.path, e.provider))?;
         assert_eq!(e.cli, package, "{}: wrong CLI package", e.path);

@@ -14,6 +14,8 @@ pub(crate) struct Applier<'a> {
     pub stats: &'a mut Stats,
     /// Hand each applied event to the caller.
     pub keep_events: bool,
+    /// Metadata merged into every `toolCallStarted`.
+    pub start_metadata: &'a toolnorm::JsonObject,
     /// The line's diagnostics.
     pub diagnostics: &'a mut Vec<Diagnostic>,
     /// Events made from the line so far.
@@ -22,7 +24,15 @@ pub(crate) struct Applier<'a> {
 }
 
 impl Sink for Applier<'_> {
-    fn apply(&mut self, line: u64, event: ToolEvent) {
+    fn apply(&mut self, line: u64, mut event: ToolEvent) {
+        if let ToolEvent::ToolCallStarted(started) = &mut event
+            && !self.start_metadata.is_empty()
+        {
+            let metadata = started.metadata.get_or_insert_with(Default::default);
+            for (key, value) in self.start_metadata {
+                metadata.insert(key.clone(), value.clone());
+            }
+        }
         self.events += 1;
         self.stats.events += 1;
         let kept = self.keep_events.then(|| event.clone());

@@ -31,6 +31,8 @@ pub(crate) struct Settings {
     pub audit_raw: bool,
     /// Where lines that produced a diagnostic are copied.
     pub audit: Option<Box<dyn Write + Send>>,
+    /// Metadata every call starts with.
+    pub metadata: toolnorm::JsonObject,
 }
 
 /// Sets up a [`Normalizer`]: start from [`Normalizer::builder`] (or
@@ -67,6 +69,7 @@ impl Default for NormalizerBuilder {
                 redactor: None,
                 audit_raw: false,
                 audit: None,
+                metadata: toolnorm::JsonObject::new(),
             },
         }
     }
@@ -146,6 +149,14 @@ impl NormalizerBuilder {
     /// `N<TAB>line<LF>` (`N` the 1-based line number), each line once, in input order.
     pub fn audit_to(mut self, out: Box<dyn Write + Send>) -> Self {
         self.settings.audit = Some(out);
+        self
+    }
+
+    /// Sets `key` in the metadata of every call, from its start (merged into each
+    /// `toolCallStarted` before it is applied, so every format carries it, the event log
+    /// too): e.g. `source`, the file a call was read from, when many are read at once.
+    pub fn metadata(mut self, key: impl Into<String>, value: impl Into<serde_json::Value>) -> Self {
+        self.settings.metadata.insert(key.into(), value.into());
         self
     }
 

@@ -101,6 +101,8 @@ struct Core {
     setup: TrackerSetup,
     provider_options: ProviderOptions,
     keep_events: bool,
+    /// Metadata every call starts with ([`NormalizerBuilder::metadata`]).
+    start_metadata: toolnorm::JsonObject,
     fold: Fold,
     /// The diagnostics of the line being read (kept to reuse the buffer).
     diagnostics: Vec<Diagnostic>,
@@ -206,6 +208,7 @@ impl Normalizer {
                 setup,
                 provider_options,
                 keep_events: settings.keep_events,
+                start_metadata: settings.metadata,
                 fold: Fold::builder()
                     .output_cap(settings.output_cap)
                     .evict_finished(settings.evict_finished)
@@ -353,6 +356,7 @@ impl Core {
             fold: &mut self.fold,
             stats: &mut self.stats,
             keep_events: self.keep_events,
+            start_metadata: &self.start_metadata,
             diagnostics: &mut self.diagnostics,
             events: 0,
             on_step,

@@ -20,7 +20,10 @@ fn fixtures() -> &'static [Vec<u8>] {
                 continue;
             }
             for file in std::fs::read_dir(&dir).unwrap() {
-                files.push(std::fs::read(file.unwrap().path()).unwrap());
+                let file = file.unwrap().path();
+                if file.is_file() {
+                    files.push(std::fs::read(file).unwrap());
+                }
             }
         }
         files.sort();

@@ -22,6 +22,12 @@
    */
   /** The page's own element `id` (page.html has each). @param {string} id */
   const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  /**
+   * `1 call`, `2 calls`.
+   * @param {number} n
+   * @param {string} word
+   */
+  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
   /** @type {{sessions: Session[], live: boolean}} */
   const data = JSON.parse(/** @type {string} */ ($("toolnorm-data").textContent));
   const sessions = data.sessions;
@@ -213,7 +219,7 @@
       };
       roots.forEach(visit);
     }
-    $("shown").textContent = filtering() ? shown + " of " + nodes.length + " calls" : nodes.length + " calls";
+    $("shown").textContent = filtering() ? shown + " of " + plural(nodes.length, "call") : plural(nodes.length, "call");
     spacer.style.height = rows.length * ROW + "px";
   }
 
@@ -247,7 +253,7 @@
     if (node.isSession) {
       const session = sessions[node.session];
       div.classList.add("session");
-      div.appendChild(el("span", "title", session.source + " · " + (session.dialect || "unknown dialect") + " · " + session.parts.length + " calls"));
+      div.appendChild(el("span", "title", session.source + " · " + (session.dialect || "unknown dialect") + " · " + plural(session.parts.length, "call")));
       return div;
     }
     const p = node.part;
@@ -294,7 +300,7 @@
   function renderSummary() {
     const header = $("summary");
     header.replaceChildren();
-    header.appendChild(el("h1", "", sessions.length === 1 ? sessions[0].source : sessions.length + " sessions"));
+    header.appendChild(el("h1", "", sessions.length === 1 ? sessions[0].source : plural(sessions.length, "session")));
     const count = (key) => {
       const counts = new Map();
       for (const node of nodes) counts.set(node.part[key], (counts.get(node.part[key]) || 0) + 1);
@@ -336,11 +342,11 @@
       return sum;
     }, { applied: 0, knownNonTool: 0, notices: 0, errors: 0 });
     header.appendChild(el("span", "stat lines", "lines: " + lines.applied + " applied, " + lines.knownNonTool +
-      " known non-tool, " + lines.notices + " notices, " + lines.errors + " errors"));
+      " known non-tool, " + plural(lines.notices, "notice") + ", " + plural(lines.errors, "error")));
     const diagnostics = sessions.flatMap((s) => s.diagnostics);
     if (diagnostics.length) {
       const box = el("details", "stat");
-      box.appendChild(el("summary", "", diagnostics.length + " diagnostics"));
+      box.appendChild(el("summary", "", plural(diagnostics.length, "diagnostic")));
       box.appendChild(el("pre", "", diagnostics.join("\n")));
       header.appendChild(box);
     }

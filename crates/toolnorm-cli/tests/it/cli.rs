@@ -256,12 +256,17 @@ fn lines_before_a_late_detection_are_still_reported_one_by_one() {
 
 #[test]
 fn io_errors_name_the_path() {
-    let dir = std::env::temp_dir();
+    // A directory is searched for recordings: none is a usage error.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("empty-dir");
+    std::fs::create_dir_all(&dir).unwrap();
     let output = toolnorm().arg("normalize").arg(&dir).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        format!("toolnorm: {}: Is a directory\n", dir.display())
+        format!(
+            "toolnorm: {}: no *.jsonl file in this directory\n",
+            dir.display()
+        )
     );
     let missing = toolnorm()
         .args(["normalize", "/nonexistent/stream.jsonl"])
@@ -340,6 +345,10 @@ fn every_fixture_passes_strict_in_every_format() {
         }
         for file in std::fs::read_dir(&provider).unwrap() {
             let file = file.unwrap().path();
+            // A session folder (`claude-code-session/<scenario>/`) is read by `session`.
+            if !file.is_file() {
+                continue;
+            }
             for format in ["parts", "updates", "events", "pretty"] {
                 let output = toolnorm()
                     .args(["normalize", "--strict", "--format", format])

@@ -242,5 +242,6 @@ fn record(
             "{display}  # stdio ACP: initialize, session/new {{cwd}}, session/prompt {{sessionId, prompt}}"
         ),
         extras: Vec::new(),
+        session: Vec::new(),
     })
 }

@@ -144,5 +144,6 @@ pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Ra
         lines,
         command: "codex app-server  # stdio JSON-RPC: initialize, initialized, thread/start {cwd}, turn/start {threadId, input}".into(),
         extras,
+        session: Vec::new(),
     })
 }

@@ -14,7 +14,8 @@ use crate::scenario::Scenario;
 
 /// Transcript records that snapshot whole prompts or API requests are dropped from the
 /// fixture (they are tens of KB each, carry no tool events, and `api-request` holds a
-/// hash of the request that differs between runs); the raw file keeps them.
+/// hash of the request that differs between runs); the CLI's own files in the run's
+/// scratch HOME keep them.
 pub const TRANSCRIPT_DROPPED: &[&str] = &[
     "api-request",
     "api-request-shape",
@@ -96,17 +97,25 @@ impl Recorder {
         // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
         let mut transcripts: Vec<PathBuf> = Vec::new();
         collect_jsonl(&config_dir.join("projects"), &mut transcripts);
-        transcripts.sort();
-        let mut lines = Vec::new();
-        for t in &transcripts {
-            if let Ok(text) = std::fs::read_to_string(t) {
-                lines.extend(text.lines().map(str::to_owned));
-            }
-        }
+        // By path as text: a session's transcript before its folder's subagent files
+        // (`<session>.jsonl` < `<session>/subagents/…`), so that a subagent's lines come
+        // after the result that names it, as a reader of the folder joins them.
+        transcripts.sort_by_key(|path| path.display().to_string());
+        let files: Vec<Vec<String>> = transcripts
+            .iter()
+            .map(|t| {
+                std::fs::read_to_string(t)
+                    .map(|text| text.lines().map(str::to_owned).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let files = canonical_transcripts(files);
+        let lines: Vec<String> = files.iter().flatten().cloned().collect();
         if !lines.is_empty() {
             raw.extras
                 .push(("claude-code-transcript".to_owned(), lines));
         }
+        raw.session = session_folder(&config_dir.join("projects"), &transcripts, &files);
         Ok(raw)
     }
 }
@@ -117,12 +126,32 @@ impl Recorder {
 /// re-record gives the same fixture. They carry no tool events.
 pub const TRANSCRIPT_LATEST_ONLY: &[&str] = &["atis-latch", "last-prompt"];
 
-/// A transcript as a fixture: the records listed in [`TRANSCRIPT_DROPPED`] left out,
-/// the conversation records (those with a `uuid`, the ones that carry the tool calls)
-/// and every other record in the order the CLI wrote them, and only the last of each
-/// [`TRANSCRIPT_LATEST_ONLY`] record, after them. Lines that are not JSON are kept
-/// where they are.
-pub(super) fn canonical_transcript(lines: Vec<String>) -> Vec<String> {
+/// A session's transcript files (the session's, then its subagents') as fixtures: in
+/// each, the records listed in [`TRANSCRIPT_DROPPED`] left out, the conversation records
+/// (those with a `uuid`, the ones that carry the tool calls) and every other record in
+/// the order the CLI wrote them, and only the last of each [`TRANSCRIPT_LATEST_ONLY`]
+/// record, after them; then every record's time set by its place in the files joined
+/// (see [`stamp_by_position`]). The joined transcript fixture and the session folder
+/// fixture are made of the same lines.
+pub(super) fn canonical_transcripts(files: Vec<Vec<String>>) -> Vec<Vec<String>> {
+    let mut index = 0;
+    files
+        .into_iter()
+        .map(|lines| {
+            canonical_order(lines)
+                .into_iter()
+                .map(|line| {
+                    index += 1;
+                    stamp_by_position(line, index - 1)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One transcript file's records in the order [`canonical_transcripts`] describes.
+/// Lines that are not JSON are kept where they are.
+fn canonical_order(lines: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(lines.len());
     let mut latest: Vec<Option<String>> = vec![None; TRANSCRIPT_LATEST_ONLY.len()];
     for line in lines {
@@ -147,10 +176,7 @@ pub(super) fn canonical_transcript(lines: Vec<String>) -> Vec<String> {
         }
     }
     out.extend(latest.into_iter().flatten());
-    out.into_iter()
-        .enumerate()
-        .map(|(i, line)| stamp_by_position(line, i))
-        .collect()
+    out
 }
 
 /// Replaces a record's `timestamp` (the time the CLI wrote it) by one that depends only
@@ -172,6 +198,67 @@ fn stamp_by_position(line: String, index: usize) -> String {
         &format!("\"timestamp\":\"{raw}\""),
         &format!("\"timestamp\":\"{stamp}\""),
     )
+}
+
+/// The session folder, when subagents wrote transcripts of their own beside the
+/// session's (`<session>.jsonl` and `<session>/subagents/agent-<id>.jsonl`, with an
+/// `agent-<id>.meta.json` each): every file by its path in the project directory, the
+/// transcripts in the order of `transcripts` (the joined transcript's), then the rest.
+fn session_folder(
+    projects: &Path,
+    transcripts: &[PathBuf],
+    canonical: &[Vec<String>],
+) -> Vec<(String, Vec<String>)> {
+    let in_project = |path: &Path| -> Option<String> {
+        let rel = path.strip_prefix(projects).ok()?;
+        let mut parts = rel.components();
+        parts.next();
+        Some(parts.as_path().display().to_string())
+    };
+    let subagents = transcripts
+        .iter()
+        .filter_map(|path| in_project(path))
+        .any(|rel| rel.contains("/subagents/"));
+    if !subagents {
+        return Vec::new();
+    }
+    let mut files = Vec::new();
+    let mut others = Vec::new();
+    collect_files(projects, &mut others);
+    others.sort();
+    let read = |path: &Path| {
+        std::fs::read_to_string(path)
+            .ok()
+            .map(|text| text.lines().map(str::to_owned).collect())
+    };
+    for (path, lines) in transcripts.iter().zip(canonical) {
+        if let Some(rel) = in_project(path) {
+            files.push((rel, lines.clone()));
+        }
+    }
+    for path in others
+        .iter()
+        .filter(|path| path.extension().is_some_and(|x| x == "json") && !transcripts.contains(path))
+    {
+        if let (Some(rel), Some(lines)) = (in_project(path), read(path)) {
+            files.push((rel, lines));
+        }
+    }
+    files
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
 }
 
 fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -63,6 +63,10 @@ pub struct Raw {
     pub command: String,
     /// Extra streams: (provider directory, lines), e.g. session transcripts.
     pub extras: Vec<(String, Vec<String>)>,
+    /// The files of a session folder as the CLI laid them out, when it wrote more than
+    /// one (Claude Code's subagent transcripts): (path in the folder, lines), in the
+    /// order the joined transcript of `extras` has them.
+    pub session: Vec<(String, Vec<String>)>,
 }
 
 /// Appended to the command of a Codex rollout fixture: which files it holds.
@@ -177,11 +181,6 @@ impl Recorder {
                 format!("{dir}/{}.jsonl", scenario.name)
             };
             run::write_lines(&self.scratch.join("raw").join(&rel), &lines)?;
-            let lines = if dir == "claude-code-transcript" {
-                claude::canonical_transcript(lines)
-            } else {
-                lines
-            };
             let mut norm = Normalizer::new(subs.clone())?;
             if let (Some(main), "codex-rollout") = (&main, dir.as_str()) {
                 norm.share_uuids(main);
@@ -195,24 +194,107 @@ impl Recorder {
             if dir == "codex-rollout" {
                 command.push_str(ROLLOUT_SHOWN);
             }
-            entries.push(Entry {
-                path: rel,
-                provider: dir.clone(),
-                cli: package.to_owned(),
-                version,
-                scenario: scenario.name.clone(),
-                scenario_file: scenario
-                    .path
-                    .strip_prefix(&self.root)
-                    .unwrap_or(&scenario.path)
-                    .display()
-                    .to_string(),
-                description: scenario.description.clone(),
-                command,
-                lines: out.len(),
-            });
+            entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
+        }
+        if !raw.session.is_empty() {
+            let command = substitutions::apply(&subs, &raw.command);
+            entries.extend(self.write_session(scenario, &subs, raw.session, &command)?);
         }
         Ok(entries)
+    }
+
+    /// Writes a session folder (`claude-code-session/<scenario>/`): its files normalized
+    /// together, in the order of the joined transcript, so that their lines are those of
+    /// `claude-code-transcript/<scenario>.jsonl` and their names carry the same ids.
+    fn write_session(
+        &self,
+        scenario: &Scenario,
+        subs: &crate::normalize::Substitutions,
+        files: Vec<(String, Vec<String>)>,
+        command: &str,
+    ) -> Result<Vec<Entry>> {
+        let dir = "claude-code-session";
+        let (package, _) = package_of(dir).unwrap_or(("", ""));
+        let version = self.cli_version(package)?;
+        let base = if self.versioned {
+            format!("{dir}@{version}/{}", scenario.name)
+        } else {
+            format!("{dir}/{}", scenario.name)
+        };
+        let fixture_dir = self.root.join("fixtures").join(&base);
+        if fixture_dir.exists() {
+            std::fs::remove_dir_all(&fixture_dir)
+                .map_err(|e| Error::io(format!("removing {}", fixture_dir.display()), e))?;
+        }
+        // The transcripts are already in their canonical order (`claude::canonical_transcripts`).
+        // The transcripts together, as the joined one is; the other files after them.
+        let (transcripts, others): (Vec<_>, Vec<_>) =
+            files.iter().partition(|(name, _)| name.ends_with(".jsonl"));
+        let joined: Vec<String> = transcripts
+            .iter()
+            .flat_map(|(_, lines)| lines.clone())
+            .collect();
+        let mut norm = Normalizer::new(subs.clone())?;
+        let (out, _dropped) = norm.normalize_lines(&joined);
+        let mut out = out.into_iter();
+        let mut entries = Vec::new();
+        for (name, lines) in transcripts.into_iter().chain(others) {
+            let normalized: Vec<String> = if name.ends_with(".jsonl") {
+                let json = lines
+                    .iter()
+                    .filter(|line| serde_json::from_str::<Value>(line).is_ok())
+                    .count();
+                out.by_ref().take(json).collect()
+            } else {
+                norm.normalize_lines(lines).0
+            };
+            let rel = format!("{base}/{}", norm.string(name));
+            run::write_lines(&self.scratch.join("raw").join(&base).join(name), lines)?;
+            run::write_lines(&self.root.join("fixtures").join(&rel), &normalized)?;
+            if name.ends_with(".jsonl") {
+                let entry = self.entry(
+                    scenario,
+                    rel,
+                    dir,
+                    package,
+                    version.clone(),
+                    command.to_owned(),
+                    normalized.len(),
+                );
+                entries.push(entry);
+            }
+        }
+        Ok(entries)
+    }
+
+    /// The provenance entry of one fixture file.
+    #[allow(clippy::too_many_arguments)]
+    fn entry(
+        &self,
+        scenario: &Scenario,
+        path: String,
+        provider: &str,
+        package: &str,
+        version: String,
+        command: String,
+        lines: usize,
+    ) -> Entry {
+        Entry {
+            path,
+            provider: provider.to_owned(),
+            cli: package.to_owned(),
+            version,
+            scenario: scenario.name.clone(),
+            scenario_file: scenario
+                .path
+                .strip_prefix(&self.root)
+                .unwrap_or(&scenario.path)
+                .display()
+                .to_string(),
+            description: scenario.description.clone(),
+            command,
+            lines,
+        }
     }
 }
 

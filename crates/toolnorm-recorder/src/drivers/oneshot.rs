@@ -64,6 +64,7 @@ impl Recorder {
                 run.shown_suffix
             ),
             extras: Vec::new(),
+            session: Vec::new(),
         })
     }
 }

@@ -101,6 +101,7 @@ pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Ra
             "opencode serve --hostname 127.0.0.1 --port {SHOWN_SERVE_PORT}  # GET /event and /global/event (SSE), POST /session, POST /session/{{id}}/prompt_async"
         ),
         extras: vec![("opencode-serve-global".to_owned(), global)],
+        session: Vec::new(),
     })
 }
 

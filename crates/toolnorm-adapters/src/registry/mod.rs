@@ -260,30 +260,37 @@ mod tests {
     #[test]
     fn no_line_of_any_fixture_is_claimed_by_two_dialects() {
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut lines = 0;
-        for dir in std::fs::read_dir(fixtures).unwrap() {
-            let dir = dir.unwrap().path();
-            if !dir.is_dir() {
-                continue;
-            }
-            for file in std::fs::read_dir(&dir).unwrap() {
-                let bytes = std::fs::read(file.unwrap().path()).unwrap();
-                for line in bytes.split(|byte| *byte == b'\n') {
-                    let Some(probe) = Probe::of(line) else {
-                        continue;
-                    };
-                    let claims: Vec<&str> = ENTRIES
-                        .iter()
-                        .filter(|entry| (entry.claims)(&probe))
-                        .map(|entry| entry.dialect.as_str())
-                        .collect();
-                    assert!(
-                        claims.len() <= 1,
-                        "{claims:?} all claim {}",
-                        String::from_utf8_lossy(line)
-                    );
-                    lines += 1;
+        // Every `.jsonl` file under `fixtures/`, session folders included.
+        fn jsonl_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    jsonl_files(&path, out);
+                } else if path.extension().is_some_and(|ext| ext == "jsonl") {
+                    out.push(path);
                 }
+            }
+        }
+        let mut files = Vec::new();
+        jsonl_files(&fixtures, &mut files);
+        let mut lines = 0;
+        for file in files {
+            let bytes = std::fs::read(file).unwrap();
+            for line in bytes.split(|byte| *byte == b'\n') {
+                let Some(probe) = Probe::of(line) else {
+                    continue;
+                };
+                let claims: Vec<&str> = ENTRIES
+                    .iter()
+                    .filter(|entry| (entry.claims)(&probe))
+                    .map(|entry| entry.dialect.as_str())
+                    .collect();
+                assert!(
+                    claims.len() <= 1,
+                    "{claims:?} all claim {}",
+                    String::from_utf8_lossy(line)
+                );
+                lines += 1;
             }
         }
         assert!(lines > 1000, "{lines} lines");

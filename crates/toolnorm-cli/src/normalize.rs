@@ -215,7 +215,7 @@ impl<W: Write> Output<W> {
 }
 
 /// `toolnorm normalize`: one file or stdin streamed as it is read; more files, or a
-/// directory, go to [`crate::many`].
+/// directory, go to the `many` module.
 pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     if let Some(message) = inapplicable(args) {
         let _ = writeln!(stderr, "toolnorm: {message}");

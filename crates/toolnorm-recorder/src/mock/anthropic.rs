@@ -105,7 +105,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
                     "content_block_start",
                     &json!({"type": "content_block_start", "index": index, "content_block": start}),
                 );
-                for c in chunks(&to_wire(&block["input"]), step.chunk) {
+                for c in chunks(&to_wire(&block["input"]), step.chunk, req.named_work_dir()) {
                     sse_event(
                         &mut out,
                         "content_block_delta",

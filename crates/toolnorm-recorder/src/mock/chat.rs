@@ -66,7 +66,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
             json!({"tool_calls": [{"index": i, "id": cid, "type": "function", "function": {"name": name, "arguments": ""}}]}),
             None,
         );
-        for c in chunks(args, chunk) {
+        for c in chunks(args, chunk, req.named_work_dir()) {
             push(
                 json!({"tool_calls": [{"index": i, "function": {"arguments": c}}]}),
                 None,

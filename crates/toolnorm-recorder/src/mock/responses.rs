@@ -152,7 +152,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
                     json!({"type": "response.output_item.added", "output_index": idx, "item": added}),
                 );
                 let args = item["arguments"].as_str().unwrap_or("");
-                for c in chunks(args, chunk) {
+                for c in chunks(args, chunk, req.named_work_dir()) {
                     ev(
                         &mut out,
                         json!({"type": "response.function_call_arguments.delta", "item_id": item["id"], "output_index": idx, "delta": c}),
@@ -170,7 +170,7 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
                     json!({"type": "response.output_item.added", "output_index": idx, "item": added}),
                 );
                 let input = item["input"].as_str().unwrap_or("");
-                for c in chunks(input, chunk * 4) {
+                for c in chunks(input, chunk * 4, req.named_work_dir()) {
                     ev(
                         &mut out,
                         json!({"type": "response.custom_tool_call_input.delta", "item_id": item["id"], "output_index": idx, "delta": c}),

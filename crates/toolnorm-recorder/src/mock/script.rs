@@ -245,6 +245,12 @@ impl<'a> Request<'a> {
     fn work(&self) -> &str {
         self.work.get_or_init(|| find_work_dir(self.body))
     }
+
+    /// The working directory, once a call's arguments have named it: the text that
+    /// streamed arguments never cut ([`super::stream::chunks`]).
+    pub(super) fn named_work_dir(&self) -> Option<&str> {
+        self.work.get().map(String::as_str).filter(|w| *w != ".")
+    }
 }
 
 /// Finds the working directory a CLI announces in its request.

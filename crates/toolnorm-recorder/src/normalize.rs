@@ -23,6 +23,7 @@ pub struct Substitutions {
     pairs: Vec<(String, String)>,
     patterns: Vec<(Regex, String)>,
     counted: Vec<(Regex, String)>,
+    timestamps_by_position: bool,
 }
 
 impl Substitutions {
@@ -50,6 +51,14 @@ impl Substitutions {
         let re = Regex::new(pattern).map_err(|e| Error::Server(format!("regex {pattern}: {e}")))?;
         self.counted.push((re, prefix.into()));
         Ok(())
+    }
+
+    /// Numbers every ISO timestamp by its place (its line, then its order in the line)
+    /// instead of by its value: for a CLI whose events a few milliseconds apart fall
+    /// in the same millisecond in one run and not in the next, which would merge or
+    /// split their placeholders. Equal timestamps at two places then differ.
+    pub fn number_timestamps_by_position(&mut self) {
+        self.timestamps_by_position = true;
     }
 
     fn apply(&self, s: &str) -> String {
@@ -162,6 +171,9 @@ pub struct Normalizer {
     s_map: HashMap<String, String>,
     counted: HashMap<String, String>,
     slugs: HashMap<String, String>,
+    /// With [`Substitutions::number_timestamps_by_position`]: the slot of the line
+    /// being rewritten and how many timestamps it has shown so far.
+    position: Option<(usize, usize)>,
 }
 
 impl Normalizer {
@@ -186,6 +198,7 @@ impl Normalizer {
             s_map: HashMap::new(),
             counted: HashMap::new(),
             slugs: HashMap::new(),
+            position: None,
         })
     }
 
@@ -275,10 +288,17 @@ impl Normalizer {
                     .insert(raw.clone(), format!("{prefix}_{:026}", rank + 1));
             }
         }
+        let by_position = self.subs.timestamps_by_position;
         let out = json_lines
             .iter()
             .zip(&tokens)
-            .map(|(l, toks)| self.rewrite(l, toks))
+            .enumerate()
+            .map(|(line_no, (l, toks))| {
+                self.position = by_position.then_some((line_no * 10, 0));
+                let line = self.rewrite(l, toks);
+                self.position = None;
+                line
+            })
             .collect();
         (out, dropped)
     }
@@ -389,6 +409,11 @@ impl Normalizer {
             .iso
             .replace_all(&s, |c: &regex::Captures<'_>| {
                 let raw = c.get(0).map(|m| m.as_str()).unwrap_or("");
+                if let Some((slot, seen)) = &mut self.position {
+                    let rank = *slot + (*seen).min(9);
+                    *seen += 1;
+                    return iso_placeholder(raw, rank);
+                }
                 self.iso_map
                     .get(raw)
                     .cloned()
@@ -510,6 +535,39 @@ mod tests {
         assert_eq!(
             out[0],
             r#"{"id":"00000000-0000-4000-8000-000000000002","turn":"00000000-0000-4000-8000-000000000003"}"#
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn timestamps_by_position_do_not_depend_on_collisions() -> Result<()> {
+        let run = |times: [&str; 3]| -> Result<Vec<String>> {
+            let mut subs = Substitutions::default();
+            subs.number_timestamps_by_position();
+            let mut n = Normalizer::new(subs)?;
+            let lines = [
+                format!(r#"{{"start":"{}","last":"{}"}}"#, times[0], times[1]),
+                format!(r#"{{"t":"{}"}}"#, times[2]),
+            ];
+            Ok(n.normalize_lines(&lines).0)
+        };
+        let apart = run([
+            "2026-11-30T10:00:00.001Z",
+            "2026-11-30T10:00:00.002Z",
+            "2026-11-30T10:00:00.003Z",
+        ])?;
+        let same = run([
+            "2026-11-30T10:00:00.001Z",
+            "2026-11-30T10:00:00.001Z",
+            "2026-11-30T10:00:00.001Z",
+        ])?;
+        assert_eq!(apart, same);
+        assert_eq!(
+            apart,
+            [
+                r#"{"start":"2026-01-01T00:00:00.000Z","last":"2026-01-01T00:00:01.000Z"}"#,
+                r#"{"t":"2026-01-01T00:00:10.000Z"}"#,
+            ]
         );
         Ok(())
     }

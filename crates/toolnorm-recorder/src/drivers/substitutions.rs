@@ -28,6 +28,8 @@ impl Recorder {
             s.add_pattern(r"Process Group PGID: \d+", "Process Group PGID: 4242")?;
             s.add_counted(r"\b[0-9a-f]{64}\b", "p")?;
             s.add_counted(r"\b[0-9a-f]{32}\b", "m")?;
+            // Its events a few milliseconds apart often share a millisecond.
+            s.number_timestamps_by_position();
         }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
         // Codex rollout file names and plain calendar dates.

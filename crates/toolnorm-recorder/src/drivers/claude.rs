@@ -6,6 +6,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+use super::files::{files_under, has_extension, lines_of};
 use super::oneshot::OneShot;
 use super::{Raw, Recorder, write_json};
 use crate::error::{Error, Result};
@@ -95,20 +96,14 @@ impl Recorder {
             },
         )?;
         // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
-        let mut transcripts: Vec<PathBuf> = Vec::new();
-        collect_jsonl(&config_dir.join("projects"), &mut transcripts);
+        let mut transcripts = files_under(&config_dir.join("projects"), |path| {
+            has_extension(path, "jsonl")
+        });
         // By path as text: a session's transcript before its folder's subagent files
         // (`<session>.jsonl` < `<session>/subagents/…`), so that a subagent's lines come
         // after the result that names it, as a reader of the folder joins them.
         transcripts.sort_by_key(|path| path.display().to_string());
-        let files: Vec<Vec<String>> = transcripts
-            .iter()
-            .map(|t| {
-                std::fs::read_to_string(t)
-                    .map(|text| text.lines().map(str::to_owned).collect())
-                    .unwrap_or_default()
-            })
-            .collect();
+        let files: Vec<Vec<String>> = transcripts.iter().map(|t| lines_of(t)).collect();
         let files = canonical_transcripts(files);
         let lines: Vec<String> = files.iter().flatten().cloned().collect();
         if !lines.is_empty() {
@@ -223,9 +218,7 @@ fn session_folder(
         return Vec::new();
     }
     let mut files = Vec::new();
-    let mut others = Vec::new();
-    collect_files(projects, &mut others);
-    others.sort();
+    let others = files_under(projects, |_| true);
     let read = |path: &Path| {
         std::fs::read_to_string(path)
             .ok()
@@ -245,32 +238,4 @@ fn session_folder(
         }
     }
     files
-}
-
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-fn collect_jsonl(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_jsonl(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl") {
-            out.push(p);
-        }
-    }
 }

@@ -1,9 +1,10 @@
 //! Codex driver: `codex exec --json`, the `CODEX_HOME` config the
 //! app-server driver shares, and the rollout files the CLI writes there.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
+use super::files::{files_under, lines_of};
 use super::oneshot::OneShot;
 use super::{Raw, Recorder};
 use crate::error::{Error, Result};
@@ -82,16 +83,13 @@ trust_level = "trusted"
     /// has a file of its own), in the order of their names (which begin with the time the
     /// thread started), concatenated.
     pub(super) fn codex_rollout(&self, dirs: &RunDirs) -> Vec<String> {
-        let mut files = Vec::new();
-        collect_rollouts(&dirs.home.join(".codex").join("sessions"), &mut files);
+        let mut files = files_under(&dirs.home.join(".codex").join("sessions"), |path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with("rollout-") && name.ends_with(".jsonl"))
+        });
         files.sort_by_key(|path| path.file_name().map(ToOwned::to_owned));
-        let mut lines = Vec::new();
-        for file in &files {
-            if let Ok(text) = std::fs::read_to_string(file) {
-                lines.extend(text.lines().map(str::to_owned));
-            }
-        }
-        lines
+        files.iter().flat_map(|file| lines_of(file)).collect()
     }
 
     pub(super) fn codex_exec(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
@@ -116,22 +114,5 @@ trust_level = "trusted"
                 shown_suffix: " </dev/null",
             },
         )
-    }
-}
-
-/// Every `rollout-*.jsonl` under `dir`.
-fn collect_rollouts(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if path.is_dir() {
-            collect_rollouts(&path, out);
-        } else if name.starts_with("rollout-") && name.ends_with(".jsonl") {
-            out.push(path);
-        }
     }
 }

@@ -6,10 +6,9 @@
 //! gemini-api-key`), trusts the working directory through `GEMINI_CLI_TRUST_WORKSPACE`,
 //! and finds the mock MCP server in `mcpServers` of `~/.gemini/settings.json`.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::json;
 
+use super::files::{files_under, has_extension, lines_of};
 use super::oneshot::OneShot;
 use super::{Raw, Recorder, write_json};
 use crate::error::{Error, Result};
@@ -80,35 +79,13 @@ impl Recorder {
         )?;
         // Session files: tmp/<project>/chats/session-….jsonl (subagents' in a folder
         // named after the parent session).
-        let mut sessions: Vec<PathBuf> = Vec::new();
-        collect_sessions(&config_dir.join("tmp"), &mut sessions);
-        sessions.sort();
-        let mut lines = Vec::new();
-        for path in &sessions {
-            if let Ok(text) = std::fs::read_to_string(path) {
-                lines.extend(text.lines().map(str::to_owned));
-            }
-        }
+        let sessions = files_under(&config_dir.join("tmp"), |path| {
+            has_extension(path, "jsonl") && path.components().any(|c| c.as_os_str() == "chats")
+        });
+        let lines: Vec<String> = sessions.iter().flat_map(|path| lines_of(path)).collect();
         if !lines.is_empty() {
             raw.extras.push(("gemini-cli-session".to_owned(), lines));
         }
         Ok(raw)
-    }
-}
-
-/// The `*.jsonl` files under a `chats/` folder, at any depth below `dir`.
-fn collect_sessions(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_sessions(&path, out);
-        } else if path.extension().is_some_and(|x| x == "jsonl")
-            && path.components().any(|c| c.as_os_str() == "chats")
-        {
-            out.push(path);
-        }
     }
 }

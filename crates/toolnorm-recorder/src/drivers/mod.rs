@@ -23,6 +23,7 @@ mod acp;
 mod appserver;
 mod claude;
 mod codex;
+mod files;
 mod gemini;
 mod jsonrpc;
 mod oneshot;

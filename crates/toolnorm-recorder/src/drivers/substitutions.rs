@@ -32,6 +32,9 @@ impl Recorder {
             s.number_timestamps_by_position();
         }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
+        // Codex's unified exec output header: a random chunk id and the measured time.
+        s.add_pattern(r"Chunk ID: [0-9a-f]{6}\b", "Chunk ID: 0c0c0c")?;
+        s.add_pattern(r"Wall time: \d+\.\d+ seconds", "Wall time: 0.0010 seconds")?;
         // Codex rollout file names and plain calendar dates.
         s.add_pattern(
             r"sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-",

@@ -31,6 +31,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
             Some(("opencode-ai", "opencode"))
         }
         "gemini-cli" | "gemini-cli-session" => Some(("@google/gemini-cli", "gemini")),
+        "qwen-code" => Some(("@qwen-code/qwen-code", "qwen")),
         _ => None,
     }
 }

@@ -41,6 +41,9 @@ pub struct Scenario {
     /// Turns for the Gemini API (Gemini CLI).
     #[serde(default)]
     pub gemini: Vec<Turn>,
+    /// Turns for Qwen Code: OpenAI Chat Completions with Qwen Code's tool names.
+    #[serde(default)]
+    pub qwen: Vec<Turn>,
     /// Named sub-scripts, selected by a marker `[[scenario:NAME#PART]]`
     /// (used for subagents, whose prompt the parent turn writes).
     #[serde(default)]
@@ -63,6 +66,9 @@ pub struct Script {
     /// Turns for the Gemini API.
     #[serde(default)]
     pub gemini: Vec<Turn>,
+    /// Turns for Qwen Code.
+    #[serde(default)]
+    pub qwen: Vec<Turn>,
 }
 
 /// Per-driver options of a scenario.
@@ -151,6 +157,9 @@ pub enum Dialect {
     Chat,
     /// Gemini API (`generateContent`, `streamGenerateContent`).
     Gemini,
+    /// OpenAI Chat Completions under `/qwen/` (Qwen Code, whose tools are named
+    /// unlike OpenCode's).
+    Qwen,
 }
 
 impl Scenario {
@@ -172,12 +181,14 @@ impl Scenario {
                 Dialect::Responses => &self.responses,
                 Dialect::Chat => &self.chat,
                 Dialect::Gemini => &self.gemini,
+                Dialect::Qwen => &self.qwen,
             }),
             Some(p) => self.parts.get(p).map(|s| match dialect {
                 Dialect::Anthropic => s.anthropic.as_slice(),
                 Dialect::Responses => s.responses.as_slice(),
                 Dialect::Chat => s.chat.as_slice(),
                 Dialect::Gemini => s.gemini.as_slice(),
+                Dialect::Qwen => s.qwen.as_slice(),
             }),
         }
     }
@@ -192,6 +203,7 @@ impl Scenario {
             p if p.starts_with("codex") => Dialect::Responses,
             p if p.starts_with("opencode") => Dialect::Chat,
             p if p.starts_with("gemini-cli") => Dialect::Gemini,
+            p if p.starts_with("qwen-code") => Dialect::Qwen,
             _ => return false,
         };
         self.turns(dialect, None).is_some_and(|t| !t.is_empty())

@@ -18,6 +18,8 @@ pub(crate) mod event_log;
 pub(crate) mod gemini_cli;
 #[cfg(feature = "opencode")]
 pub(crate) mod opencode;
+#[cfg(feature = "qwen-code")]
+pub(crate) mod qwen_code;
 
 use crate::Dialect;
 use crate::track::Facts;

@@ -42,6 +42,9 @@ pub struct Probe<'a> {
     /// Whether `$set` is there (a Gemini CLI session update).
     #[serde(default, rename = "$set")]
     pub set: Option<IgnoredAny>,
+    /// Whether `qwen_code_version` is there (Qwen Code's `system` `init` line).
+    #[serde(default)]
+    pub qwen_code_version: Option<IgnoredAny>,
     /// Whether `$rewindTo` is there (a Gemini CLI session rewind).
     #[serde(default, rename = "$rewindTo")]
     pub rewind_to: Option<IgnoredAny>,

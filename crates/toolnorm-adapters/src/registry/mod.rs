@@ -50,6 +50,11 @@ const GEMINI_CLI_RULES: (&str, &str) = (
     "rules/gemini-cli.toml",
     include_str!("../../rules/gemini-cli.toml"),
 );
+#[cfg(feature = "qwen-code")]
+const QWEN_CODE_RULES: (&str, &str) = (
+    "rules/qwen-code.toml",
+    include_str!("../../rules/qwen-code.toml"),
+);
 const ACP_RULES: (&str, &str) = ("rules/acp.toml", include_str!("../../rules/acp.toml"));
 const DEFAULT_RULES: (&str, &str) = (
     "rules/default.toml",
@@ -75,6 +80,9 @@ impl Dialect {
     /// Gemini CLI `--output-format stream-json`, and its session files.
     #[cfg(feature = "gemini-cli")]
     pub const GEMINI_CLI: Dialect = providers::gemini_cli::DIALECT;
+    /// Qwen Code `--output-format stream-json` (Claude Code's shape, Qwen Code's tools).
+    #[cfg(feature = "qwen-code")]
+    pub const QWEN_CODE: Dialect = providers::qwen_code::DIALECT;
     /// toolnorm's own canonical event log.
     pub const EVENTS: Dialect = providers::event_log::DIALECT;
     /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
@@ -163,6 +171,19 @@ pub(crate) const ENTRIES: &[Entry] = &[
         },
         recordings: &["gemini-cli"],
     },
+    #[cfg(feature = "qwen-code")]
+    Entry {
+        dialect: Dialect::QWEN_CODE,
+        summary: "Qwen Code stream-json",
+        rules: QWEN_CODE_RULES,
+        claims: providers::qwen_code::claims,
+        adapter: |_| {
+            Box::new(providers::claude_code::ClaudeCodeAdapter::for_dialect(
+                providers::qwen_code::DIALECT,
+            ))
+        },
+        recordings: &["qwen-code"],
+    },
     Entry {
         dialect: Dialect::EVENTS,
         summary: "toolnorm's own event log (`--format events`)",
@@ -235,7 +256,8 @@ pub(crate) fn rules_files() -> Vec<(&'static str, &'static str)> {
     feature = "codex",
     feature = "opencode",
     feature = "acp",
-    feature = "gemini-cli"
+    feature = "gemini-cli",
+    feature = "qwen-code"
 ))]
 mod tests {
     use super::*;
@@ -252,6 +274,7 @@ mod tests {
                 "rules/opencode.toml",
                 "rules/acp.toml",
                 "rules/gemini-cli.toml",
+                "rules/qwen-code.toml",
                 "rules/default.toml"
             ]
         );
@@ -395,6 +418,14 @@ mod tests {
             ),
             (
                 r#"{"type":"result","subtype":"success","session_id":"s"}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (
+                r#"{"type":"system","subtype":"init","session_id":"s","qwen_code_version":"0.24.4"}"#,
+                Some(Dialect::QWEN_CODE),
+            ),
+            (
+                r#"{"type":"system","subtype":"init","session_id":"s","claude_code_version":"2.1.332"}"#,
                 Some(Dialect::CLAUDE_CODE),
             ),
             (r#"{"type":"error","message":"m"}"#, None),

@@ -28,6 +28,7 @@ mod gemini;
 mod jsonrpc;
 mod oneshot;
 mod opencode;
+mod qwen;
 mod sandbox;
 mod serve;
 mod substitutions;
@@ -83,6 +84,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("codex-acp", "@zed-industries/codex-acp"),
     ("zed-claude-code-acp", "@zed-industries/claude-code-acp"),
     ("gemini-cli", "@google/gemini-cli"),
+    ("qwen-code", "@qwen-code/qwen-code"),
 ];
 
 impl Recorder {
@@ -158,6 +160,7 @@ impl Recorder {
             "codex-acp" => self.codex_acp(scenario, &dirs)?,
             "claude-code-zed-acp" => self.zed_claude_acp(scenario, &dirs)?,
             "gemini-cli" => self.gemini(scenario, &dirs)?,
+            "qwen-code" => self.qwen(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {

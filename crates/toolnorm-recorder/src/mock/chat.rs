@@ -7,11 +7,12 @@ use super::server::Reply;
 use super::stream::{chunks, to_wire, words};
 use crate::scenario::Dialect;
 
-/// Answers a Chat Completions request, streamed or not.
-pub(super) fn reply(req: &Request<'_>) -> Reply {
+/// Answers a Chat Completions request streamed or not, with the turns of `dialect` (`Chat`, or `Qwen`
+/// for Qwen Code's tool names).
+pub(super) fn reply(req: &Request<'_>, dialect: Dialect) -> Reply {
     let model = req.field("model", "mock-model");
     let stream = req.stream();
-    let step = req.step(Dialect::Chat, &role_entries(req.list("messages")));
+    let step = req.step(dialect, &role_entries(req.list("messages")));
     let chunk = step.chunk;
     let mut text: Option<String> = None;
     let mut calls: Vec<(String, String, String)> = Vec::new();

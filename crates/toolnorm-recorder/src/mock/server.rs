@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use super::script::{Request, Script};
 use super::{anthropic, chat, gemini, responses};
 use crate::error::{Error, Result};
+use crate::scenario::Dialect;
 use crate::scenario::Scenario;
 
 /// A page served at `/page/…` for web-fetch tools.
@@ -208,7 +209,10 @@ fn route(req: &Request<'_>, method: &str, path: &str) -> Reply {
         }
         ("POST", p) if p.ends_with("/messages") => anthropic::reply(req),
         ("POST", p) if p.ends_with("/responses") => responses::reply(req),
-        ("POST", p) if p.ends_with("/chat/completions") => chat::reply(req),
+        ("POST", p) if p.starts_with("/qwen/") && p.ends_with("/chat/completions") => {
+            chat::reply(req, Dialect::Qwen)
+        }
+        ("POST", p) if p.ends_with("/chat/completions") => chat::reply(req, Dialect::Chat),
         ("POST", p) if p.contains("/models/") && p.contains(':') => match gemini_target(p) {
             (_, "countTokens") => Reply::json(json!({"totalTokens": 100})),
             (model, "streamGenerateContent") => gemini::reply(req, model, true),

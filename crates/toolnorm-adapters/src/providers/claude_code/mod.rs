@@ -66,6 +66,7 @@ const LINE_TYPES: &[&str] = &[
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
     probe.method.is_none()
         && probe.payload.is_none()
+        && probe.qwen_code_version.is_none()
         && probe.kind().is_some_and(|kind| match kind {
             "user" | "assistant" => probe.message.is_some(),
             "result" => probe.subtype.is_some(),
@@ -109,9 +110,11 @@ const IGNORED_SUBTYPES: &[&str] = &[
     "stop_hook_summary",
 ];
 
-/// Reads Claude Code stream-json and transcripts.
-#[derive(Default)]
+/// Reads Claude Code stream-json and transcripts (and Qwen Code's stream-json, which
+/// has the same shape).
 pub struct ClaudeCodeAdapter {
+    /// The dialect its calls are said to be in: Claude Code's, or Qwen Code's.
+    dialect: Dialect,
     /// Tool-use blocks being streamed.
     streams: stream::Streams,
     /// Calls a permission check denied, waiting for their result.
@@ -120,16 +123,33 @@ pub struct ClaudeCodeAdapter {
     tasks: tasks::Tasks,
 }
 
+impl Default for ClaudeCodeAdapter {
+    fn default() -> Self {
+        Self::for_dialect(DIALECT)
+    }
+}
+
 impl ClaudeCodeAdapter {
     /// An adapter at the start of a stream.
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// An adapter at the start of a stream in Claude Code's shape written by another
+    /// CLI (Qwen Code): the calls carry that `dialect`'s provider, so its rules apply.
+    pub(crate) fn for_dialect(dialect: Dialect) -> Self {
+        ClaudeCodeAdapter {
+            dialect,
+            streams: Default::default(),
+            denials: Default::default(),
+            tasks: Default::default(),
+        }
+    }
 }
 
 impl Adapter for ClaudeCodeAdapter {
     fn dialect(&self) -> Dialect {
-        DIALECT
+        self.dialect
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {

@@ -74,6 +74,8 @@ impl Streams {
                     .map(|delta| self.block_delta(line, delta, parent, out))
             }
             "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
+            // Qwen Code's goal tracker (`/goal`), in the same stream shape.
+            "goal_state" => Ok(()),
             // A new `content_block_*` event may carry a tool block: an error. Any other
             // type is about the message: a notice.
             other => {

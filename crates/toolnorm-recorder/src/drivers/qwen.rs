@@ -7,7 +7,7 @@
 //! in `mcpServers` of `~/.qwen/settings.json`. Its stream-json is Claude Code's shape
 //! (`system`/`assistant`/`user`/`result` lines, `tool_use` and `tool_result` blocks).
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::oneshot::OneShot;
 use super::{Raw, Recorder, write_json};
@@ -67,7 +67,7 @@ impl Recorder {
             .env("OPENAI_MODEL", MODEL)
             .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
             .env("NO_BROWSER", "true");
-        self.one_shot(
+        let mut raw = self.one_shot(
             sc,
             dirs,
             cmd,
@@ -78,6 +78,47 @@ impl Recorder {
                 trigger: "\"tool_use\"",
                 shown_suffix: " </dev/null",
             },
-        )
+        )?;
+        for line in &mut raw.lines {
+            sort_init_tools(line);
+        }
+        Ok(raw)
+    }
+}
+
+/// The `init` line lists the tools in the order they were registered, which races
+/// (the MCP tools and `read_mcp_resource` come in when the server answers): the list is
+/// a set, written sorted. Other lines are left as they are.
+fn sort_init_tools(line: &mut String) {
+    if !line.contains("\"subtype\":\"init\"") {
+        return;
+    }
+    let Ok(mut value) = serde_json::from_str::<Value>(line) else {
+        return;
+    };
+    let Some(tools) = value.get_mut("tools").and_then(Value::as_array_mut) else {
+        return;
+    };
+    tools.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    if let Ok(sorted) = serde_json::to_string(&value) {
+        *line = sorted;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_init_tools;
+
+    #[test]
+    fn the_init_line_lists_its_tools_sorted_and_other_lines_stay() {
+        let mut init = r#"{"type":"system","subtype":"init","tools":["write_file","agent","mcp__toolbox__echo"],"model":"m"}"#.to_owned();
+        sort_init_tools(&mut init);
+        assert_eq!(
+            init,
+            r#"{"type":"system","subtype":"init","tools":["agent","mcp__toolbox__echo","write_file"],"model":"m"}"#
+        );
+        let mut other = r#"{"type":"assistant", "tools":["b","a"]}"#.to_owned();
+        sort_init_tools(&mut other);
+        assert_eq!(other, r#"{"type":"assistant", "tools":["b","a"]}"#);
     }
 }

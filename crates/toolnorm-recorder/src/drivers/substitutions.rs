@@ -41,6 +41,11 @@ impl Recorder {
             "sessions/2026/01/01/rollout-2026-01-01T00-00-00-",
         )?;
         s.add_pattern(r"\b20\d\d-\d\d-\d\d\b", "2026-01-01")?;
+        // Qwen Code's web fetch reports how long the fetch took.
+        s.add_pattern(
+            r"(Received \d+ bytes \([^)]*\) from \S+) in \d+(\.\d+)?s\b",
+            "$1 in 0.1s",
+        )?;
         // Durations inside text (Claude Code's task notifications).
         s.add_pattern(
             r"<duration_ms>\d+</duration_ms>",

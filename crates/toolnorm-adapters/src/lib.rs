@@ -85,6 +85,7 @@ pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use dialect::Dialect;
 pub use emit::{
     AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,
+    first_line,
 };
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};

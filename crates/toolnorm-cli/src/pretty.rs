@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, IsTerminal, Write};
 
 use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState, meta};
-use toolnorm_adapters::{Stats, Step};
+use toolnorm_adapters::{Stats, Step, first_line};
 
 use crate::ColorChoice;
 
@@ -185,7 +185,7 @@ impl<W: Write> PrettyWriter<W> {
             c.paint(color, icon),
             c.paint(color, &format!("{:<8}", part.state.as_str())),
             c.paint("2", &format!("{:<10}", part.kind.as_str())),
-            one_line(&part.title)
+            first_line(&part.title)
         );
         if let Some(elapsed) = part.timing.as_ref().and_then(|timing| timing.elapsed_ms) {
             line.push_str("  ");
@@ -200,20 +200,10 @@ impl<W: Write> PrettyWriter<W> {
                 .map(|code| format!(" [{}]", code.as_str()))
                 .unwrap_or_default();
             line.push_str("  — ");
-            line.push_str(&c.paint("31", &format!("{}{code}", one_line(&error.message))));
+            line.push_str(&c.paint("31", &format!("{}{code}", first_line(&error.message))));
         }
         line
     }
-}
-
-/// The first line of `text`, at most 100 characters, with `…` when cut.
-fn one_line(text: &str) -> String {
-    let first = text.lines().next().unwrap_or_default();
-    let mut short: String = first.chars().take(100).collect();
-    if short.len() < text.len() {
-        short.push('…');
-    }
-    short
 }
 
 #[cfg(test)]

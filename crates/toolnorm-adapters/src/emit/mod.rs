@@ -283,7 +283,7 @@ pub fn pretty(part: &NormalizedToolPart) -> String {
         "{:<8}  {:<10}  {}",
         part.state.as_str(),
         part.kind.as_str(),
-        one_line(&part.title)
+        first_line(&part.title)
     );
     if let Some(elapsed) = part.timing.as_ref().and_then(|timing| timing.elapsed_ms) {
         line.push_str(&format!("  ({elapsed} ms)"));
@@ -292,13 +292,14 @@ pub fn pretty(part: &NormalizedToolPart) -> String {
         && let Some(error) = &part.error
     {
         line.push_str("  — ");
-        line.push_str(&one_line(&error.message));
+        line.push_str(&first_line(&error.message));
     }
     line
 }
 
-/// The first line of `text`, at most 100 characters, with `…` when cut.
-fn one_line(text: &str) -> String {
+/// The first line of `text`, at most 100 characters, with `…` when cut: how a title or
+/// an error message is shown on one line.
+pub fn first_line(text: &str) -> String {
     let first = text.lines().next().unwrap_or_default();
     let mut short: String = first.chars().take(100).collect();
     if short.len() < text.len() {

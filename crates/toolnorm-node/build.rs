@@ -1,0 +1,5 @@
+//! Sets the linker up for a Node.js addon (napi-build).
+
+fn main() {
+    napi_build::setup();
+}

@@ -62,9 +62,13 @@ pub struct ReadArgs {
     /// A TOML file of title and kind rules, tried before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// The cap on partial output kept per running call, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = toolnorm::DEFAULT_OUTPUT_CAP)]
-    pub output_cap: usize,
+    /// Cut each call's output to BYTES: the output a call ends with (with
+    /// `outputTruncated`, `outputTotalBytes`, its size in full, and `outputCapBytes` in
+    /// its metadata), and every string of a line over 1 MiB past BYTES + 64 KiB, so a
+    /// huge output costs about BYTES of memory. Without it the final output is kept
+    /// whole, and only the partial output of a running call is cut, at 1 MiB.
+    #[arg(long, value_name = "BYTES")]
+    pub output_cap: Option<usize>,
     /// An MCP server name (repeatable), to split OpenCode's `<server>_<tool>` names.
     #[arg(long = "mcp-server", value_name = "NAME")]
     pub mcp_servers: Vec<String>,
@@ -85,6 +89,14 @@ pub struct ReadArgs {
     /// A pattern to redact, `KIND=REGEX` (repeatable; implies `--redact`).
     #[arg(long, value_name = "KIND=REGEX")]
     pub redact_pattern: Vec<String>,
+}
+
+impl ReadArgs {
+    /// The cap on output in bytes: `--output-cap`, else the default cap on partial
+    /// output ([`toolnorm::DEFAULT_OUTPUT_CAP`]).
+    pub fn output_cap(&self) -> usize {
+        self.output_cap.unwrap_or(toolnorm::DEFAULT_OUTPUT_CAP)
+    }
 }
 
 /// Arguments of `toolnorm normalize`.

@@ -159,7 +159,8 @@ pub(crate) fn builders(
     Ok(move || {
         let mut builder = Normalizer::builder()
             .dialect(read.provider.0)
-            .output_cap(read.output_cap)
+            .output_cap(read.output_cap())
+            .cap_final_output(read.output_cap.is_some())
             .evict_finished(true)
             .rules(rules.clone())
             .mcp_servers(read.mcp_servers.iter().cloned());
@@ -363,7 +364,7 @@ pub(crate) fn run_stream(
     } else {
         let acp = AcpOptions {
             session_id: stream.session_id.clone(),
-            output_cap: args.read.output_cap,
+            output_cap: args.read.output_cap(),
         };
         Output::Writer(Box::new(Writer::with_acp(format, acp, out).sse(args.sse)))
     };

@@ -1,7 +1,10 @@
 //! Applying canonical events: the fold, the counts, and the steps the caller sees.
 
-use toolnorm::{AnyToolCall, Error as FoldError, Fold, Outcome, ToolEvent, ToolState};
+use toolnorm::{
+    AnyToolCall, Error as FoldError, Fold, MetadataMerged, Outcome, ToolEvent, ToolState,
+};
 
+use super::cap::{self, RecentCuts};
 use super::{Stats, Step};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::track::Sink;
@@ -21,10 +24,14 @@ pub(crate) struct Applier<'a> {
     /// Events made from the line so far.
     pub events: u64,
     pub on_step: &'a mut dyn FnMut(Step<'_>),
+    /// The cap on final output, when it is cut too.
+    pub final_cap: Option<usize>,
+    /// The strings cut from long lines, for the full size of a cut output.
+    pub recent: &'a mut RecentCuts,
 }
 
-impl Sink for Applier<'_> {
-    fn apply(&mut self, line: u64, mut event: ToolEvent) {
+impl Applier<'_> {
+    fn apply_one(&mut self, line: u64, mut event: ToolEvent) {
         if let ToolEvent::ToolCallStarted(started) = &mut event
             && !self.start_metadata.is_empty()
         {
@@ -59,6 +66,28 @@ impl Sink for Applier<'_> {
                     .push(Diagnostic::at(line, kind, error.to_string()));
             }
         }
+    }
+}
+
+impl Sink for Applier<'_> {
+    /// With a cap on final output, a terminal event's output is cut, and the flags that
+    /// say so go to the call's metadata just before it ends.
+    fn apply(&mut self, line: u64, mut event: ToolEvent) {
+        if let Some(cap) = self.final_cap
+            && let Some(flags) = cap::cut_final(&mut event, cap, self.recent)
+            && self
+                .fold
+                .get(event.id())
+                .is_some_and(|call| !call.is_terminal())
+        {
+            let merged = MetadataMerged {
+                id: event.id().to_owned(),
+                metadata: flags,
+                at: None,
+            };
+            self.apply_one(line, ToolEvent::MetadataMerged(merged));
+        }
+        self.apply_one(line, event);
     }
 
     fn call(&self, id: &str) -> Option<&AnyToolCall> {

@@ -15,6 +15,8 @@ pub(crate) struct Settings {
     pub adapter: Option<Box<dyn Adapter + Send>>,
     /// The cap on partial output a running call keeps, in bytes.
     pub output_cap: usize,
+    /// The final output is cut to the cap too (and long lines are read cut).
+    pub cap_final_output: bool,
     /// Drop calls from memory once they are terminal (after reporting them).
     pub evict_finished: bool,
     /// Pass each applied event to the callback (costs a copy per event).
@@ -61,6 +63,7 @@ impl Default for NormalizerBuilder {
                 dialect: None,
                 adapter: None,
                 output_cap: toolnorm::DEFAULT_OUTPUT_CAP,
+                cap_final_output: false,
                 evict_finished: false,
                 keep_events: false,
                 rules: TitleRules::builtin(),
@@ -91,6 +94,18 @@ impl NormalizerBuilder {
     /// The cap, in bytes, on the partial output a running call keeps (default 1 MiB).
     pub fn output_cap(mut self, bytes: usize) -> Self {
         self.settings.output_cap = bytes;
+        self
+    }
+
+    /// Cuts the final output to the [output cap](Self::output_cap) too (default: off, the
+    /// output a call ends with is passed whole, as the provider gave it). Each string of
+    /// a completion's output, and of a failure's message and details, longer than the cap
+    /// keeps its first `cap` bytes, and the call's metadata says so (`outputTruncated`,
+    /// `outputTotalBytes`, the size in full, `outputCapBytes`), set just before the call
+    /// ends. A line longer than 1 MiB is then read as a stream, each of its strings kept
+    /// to the cap plus 64 KiB, so one huge output costs about the cap in memory.
+    pub fn cap_final_output(mut self, cut: bool) -> Self {
+        self.settings.cap_final_output = cut;
         self
     }
 

@@ -9,23 +9,26 @@
 mod apply;
 mod audit;
 mod builder;
+mod cap;
 
 use std::io;
 use std::sync::Arc;
 
-use toolnorm::{Fold, LineSplitter, ToolEvent, Update};
+use toolnorm::{Fold, ToolEvent, Update};
 
 pub use builder::NormalizerBuilder;
 
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::{Adapter, ProviderOptions};
+use crate::read::lines::Lines;
 use crate::registry::{self, detect_line};
 use crate::rules::TitleRules;
 use crate::track::{Facts, Tracker};
 use apply::Applier;
 use audit::Audit;
 use builder::Settings;
+use cap::RecentCuts;
 
 /// How many lines are read, at most, before giving up on detection.
 pub const DETECTION_WINDOW: usize = 32;
@@ -108,6 +111,10 @@ struct Core {
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
     audit: Option<Audit>,
+    /// The cap on final output, when it is cut too.
+    final_cap: Option<usize>,
+    /// The strings cut from long lines lately.
+    recent: RecentCuts,
 }
 
 /// `N lines: A applied, K known non-tool, N notices, E errors` (the line classes).
@@ -156,7 +163,7 @@ impl std::fmt::Display for Stats {
 /// assert_eq!((part.title.as_str(), part.state.as_str()), ("ls", "complete"));
 /// ```
 pub struct Normalizer {
-    lines: LineSplitter,
+    lines: Lines,
     core: Core,
 }
 
@@ -201,8 +208,13 @@ impl Normalizer {
             },
             (None, None) => Stage::Detecting(Vec::new()),
         };
+        let final_cap = settings.cap_final_output.then_some(settings.output_cap);
+        let lines = match final_cap {
+            Some(cap) => Lines::cutting(cap.saturating_add(cap::MARGIN)),
+            None => Lines::new(),
+        };
         Normalizer {
-            lines: LineSplitter::new(),
+            lines,
             core: Core {
                 stage,
                 setup,
@@ -216,6 +228,8 @@ impl Normalizer {
                 diagnostics: Vec::new(),
                 stats: Stats::default(),
                 audit: settings.audit.map(Audit::new),
+                final_cap,
+                recent: RecentCuts::default(),
             },
         }
     }
@@ -231,15 +245,19 @@ impl Normalizer {
     /// Feeds a chunk of input.
     pub fn push(&mut self, chunk: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
         let core = &mut self.core;
-        self.lines
-            .push(chunk, |line, bytes| core.line(line, bytes, false, on_step));
+        self.lines.push(chunk, |line, bytes, cuts| {
+            core.recent.add(cuts);
+            core.line(line, bytes, false, on_step);
+        });
     }
 
     /// Ends the input: reads a last line without newline, flushes detection and the adapter.
     pub fn finish(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
         let core = &mut self.core;
-        self.lines
-            .finish(|line, bytes| core.line(line, bytes, true, on_step));
+        self.lines.finish(|line, bytes, cuts| {
+            core.recent.add(cuts);
+            core.line(line, bytes, true, on_step);
+        });
         core.flush_detection(on_step);
         let last = core.stats.lines;
         core.read(None, on_step, |adapter, facts| {
@@ -360,6 +378,8 @@ impl Core {
             diagnostics: &mut self.diagnostics,
             events: 0,
             on_step,
+            final_cap: self.final_cap,
+            recent: &mut self.recent,
         };
         read(adapter.as_mut(), &mut Facts::new(tracker, &mut applier));
         let events = applier.events;

@@ -1,6 +1,9 @@
-//! Reading wire data: JSON lines with diagnostics that say what is wrong, and tool input
-//! that is still streaming (partial JSON), and the probe that tells dialects apart.
+//! Reading wire data: lines (a long one read as a stream, its over-long strings cut when
+//! asked), JSON lines with diagnostics that say what is wrong, and tool input that is
+//! still streaming (partial JSON), and the probe that tells dialects apart.
 
+pub mod cut;
 pub mod json;
+pub mod lines;
 pub mod partial_json;
 pub mod probe;

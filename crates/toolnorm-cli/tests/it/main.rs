@@ -5,6 +5,7 @@ mod audit;
 mod cli;
 mod live;
 mod many;
+mod output_cap;
 mod pretty;
 mod redact;
 mod serve;

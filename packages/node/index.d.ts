@@ -10,7 +10,7 @@ export interface NormalizeOptions {
   provider?: string;
   /** `--rules`: title and kind rules, as TOML text, tried before the built-in ones. */
   rules?: string;
-  /** `--output-cap`: the bytes of partial output a running call keeps (default 1 MiB). */
+  /** `--output-cap`: the bytes of output a call keeps, partial and final (flagged `outputTruncated`, with `outputTotalBytes`); without it, partial output is kept to 1 MiB and the final output whole. */
   outputCap?: number;
   /** `--mcp-server`: MCP server names, to split OpenCode's `<server>_<tool>` names. */
   mcpServers?: string[];

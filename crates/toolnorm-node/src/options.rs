@@ -22,6 +22,8 @@ pub(crate) fn builder(options: &NormalizeOptions) -> Result<NormalizerBuilder, E
     let mut builder = Normalizer::builder()
         .dialect(dialect(options.provider.as_deref())?)
         .output_cap(output_cap)
+        // As the command: a cap named cuts the output a call ends with too.
+        .cap_final_output(options.output_cap.is_some())
         .evict_finished(true)
         .keep_events(false)
         .rules(rules(options.rules.as_deref())?)

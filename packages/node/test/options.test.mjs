@@ -65,7 +65,7 @@ test("rules: the user's go first, as with --rules", () => {
   assert.throws(() => normalize("", { rules: bad }), (error) => nonEmpty(error.message) === message);
 });
 
-test("outputCap: the partial output of running calls capped as with --output-cap", () => {
+test("outputCap: partial and final output capped as with --output-cap", () => {
   let capped = 0;
   for (const path of fixtures().filter((p) => /(shell-stream|stream|long)/.test(fixtureName(p)))) {
     const expected = cli(["--format", "updates", "--output-cap", "8"], path);

@@ -1,9 +1,9 @@
 //! The values handed to Python: parts as dicts, `Diagnostic`, `Stats`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple};
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{Diagnostic as RustDiagnostic, Stats as RustStats};
+use toolnorm_adapters::{Diagnostic as RustDiagnostic, Severity, Stats as RustStats};
 
 /// `parts` as a list of dicts, keys in the order of the JSON the command writes.
 pub(crate) fn part_list<'py>(
@@ -29,25 +29,51 @@ pub(crate) struct Diagnostic {
     line: Option<u64>,
     /// What kind of problem: `invalid-json`, `unknown-event`, `malformed-event`, …
     #[pyo3(get)]
-    kind: &'static str,
+    kind: String,
     /// `error` or `notice`.
     #[pyo3(get)]
-    severity: &'static str,
+    severity: String,
     /// What happened, for people.
     #[pyo3(get)]
     message: String,
-    /// The line on stderr.
-    text: String,
 }
 
+/// The line on stderr, as [`RustDiagnostic`] shows itself.
 impl std::fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        if self.severity == Severity::Notice.as_str() {
+            f.write_str("notice: ")?;
+        }
+        f.write_str(&self.message)
     }
 }
 
 #[pymethods]
 impl Diagnostic {
+    /// A diagnostic from its fields (as pickle makes it again).
+    #[new]
+    #[pyo3(signature = (line, kind, severity, message))]
+    fn new(line: Option<u64>, kind: String, severity: String, message: String) -> Self {
+        Diagnostic {
+            line,
+            kind,
+            severity,
+            message,
+        }
+    }
+
+    fn __getnewargs__(&self) -> (Option<u64>, String, String, String) {
+        (
+            self.line,
+            self.kind.clone(),
+            self.severity.clone(),
+            self.message.clone(),
+        )
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Diagnostic(line={}, kind={:?}, severity={:?}, message={:?})",
@@ -64,10 +90,9 @@ impl From<&RustDiagnostic> for Diagnostic {
     fn from(diagnostic: &RustDiagnostic) -> Self {
         Diagnostic {
             line: diagnostic.line,
-            kind: diagnostic.kind.as_str(),
-            severity: diagnostic.severity.as_str(),
+            kind: diagnostic.kind.as_str().to_owned(),
+            severity: diagnostic.severity.as_str().to_owned(),
             message: diagnostic.message.clone(),
-            text: diagnostic.to_string(),
         }
     }
 }
@@ -157,6 +182,56 @@ impl Stats {
     #[getter]
     fn notices(&self) -> u64 {
         self.0.notices
+    }
+
+    /// Line counts from their values, in the order of the getters (as pickle makes them
+    /// again).
+    #[new]
+    #[pyo3(signature = (*counts))]
+    fn new(counts: Vec<u64>) -> PyResult<Self> {
+        let mut stats = RustStats::default();
+        let fields = [
+            &mut stats.lines,
+            &mut stats.applied_lines,
+            &mut stats.known_lines,
+            &mut stats.notice_lines,
+            &mut stats.error_lines,
+            &mut stats.events,
+            &mut stats.changes,
+            &mut stats.duplicates,
+            &mut stats.diagnostics,
+            &mut stats.errors,
+            &mut stats.notices,
+        ];
+        if counts.len() != fields.len() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "Stats takes {} counts, not {}",
+                fields.len(),
+                counts.len()
+            )));
+        }
+        for (field, count) in fields.into_iter().zip(counts) {
+            *field = count;
+        }
+        Ok(Stats(stats))
+    }
+
+    fn __getnewargs__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let stats = &self.0;
+        let counts = [
+            stats.lines,
+            stats.applied_lines,
+            stats.known_lines,
+            stats.notice_lines,
+            stats.error_lines,
+            stats.events,
+            stats.changes,
+            stats.duplicates,
+            stats.diagnostics,
+            stats.errors,
+            stats.notices,
+        ];
+        PyTuple::new(py, counts)
     }
 
     fn __repr__(&self) -> String {

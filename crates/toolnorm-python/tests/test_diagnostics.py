@@ -137,3 +137,17 @@ def test_bad_options_raise_option_errors(tmp_path):
     with pytest.raises(TypeError):
         toolnorm.normalize(SHELL, mcp_servers="one")
     assert issubclass(toolnorm.OptionError, ValueError)
+
+
+def test_errors_pickle_as_dask_sends_them_back():
+    import pickle
+
+    with pytest.raises(toolnorm.InputError) as raised:
+        toolnorm.normalize(damaged())
+    error = pickle.loads(pickle.dumps(raised.value))
+    assert type(error) is toolnorm.InputError
+    assert str(error) == str(raised.value)
+    assert error.diagnostics == raised.value.diagnostics
+    assert [str(d) for d in error.diagnostics] == [str(d) for d in raised.value.diagnostics]
+    assert error.stats == raised.value.stats and str(error.stats) == str(raised.value.stats)
+    assert error.parts == raised.value.parts

@@ -129,6 +129,10 @@ class Diagnostic:
     """One problem with the input; ``str()`` is the line ``toolnorm normalize`` writes
     on stderr (``line 7: …``, ``line 9: notice: …``)."""
 
+    def __init__(
+        self, line: Optional[int], kind: str, severity: Literal["error", "notice"], message: str
+    ) -> None: ...
+
     @property
     def line(self) -> Optional[int]:
         """The 1-based input line, when the problem is about one."""
@@ -144,6 +148,9 @@ class Diagnostic:
 class Stats:
     """Line counts: every line is in one of ``applied_lines``, ``known_lines``,
     ``notice_lines``, ``error_lines``. ``str()`` is the command's summary line."""
+
+    def __init__(self, *counts: int) -> None:
+        """The eleven counts, in the order of the properties below."""
 
     @property
     def lines(self) -> int: ...

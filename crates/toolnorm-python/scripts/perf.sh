@@ -15,7 +15,8 @@ target=$(cd "$CARGO_TARGET_DIR" 2>/dev/null && pwd || echo "$PWD/$CARGO_TARGET_D
 venv=$target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r crates/toolnorm-python/requirements.txt
-cargo build --release --locked -q -p toolnorm-cli -p toolnorm-adapters --example perf_stream
+cargo build --release --locked -q -p toolnorm-cli
+cargo build --release --locked -q -p toolnorm-adapters --example perf_stream
 (cd crates/toolnorm-python && VIRTUAL_ENV=$venv "$venv/bin/maturin" develop --release --locked --quiet)
 scratch=$target/perf-python
 mkdir -p "$scratch"

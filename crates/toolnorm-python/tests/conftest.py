@@ -1,0 +1,51 @@
+"""Shared by the tests: the repository, its fixtures and the `toolnorm` command."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = ROOT / "fixtures"
+
+
+def fixture_files():
+    """Every recorded stream of the repository, session folders' subagents included."""
+    return sorted(
+        path
+        for path in FIXTURES.rglob("*")
+        if path.suffix in (".jsonl", ".ndjson") and path.is_file()
+    )
+
+
+def fixture_id(path):
+    return str(path.relative_to(FIXTURES))
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """The `toolnorm` command: `$TOOLNORM`, or the workspace's debug build (built once)."""
+    if os.environ.get("TOOLNORM"):
+        return os.environ["TOOLNORM"]
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--locked", "-p", "toolnorm-cli"], cwd=ROOT, check=True
+    )
+    return str(target / "debug" / "toolnorm")
+
+
+def run_cli(cli, *args, data=None):
+    """Runs `toolnorm ARGS…` (stdin `data`); the completed process, output as bytes."""
+    return subprocess.run([cli, *map(str, args)], input=data, capture_output=True, cwd=ROOT)
+
+
+def dumps(part):
+    """A part as the command writes it: compact JSON, non-ASCII as is."""
+    import json
+
+    return json.dumps(part, ensure_ascii=False, separators=(",", ":"))
+
+
+def as_lines(parts):
+    return "".join(dumps(part) + "\n" for part in parts)

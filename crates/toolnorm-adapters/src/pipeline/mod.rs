@@ -9,6 +9,7 @@
 mod apply;
 mod audit;
 mod builder;
+mod document;
 
 use std::io;
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use crate::track::{Facts, Tracker};
 use apply::Applier;
 use audit::Audit;
 use builder::Settings;
+use document::{Document, Take};
 
 /// How many lines are read, at most, before giving up on detection.
 pub const DETECTION_WINDOW: usize = 32;
@@ -108,6 +110,8 @@ struct Core {
     diagnostics: Vec<Diagnostic>,
     stats: Stats,
     audit: Option<Audit>,
+    /// An indented JSON document being read (`opencode export`): its lines so far.
+    document: Document,
 }
 
 /// `N lines: A applied, K known non-tool, N notices, E errors` (the line classes).
@@ -216,6 +220,7 @@ impl Normalizer {
                 diagnostics: Vec::new(),
                 stats: Stats::default(),
                 audit: settings.audit.map(Audit::new),
+                document: Document::default(),
             },
         }
     }
@@ -240,6 +245,7 @@ impl Normalizer {
         let core = &mut self.core;
         self.lines
             .finish(|line, bytes| core.line(line, bytes, true, on_step));
+        core.flush_document(on_step);
         core.flush_detection(on_step);
         let last = core.stats.lines;
         core.read(None, on_step, |adapter, facts| {
@@ -301,6 +307,46 @@ struct TrackerSetup {
 impl Core {
     fn line(&mut self, line: u64, bytes: &[u8], last: bool, on_step: &mut dyn FnMut(Step<'_>)) {
         self.stats.lines = line;
+        match self.document.take(line, bytes) {
+            Take::Line => self.whole_line(line, bytes, last, on_step),
+            Take::Held if last => self.flush_document(on_step),
+            Take::Held => {}
+            Take::Closed {
+                first,
+                joined,
+                inside,
+            } => {
+                self.stats.known_lines += inside;
+                self.whole_line(first, &joined, last, on_step);
+            }
+            Take::Broken(held) => {
+                for (number, held) in held {
+                    self.whole_line(number, &held, false, on_step);
+                }
+                // The line that broke the document off may open another.
+                self.line(line, bytes, last, on_step);
+            }
+        }
+    }
+
+    /// The lines of a document the input ended in, each read on its own.
+    fn flush_document(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
+        if !self.document.is_open() {
+            return;
+        }
+        for (number, held) in self.document.flush() {
+            self.whole_line(number, &held, false, on_step);
+        }
+    }
+
+    /// Reads one line, or one document joined into a line.
+    fn whole_line(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        last: bool,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         // A blank line carries nothing: it is skipped (and still counted).
         if bytes.iter().all(u8::is_ascii_whitespace) {
             self.stats.known_lines += 1;

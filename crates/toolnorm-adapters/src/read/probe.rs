@@ -42,6 +42,12 @@ pub struct Probe<'a> {
     /// Whether `$set` is there (a Gemini CLI session update).
     #[serde(default, rename = "$set")]
     pub set: Option<IgnoredAny>,
+    /// Whether `info` is there (an OpenCode export's session).
+    #[serde(default)]
+    pub info: Option<IgnoredAny>,
+    /// Whether `messages` is there (an OpenCode export's messages).
+    #[serde(default)]
+    pub messages: Option<IgnoredAny>,
     /// Whether `$rewindTo` is there (a Gemini CLI session rewind).
     #[serde(default, rename = "$rewindTo")]
     pub rewind_to: Option<IgnoredAny>,

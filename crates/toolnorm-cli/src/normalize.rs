@@ -100,8 +100,9 @@ pub(crate) fn unrecognized(head: &[u8]) -> String {
     );
     if is_multi_line_json(head) {
         message.push_str(
-            "; this looks like one JSON document over several lines, but input is JSON \
-             Lines: one event per line (`jq -c` writes them)",
+            "; this looks like one JSON document over several lines, read as one event, but \
+             it is an event of none of these (input is JSON Lines, one event per line, which \
+             `jq -c` writes, or one indented document such as `opencode export` prints)",
         );
     }
     message

@@ -45,6 +45,10 @@ enum Cmd {
         /// Reuse the packages already installed in the scratch prefix.
         #[arg(long)]
         skip_install: bool,
+        /// Extract only this source (a module name, e.g. `opencode_export`); the other
+        /// pinned files stay as they are. May be repeated.
+        #[arg(long = "only", value_name = "MODULE")]
+        only: Vec<String>,
     },
 }
 
@@ -76,6 +80,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             scratch,
             pins,
             skip_install,
+            only,
         } => {
             let versions = pins
                 .iter()
@@ -86,6 +91,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 scratch,
                 versions,
                 skip_install,
+                only,
             })?;
             print!("{report}");
             println!("Next: {}", generate::REGENERATE);

@@ -333,6 +333,25 @@ pub const SOURCES: &[Source] = &[
         ],
     },
     Source {
+        module: "opencode_export",
+        feature: "opencode",
+        title: "OpenCode stored sessions, `opencode export` (OpenAPI `Session`, `Message`)",
+        schema: "opencode/export.json",
+        package: "opencode-ai",
+        extraction: Extraction::OpencodeServe,
+        // An export is `{info: Session, messages: [{info: Message, parts: [Part]}]}`:
+        // the envelope is the CLI's own (no schema declares it); the parts are read with
+        // the `opencode` module's types, as the parts of `message.part.updated` are.
+        roots: Roots::Named(&["Session", "Message"]),
+        generate: None,
+        steps: &[
+            Step::RewriteRefs,
+            Step::DropPatterns,
+            Step::DropAdditionalPropertiesFalse,
+            Step::RenameCollisions,
+        ],
+    },
+    Source {
         module: "claude_tools",
         feature: "claude-code",
         title: "Claude Code tool inputs and outputs (`sdk-tools.d.ts`)",

@@ -29,6 +29,9 @@ pub struct SyncOptions {
     pub versions: BTreeMap<String, String>,
     /// Skip `npm install` (reuse what is already in `scratch`).
     pub skip_install: bool,
+    /// Extract only these sources (by module), keeping the others' pinned files and
+    /// manifest entries as they are; empty for every source.
+    pub only: Vec<String>,
 }
 
 /// Runs a command, failing with its stderr when it exits non-zero.
@@ -279,8 +282,28 @@ pub fn sync(options: &SyncOptions) -> Result<String> {
             )));
         }
     }
+    for module in &options.only {
+        if !SOURCES.iter().any(|source| source.module == module) {
+            return Err(Error::Usage(format!("--only: no source `{module}`")));
+        }
+    }
+    let selected = |source: &Source| {
+        options.only.is_empty() || options.only.iter().any(|module| module == source.module)
+    };
     if !options.skip_install {
-        npm_install(&options.scratch, &packages)?;
+        // Every pinned package, or only those of the sources selected (and the tools).
+        let wanted: BTreeMap<String, String> = packages
+            .iter()
+            .filter(|(package, _)| {
+                options.only.is_empty()
+                    || TOOL_PACKAGES.contains(&package.as_str())
+                    || SOURCES
+                        .iter()
+                        .any(|source| selected(source) && source.package == package.as_str())
+            })
+            .map(|(package, version)| (package.clone(), version.clone()))
+            .collect();
+        npm_install(&options.scratch, &wanted)?;
     }
     let mut manifest = Manifest {
         packages: packages.clone(),
@@ -289,6 +312,20 @@ pub fn sync(options: &SyncOptions) -> Result<String> {
     let mut report = String::new();
     let mut total = Counts::default();
     for source in SOURCES {
+        if !selected(source) {
+            let kept = old_manifest
+                .files
+                .iter()
+                .find(|entry| entry.module == source.module)
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "--only: `{}` is not pinned yet; sync it too",
+                        source.module
+                    ))
+                })?;
+            manifest.files.push(kept.clone());
+            continue;
+        }
         let raw = extract(&options.scratch, source)?;
         let roots: Vec<String> = match source.roots {
             Roots::Named(names) => names.iter().map(|s| s.to_string()).collect(),

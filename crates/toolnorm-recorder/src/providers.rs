@@ -27,9 +27,11 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "claude-code-zed-acp" => Some(("@zed-industries/claude-code-acp", "claude-code-acp")),
         "codex-acp" => Some(("@zed-industries/codex-acp", "codex-acp")),
         "codex-exec" | "codex-app-server" | "codex-rollout" => Some(("@openai/codex", "codex")),
-        "opencode-run" | "opencode-serve" | "opencode-serve-global" | "opencode-acp" => {
-            Some(("opencode-ai", "opencode"))
-        }
+        "opencode-run"
+        | "opencode-serve"
+        | "opencode-serve-global"
+        | "opencode-export"
+        | "opencode-acp" => Some(("opencode-ai", "opencode")),
         "gemini-cli" | "gemini-cli-session" => Some(("@google/gemini-cli", "gemini")),
         "qwen-code" => Some(("@qwen-code/qwen-code", "qwen")),
         _ => None,

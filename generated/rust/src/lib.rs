@@ -31,6 +31,12 @@ pub mod codex_rollout;
 #[rustfmt::skip]
 #[cfg(feature = "opencode")]
 pub mod opencode;
+/// OpenCode stored sessions, `opencode export` (OpenAPI `Session`, `Message`) — `opencode-ai` 1.18.33.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "opencode")]
+pub mod opencode_export;
 /// Claude Code tool inputs and outputs (`sdk-tools.d.ts`) — `@anthropic-ai/claude-code` 2.1.332.
 #[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
 #[allow(rustdoc::all)]

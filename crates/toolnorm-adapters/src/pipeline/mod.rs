@@ -10,6 +10,7 @@ mod apply;
 mod audit;
 mod builder;
 mod cap;
+mod document;
 
 use std::io;
 use std::sync::Arc;
@@ -29,6 +30,7 @@ use apply::Applier;
 use audit::Audit;
 use builder::Settings;
 use cap::RecentCuts;
+use document::{Document, Take};
 
 /// How many lines are read, at most, before giving up on detection.
 pub const DETECTION_WINDOW: usize = 32;
@@ -115,6 +117,8 @@ struct Core {
     final_cap: Option<usize>,
     /// The strings cut from long lines lately.
     recent: RecentCuts,
+    /// An indented JSON document being read (`opencode export`): its lines so far.
+    document: Document,
 }
 
 /// `N lines: A applied, K known non-tool, N notices, E errors` (the line classes).
@@ -230,6 +234,7 @@ impl Normalizer {
                 audit: settings.audit.map(Audit::new),
                 final_cap,
                 recent: RecentCuts::default(),
+                document: Document::default(),
             },
         }
     }
@@ -258,6 +263,7 @@ impl Normalizer {
             core.recent.add(cuts);
             core.line(line, bytes, true, on_step);
         });
+        core.flush_document(on_step);
         core.flush_detection(on_step);
         let last = core.stats.lines;
         core.read(None, on_step, |adapter, facts| {
@@ -319,6 +325,46 @@ struct TrackerSetup {
 impl Core {
     fn line(&mut self, line: u64, bytes: &[u8], last: bool, on_step: &mut dyn FnMut(Step<'_>)) {
         self.stats.lines = line;
+        match self.document.take(line, bytes) {
+            Take::Line => self.whole_line(line, bytes, last, on_step),
+            Take::Held if last => self.flush_document(on_step),
+            Take::Held => {}
+            Take::Closed {
+                first,
+                joined,
+                inside,
+            } => {
+                self.stats.known_lines += inside;
+                self.whole_line(first, &joined, last, on_step);
+            }
+            Take::Broken(held) => {
+                for (number, held) in held {
+                    self.whole_line(number, &held, false, on_step);
+                }
+                // The line that broke the document off may open another.
+                self.line(line, bytes, last, on_step);
+            }
+        }
+    }
+
+    /// The lines of a document the input ended in, each read on its own.
+    fn flush_document(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
+        if !self.document.is_open() {
+            return;
+        }
+        for (number, held) in self.document.flush() {
+            self.whole_line(number, &held, false, on_step);
+        }
+    }
+
+    /// Reads one line, or one document joined into a line.
+    fn whole_line(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        last: bool,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         // A blank line carries nothing: it is skipped (and still counted).
         if bytes.iter().all(u8::is_ascii_whitespace) {
             self.stats.known_lines += 1;

@@ -45,6 +45,12 @@ pub struct Probe<'a> {
     /// Whether `qwen_code_version` is there (Qwen Code's `system` `init` line).
     #[serde(default)]
     pub qwen_code_version: Option<IgnoredAny>,
+    /// Whether `info` is there (an OpenCode export's session).
+    #[serde(default)]
+    pub info: Option<IgnoredAny>,
+    /// Whether `messages` is there (an OpenCode export's messages).
+    #[serde(default)]
+    pub messages: Option<IgnoredAny>,
     /// Whether `$rewindTo` is there (a Gemini CLI session rewind).
     #[serde(default, rename = "$rewindTo")]
     pub rewind_to: Option<IgnoredAny>,

@@ -77,6 +77,9 @@ impl Dialect {
     /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
     #[cfg(feature = "opencode")]
     pub const OPENCODE: Dialect = providers::opencode::DIALECT;
+    /// OpenCode's stored sessions, as `opencode export <session>` prints them.
+    #[cfg(feature = "opencode")]
+    pub const OPENCODE_EXPORT: Dialect = providers::opencode::export::DIALECT;
     /// Gemini CLI `--output-format stream-json`, and its session files.
     #[cfg(feature = "gemini-cli")]
     pub const GEMINI_CLI: Dialect = providers::gemini_cli::DIALECT;
@@ -143,6 +146,20 @@ pub(crate) const ENTRIES: &[Entry] = &[
             ))
         },
         recordings: &["opencode-run", "opencode-serve"],
+    },
+    #[cfg(feature = "opencode")]
+    Entry {
+        dialect: Dialect::OPENCODE_EXPORT,
+        summary: "OpenCode stored session, as `opencode export <session>` prints it",
+        rules: OPENCODE_RULES,
+        claims: providers::opencode::export::claims,
+        adapter: |options| {
+            Box::new(providers::opencode::export::OpenCodeExportAdapter::new(
+                options.mcp_servers.clone(),
+            ))
+        },
+        // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
+        recordings: &["opencode-serve"],
     },
     #[cfg(feature = "acp")]
     Entry {
@@ -368,6 +385,10 @@ mod tests {
             (
                 r#"{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}"#,
                 Some(Dialect::OPENCODE),
+            ),
+            (
+                r#"{"info":{"id":"ses_1","directory":"/w"},"messages":[],"todos":[]}"#,
+                Some(Dialect::OPENCODE_EXPORT),
             ),
             (
                 r#"{"jsonrpc":"2.0","method":"session/update","params":{}}"#,

@@ -504,10 +504,11 @@ fn streamed_input_refines_the_call_as_it_arrives() {
 
 #[test]
 fn an_mcp_tool_error_has_the_same_code_everywhere() {
-    for provider in PROVIDERS
-        .iter()
-        .chain(&["claude-code-transcript", "opencode-serve-global"])
-    {
+    for provider in PROVIDERS.iter().chain(&[
+        "claude-code-transcript",
+        "opencode-serve-global",
+        "opencode-export",
+    ]) {
         let part = only(common::fixture(&format!("{provider}/mcp-error.jsonl")));
         let error = part.error.unwrap();
         assert_eq!(error.code, Some(ErrorCode::McpError), "{provider}");

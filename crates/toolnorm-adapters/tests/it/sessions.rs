@@ -132,6 +132,7 @@ fn opencode_sessions_concatenated_keep_every_call() {
     for dir in [
         "opencode-serve",
         "opencode-serve-global",
+        "opencode-export",
         "opencode-run",
         "opencode-serve@1.1.53",
         "opencode-run@1.1.53",

@@ -144,6 +144,13 @@ fn opencode_1_1_and_1_17_read_like_the_pinned_release() {
     }
 }
 
+/// `opencode export` 1.17 stores and prints the calls as 1.18 does.
+#[test]
+fn opencode_export_1_17_reads_like_the_pinned_release() {
+    shell_outcomes("opencode-export");
+    shell_outcomes("opencode-export@1.17.19");
+}
+
 /// OpenCode 1.1: tool errors read `Error: <message>`; a permission rule's refusal is
 /// still `permission_denied`. (`opencode run` 1.1 prints no line for a failed call.)
 #[test]

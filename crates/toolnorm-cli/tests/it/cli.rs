@@ -218,9 +218,8 @@ fn a_codex_rollout_file_is_read_as_one_not_as_opencode() {
 
 #[test]
 fn a_pretty_printed_json_document_gets_a_json_lines_hint() {
-    let input = std::fs::read_to_string(fixture("claude-code/shell-ok.jsonl")).unwrap();
-    let first: serde_json::Value = serde_json::from_str(input.lines().nth(2).unwrap()).unwrap();
-    let pretty = serde_json::to_string_pretty(&first).unwrap();
+    let document = serde_json::json!({"report": {"calls": [1, 2]}, "title": "not an event"});
+    let pretty = serde_json::to_string_pretty(&document).unwrap();
     let file = std::env::temp_dir().join(format!("toolnorm-pretty-{}.json", std::process::id()));
     std::fs::write(&file, format!("{pretty}\n")).unwrap();
     let output = toolnorm().arg("normalize").arg(&file).output().unwrap();
@@ -233,9 +232,31 @@ fn a_pretty_printed_json_document_gets_a_json_lines_hint() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("one JSON document over several lines, but input is JSON Lines"),
+        stderr.contains("one JSON document over several lines, read as one event, but it is"),
         "{stderr}"
     );
+}
+
+#[test]
+fn an_event_printed_indented_is_read_as_its_line() {
+    let input = std::fs::read_to_string(fixture("claude-code/shell-ok.jsonl")).unwrap();
+    let pretty: String = input
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            format!("{}\n", serde_json::to_string_pretty(&value).unwrap())
+        })
+        .collect();
+    let run = |input: String| {
+        let output = toolnorm()
+            .args(["normalize", "-"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(run(pretty), run(input));
 }
 
 #[test]

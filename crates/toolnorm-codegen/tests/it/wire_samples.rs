@@ -15,6 +15,7 @@ use serde_json::Value;
 use toolnorm_wire::{
     acp, claude_messages as cm, claude_tools as ct, codex_app_server as cas, codex_exec as cx,
     codex_rollout as cr, gemini_session as gs, gemini_stream as gst, opencode as oc,
+    opencode_export as oe,
 };
 
 /// Result of checking one line.
@@ -428,6 +429,44 @@ fn check_opencode(line: &Value) -> Check {
     })
 }
 
+/// `opencode export` documents: the session (`Session`), each message (`Message`) and
+/// each of its parts (`Part`, the `opencode` module's).
+fn check_opencode_export(line: &Value) -> Check {
+    let info = line.get("info").ok_or("export without info")?;
+    require_lossless(
+        "Session",
+        info,
+        &round_trip::<oe::Session>("Session", info)?,
+        "",
+    )?;
+    let messages = line
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("export without messages")?;
+    let mut outcome = Outcome::Other;
+    for message in messages {
+        let info = message.get("info").ok_or("message without info")?;
+        require_lossless(
+            "Message",
+            info,
+            &round_trip::<oe::Message>("Message", info)?,
+            "",
+        )?;
+        for part in message
+            .get("parts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            require_lossless("Part", part, &round_trip::<oc::Part>("Part", part)?, "")?;
+            if part.get("type").and_then(Value::as_str) == Some("tool") {
+                outcome = Outcome::Tool;
+            }
+        }
+    }
+    Ok(outcome)
+}
+
 /// ACP `session/update` notifications (JSON-RPC frames).
 fn check_acp(line: &Value) -> Check {
     if line.get("method").and_then(Value::as_str) != Some("session/update") {
@@ -493,6 +532,8 @@ fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
         Some(check_codex_rollout)
     } else if dir.starts_with("codex") {
         Some(check_codex)
+    } else if dir.starts_with("opencode-export") {
+        Some(check_opencode_export)
     } else if dir.starts_with("opencode") {
         Some(check_opencode)
     } else if dir.starts_with("gemini-cli-session") {

@@ -1,7 +1,7 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve`, `acp`, `gemini`), the runners they share (`oneshot` for a CLI that prints
+//! `serve` with the `export` of the sessions it stored, `acp`, `gemini`), the runners they share (`oneshot` for a CLI that prints
 //! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
 //! environment every CLI runs in (`sandbox`) and the substitutions that make a
 //! capture stable (`substitutions`).
@@ -24,6 +24,7 @@ mod appserver;
 mod claude;
 mod codex;
 mod files;
+mod export;
 mod gemini;
 mod jsonrpc;
 mod oneshot;
@@ -197,6 +198,9 @@ impl Recorder {
             let mut command = substitutions::apply(&subs, &raw.command);
             if dir == "codex-rollout" {
                 command.push_str(ROLLOUT_SHOWN);
+            }
+            if dir == "opencode-export" {
+                command.push_str(export::EXPORT_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

@@ -1,7 +1,8 @@
 //! OpenCode server driver: runs `opencode serve` on loopback, subscribes to
 //! its event streams (`GET /event` and `GET /global/event`, SSE), creates a
 //! session, sends the prompt with `POST /session/{id}/prompt_async`, and
-//! records every event until the session is idle again.
+//! records every event until the session is idle again. Then, the server stopped, the
+//! sessions it stored are exported beside it (`export`, `opencode-export/`).
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -95,12 +96,16 @@ pub(super) fn record(rec: &Recorder, sc: &Scenario, dirs: &RunDirs) -> Result<Ra
     stderr.extend(erx.try_iter());
     run::write_lines(&dirs.root.join("stderr.log"), &stderr)?;
     let (events, global) = result.map_err(|e| fail(e.to_string()))?;
+    let exports = rec.opencode_exports(sc, dirs, &super::export::sessions(&events))?;
     Ok(Raw {
         lines: events,
         command: format!(
             "opencode serve --hostname 127.0.0.1 --port {SHOWN_SERVE_PORT}  # GET /event and /global/event (SSE), POST /session, POST /session/{{id}}/prompt_async"
         ),
-        extras: vec![("opencode-serve-global".to_owned(), global)],
+        extras: vec![
+            ("opencode-serve-global".to_owned(), global),
+            ("opencode-export".to_owned(), exports),
+        ],
         session: Vec::new(),
     })
 }

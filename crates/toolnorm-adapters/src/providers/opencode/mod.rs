@@ -12,6 +12,11 @@
 //! `metadata.parentToolCallId`. MCP tools are named `<server>_<tool>`: servers given in
 //! the options are matched first; otherwise a tool that is not built in splits at its
 //! first `_`.
+//!
+//! `export` reads the sessions OpenCode stores, as `opencode export` prints them: their
+//! parts are read here, as the parts of `message.part.updated` events are.
+
+pub(crate) mod export;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -297,7 +302,8 @@ impl OpenCodeAdapter {
         }
     }
 
-    fn part(&mut self, line: u64, part: &str, out: &mut Facts<'_>) {
+    /// Reads one part (the JSON of a `Part`): a tool part is a call.
+    pub(super) fn part(&mut self, line: u64, part: &str, out: &mut Facts<'_>) {
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
             Ok(probe) if NON_TOOL_PARTS.contains(&probe.kind.as_ref()) => return,

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # Prints the performance figures: peak RSS of `toolnorm normalize` on streams of growing
 # size and on one huge tool output, with and without a cap, in every JSON format (FORMATS
-# names fewer), as a Markdown table; then the throughput table (`cargo bench`).
+# names fewer), as a Markdown table; then the throughput tables (`cargo bench`), then the
+# per-line cost of `--format updates` (the `latency` bench).
+# `instructions` prints the same ratios to the floor as the `report` bench, counted in
+# instructions (valgrind's callgrind) instead of time: figures a loaded machine does not
+# move. Each source's stream (bench and tool-dense, INSTR_MB megabytes, default 2) goes
+# through `toolnorm normalize --format F` for every JSON format and through the floor
+# (`perf_stream floor`); the instructions of a one-line stream (start-up: arguments,
+# rules) are taken off both. TOOLNORM sets the toolnorm binary to count (default: the
+# release build).
 # Streams are generated into SCRATCH (default target/perf, under CARGO_TARGET_DIR when
 # set), never committed.
-# Usage: scripts/perf.sh [rss|bench|all]   (TOOLNORM_BENCH_MB sets the bench stream size)
+# Usage: scripts/perf.sh [rss|bench|latency|instructions|all]   (TOOLNORM_BENCH_MB sets
+# the bench stream size)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=$(realpath -m "${CARGO_TARGET_DIR:-target}")
@@ -18,6 +27,65 @@ rss() { # peak RSS in MB of: toolnorm normalize ARGS...
   echo "$(( $(tail -n 1 "$SCRATCH/stderr") / 1024 ))"
 }
 
+if [ "$what" = instructions ]; then
+  cargo build --quiet --release -p toolnorm-cli
+  cargo build --quiet --release -p toolnorm-adapters --example perf_stream
+  gen=$TARGET/release/examples/perf_stream
+  toolnorm=${TOOLNORM:-$TARGET/release/toolnorm}
+  mb=${INSTR_MB:-2}
+  formats=(parts updates events acp ai-sdk ag-ui)
+  # count CMD...: the instructions callgrind counts for CMD.
+  count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null \
+      | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+  }
+  echo "instructions (callgrind), $mb MB streams; each figure: floor instructions / instructions"
+  echo "(\`<\` marks one under its target: 0.4 for parts, 0.3 for the other formats)"
+  for kind in bench dense; do
+    printf '\n%-24s %9s %7s' "$kind stream" "lines" "Mi floor"
+    printf ' %8s' "${formats[@]}"
+    echo
+    floor_sum=0
+    declare -A run_sum=() start=()
+    for source in $($gen sources); do
+      name=$source
+      [ "$kind" = dense ] && name="dense:$source"
+      file="$SCRATCH/instr-$kind-$source-$mb.jsonl"
+      [ -f "$file" ] || $gen "$name" "$mb" "$file" 2> /dev/null
+      # Start-up (arguments, rules, the first line): counted once, on the first source.
+      if [ -z "${start[floor]:-}" ]; then
+        head -n 1 "$file" > "$SCRATCH/instr-one.jsonl"
+        start[floor]=$(count "$gen" floor "$SCRATCH/instr-one.jsonl" -)
+        for format in "${formats[@]}"; do
+          start[$format]=$(count "$toolnorm" normalize --format "$format" "$SCRATCH/instr-one.jsonl")
+        done
+      fi
+      floor=$(( $(count "$gen" floor "$file" -) - ${start[floor]} ))
+      floor_sum=$(( floor_sum + floor ))
+      printf '%-24s %9s %7.0f' "$source" "$(wc -l < "$file")" "$(awk -v f="$floor" 'BEGIN { print f / 1048576 }')"
+      for format in "${formats[@]}"; do
+        run=$(( $(count "$toolnorm" normalize --format "$format" "$file") - ${start[$format]} ))
+        run_sum[$format]=$(( ${run_sum[$format]:-0} + run ))
+        target=0.3
+        [ "$format" = parts ] && target=0.4
+        awk -v f="$floor" -v r="$run" -v t="$target" \
+          'BEGIN { x = f / r; printf " %7.2f%s", x, (x < t ? "<" : " ") }'
+      done
+      echo
+    done
+    printf '%-24s %9s %7.0f' "all" "" "$(awk -v f="$floor_sum" 'BEGIN { print f / 1048576 }')"
+    for format in "${formats[@]}"; do
+      awk -v f="$floor_sum" -v r="${run_sum[$format]}" \
+        'BEGIN { x = f / r; printf " %7.2f%s", x, (x < 0.4 ? "<" : " ") }'
+    done
+    echo
+  done
+  exit 0
+fi
+if [ "$what" = latency ]; then
+  cargo bench --quiet -p toolnorm-adapters --bench latency
+  exit 0
+fi
 if [ "$what" != bench ]; then
   cargo build --quiet --release -p toolnorm-cli
   cargo build --quiet --release -p toolnorm-adapters --example perf_stream
@@ -44,4 +112,6 @@ fi
 if [ "$what" != rss ]; then
   echo
   cargo bench --quiet -p toolnorm-adapters --bench report
+  echo
+  cargo bench --quiet -p toolnorm-adapters --bench latency
 fi

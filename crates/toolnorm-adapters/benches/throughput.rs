@@ -11,22 +11,24 @@ use divan::{Bencher, black_box};
 use toolnorm_adapters::Format;
 
 static STREAMS: LazyLock<Vec<common::Stream>> =
-    LazyLock::new(|| common::streams(common::bench_bytes()));
+    LazyLock::new(|| common::streams(common::bench_bytes(), common::Kind::Bench));
 
-/// The dialects, by name, as bench arguments.
+/// The sources, by name, as bench arguments.
 const DIALECTS: &[&str] = &[
     "claude-code",
+    "claude-transcript",
     "codex-app-server",
     "codex-exec",
+    "codex-rollout",
     "opencode",
+    "acp",
+    "gemini-cli",
+    "gemini-session",
     "events",
 ];
 
 fn stream(name: &str) -> &'static common::Stream {
-    STREAMS
-        .iter()
-        .find(|stream| stream.dialect.as_str() == name)
-        .unwrap()
+    STREAMS.iter().find(|stream| stream.name == name).unwrap()
 }
 
 fn counted(bencher: Bencher<'_, '_>, name: &str, work: fn(&common::Stream) -> u64) {

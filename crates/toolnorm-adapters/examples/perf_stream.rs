@@ -1,9 +1,12 @@
 //! Writes the streams the performance figures are measured on (see `scripts/perf.sh`).
 //!
-//! `perf_stream DIALECT MB OUT`: a stream of one dialect (`claude-code`, …) built from the
-//! recorded fixtures, repeated with fresh call ids, sessions interleaved.
+//! `perf_stream SOURCE MB OUT`: the stream of one source of the bench stream
+//! (`claude-code`, `codex-exec`, …) built from the recorded fixtures, repeated with fresh
+//! call ids, sessions interleaved; `perf_stream dense:SOURCE MB OUT`: the same from its
+//! tool-dense sessions only.
 //! `perf_stream claude-stream-json MB OUT`: the same from Claude Code's `stream-json`
 //! recordings only (no transcripts), as `scripts/peer-bench.sh` uses.
+//! `perf_stream sources`: the names of the sources, one a line.
 //! `perf_stream floor FILE -`: parses each line of FILE into `IgnoredAny` (the floor
 //! of the throughput figures), for instruction counts of the same bytes.
 //! `perf_stream big-output MB OUT`: a Claude Code session with one call whose output is a
@@ -19,8 +22,16 @@ use toolnorm_adapters::Dialect;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|what| what == "sources") {
+        for source in common::SOURCES {
+            println!("{}", source.name);
+        }
+        return;
+    }
     let [what, mb, out] = args.as_slice() else {
-        eprintln!("usage: perf_stream DIALECT|claude-stream-json|big-output MB OUT");
+        eprintln!(
+            "usage: perf_stream [dense:]SOURCE|claude-stream-json|big-output MB OUT, or sources"
+        );
         std::process::exit(2);
     };
     if what == "floor" {
@@ -44,12 +55,28 @@ fn main() {
             writeln!(file, "{line}").unwrap();
         }
     } else if what == "claude-stream-json" {
-        let stream = common::stream_of(Dialect::CLAUDE_CODE, common::CLAUDE_STREAM_JSON, bytes);
+        let stream = common::stream_of(
+            "claude-stream-json",
+            Dialect::CLAUDE_CODE,
+            common::CLAUDE_STREAM_JSON,
+            common::Kind::Bench,
+            bytes,
+        );
         file.write_all(&stream.bytes).unwrap();
     } else {
-        let dialect = Dialect::from_name(what).expect("a dialect name");
-        let stream = common::dialect_stream(dialect, bytes);
+        let (kind, name) = match what.strip_prefix("dense:") {
+            Some(name) => (common::Kind::Dense, name),
+            None => (common::Kind::Bench, what.as_str()),
+        };
+        let source = common::source(name).expect("a source name");
+        let stream = common::source_stream(source, kind, bytes);
         file.write_all(&stream.bytes).unwrap();
+        eprintln!(
+            "{}: {} lines, {:.1} calls per 40 lines",
+            what,
+            stream.lines,
+            stream.density()
+        );
     }
     file.flush().unwrap();
 }

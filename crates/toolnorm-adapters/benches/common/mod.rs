@@ -15,32 +15,122 @@ use toolnorm_adapters::{Format, Writer};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// The fixture directories of each dialect.
-pub const SOURCES: &[(Dialect, &[&str])] = &[
-    (
-        Dialect::CLAUDE_CODE,
-        &["claude-code", "claude-code-transcript"],
-    ),
-    (Dialect::CODEX_APP_SERVER, &["codex-app-server"]),
-    (Dialect::CODEX_EXEC, &["codex-exec"]),
-    (
-        Dialect::OPENCODE,
-        &["opencode-run", "opencode-serve", "opencode-serve-global"],
-    ),
-    (Dialect::EVENTS, &["events"]),
+/// A part of the bench stream: the sessions recorded in some fixture directories, all of
+/// one dialect.
+pub struct Source {
+    /// Its name in the tables (a dialect's name, or the kind of file it reads).
+    pub name: &'static str,
+    /// Its dialect.
+    pub dialect: Dialect,
+    /// The fixture directories it is built from.
+    pub dirs: &'static [&'static str],
+}
+
+/// Every dialect's part of the bench stream; Claude Code's and Gemini CLI's stream output
+/// and their session files apart.
+pub const SOURCES: &[Source] = &[
+    Source {
+        name: "claude-code",
+        dialect: Dialect::CLAUDE_CODE,
+        dirs: &["claude-code"],
+    },
+    Source {
+        name: "claude-transcript",
+        dialect: Dialect::CLAUDE_CODE,
+        dirs: &["claude-code-transcript"],
+    },
+    Source {
+        name: "codex-app-server",
+        dialect: Dialect::CODEX_APP_SERVER,
+        dirs: &["codex-app-server"],
+    },
+    Source {
+        name: "codex-exec",
+        dialect: Dialect::CODEX_EXEC,
+        dirs: &["codex-exec"],
+    },
+    Source {
+        name: "codex-rollout",
+        dialect: Dialect::CODEX_ROLLOUT,
+        dirs: &["codex-rollout"],
+    },
+    Source {
+        name: "opencode",
+        dialect: Dialect::OPENCODE,
+        dirs: &["opencode-run", "opencode-serve", "opencode-serve-global"],
+    },
+    Source {
+        name: "acp",
+        dialect: Dialect::ACP,
+        dirs: &[
+            "claude-code-acp",
+            "claude-code-zed-acp",
+            "codex-acp",
+            "opencode-acp",
+        ],
+    },
+    Source {
+        name: "gemini-cli",
+        dialect: Dialect::GEMINI_CLI,
+        dirs: &["gemini-cli"],
+    },
+    Source {
+        name: "gemini-session",
+        dialect: Dialect::GEMINI_CLI,
+        dirs: &["gemini-cli-session"],
+    },
+    Source {
+        name: "events",
+        dialect: Dialect::EVENTS,
+        dirs: &["events"],
+    },
 ];
+
+/// Which of a source's sessions a stream is built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// All of them.
+    Bench,
+    /// The tool-dense ones: at least [`DENSE_CALLS`] calls per 40 lines (the densest
+    /// quarter, when none is that dense).
+    Dense,
+}
+
+impl Kind {
+    /// Its name in the tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Bench => "bench",
+            Kind::Dense => "dense",
+        }
+    }
+}
+
+/// The calls per 40 lines of a tool-dense session.
+pub const DENSE_CALLS: usize = 15;
 
 /// How many sessions of one dialect are interleaved, line by line.
 pub const INTERLEAVED: usize = 4;
 
 /// One dialect's part of the stream.
 pub struct Stream {
+    /// The source's name.
+    pub name: &'static str,
     /// Its dialect.
     pub dialect: Dialect,
     /// JSON Lines.
     pub bytes: Vec<u8>,
     /// Lines (provider events).
     pub lines: u64,
+    /// Tool calls.
+    pub calls: u64,
+}
+
+impl Stream {
+    /// Tool calls per 40 lines.
+    pub fn density(&self) -> f64 {
+        self.calls as f64 * 40.0 / self.lines.max(1) as f64
+    }
 }
 
 /// The repository's `fixtures/` directory.
@@ -54,7 +144,7 @@ struct Session {
     ids: Vec<String>,
 }
 
-fn sessions(dialect: Dialect, dirs: &[&str]) -> Vec<Session> {
+fn sessions(dialect: Dialect, dirs: &[&str], kind: Kind) -> Vec<Session> {
     let mut sessions = Vec::new();
     for dir in dirs {
         let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
@@ -85,6 +175,17 @@ fn sessions(dialect: Dialect, dirs: &[&str]) -> Vec<Session> {
             sessions.push(Session { lines, ids });
         }
     }
+    if kind == Kind::Dense {
+        let dense = |session: &Session| session.ids.len() * 40 >= DENSE_CALLS * session.lines.len();
+        if sessions.iter().any(dense) {
+            sessions.retain(dense);
+        } else {
+            // Densest first, then the first quarter (at least one).
+            sessions
+                .sort_by(|a, b| (b.ids.len() * a.lines.len()).cmp(&(a.ids.len() * b.lines.len())));
+            sessions.truncate(sessions.len().div_ceil(4).max(1));
+        }
+    }
     sessions
 }
 
@@ -102,15 +203,15 @@ fn renamed(line: &str, ids: &[String], copy: usize) -> String {
     line
 }
 
-/// A stream of `dialect` of at least `bytes` bytes: the dialect's recorded sessions
-/// repeated with fresh call ids, [`INTERLEAVED`] sessions at a time, line by line.
-pub fn dialect_stream(dialect: Dialect, bytes: usize) -> Stream {
-    let dirs = SOURCES
-        .iter()
-        .find(|(source, _)| *source == dialect)
-        .map(|(_, dirs)| *dirs)
-        .unwrap();
-    stream_of(dialect, dirs, bytes)
+/// The stream of `source` of at least `bytes` bytes: its recorded sessions (those `kind`
+/// picks) repeated with fresh call ids, [`INTERLEAVED`] sessions at a time, line by line.
+pub fn source_stream(source: &Source, kind: Kind, bytes: usize) -> Stream {
+    stream_of(source.name, source.dialect, source.dirs, kind, bytes)
+}
+
+/// The source named `name`.
+pub fn source(name: &str) -> Option<&'static Source> {
+    SOURCES.iter().find(|source| source.name == name)
 }
 
 /// The fixture directories of Claude Code's `stream-json` output (no transcripts): the
@@ -118,18 +219,29 @@ pub fn dialect_stream(dialect: Dialect, bytes: usize) -> Stream {
 pub const CLAUDE_STREAM_JSON: &[&str] =
     &["claude-code", "claude-code@2.0.73", "claude-code@2.1.36"];
 
-/// A stream of `dialect` of at least `bytes` bytes from the sessions recorded in `dirs`,
-/// built as [`dialect_stream`] builds it.
-pub fn stream_of(dialect: Dialect, dirs: &[&str], bytes: usize) -> Stream {
-    let sessions = sessions(dialect, dirs);
+/// A stream named `name` of `dialect` of at least `bytes` bytes from the sessions
+/// recorded in `dirs`, built as [`source_stream`] builds it.
+pub fn stream_of(
+    name: &'static str,
+    dialect: Dialect,
+    dirs: &[&str],
+    kind: Kind,
+    bytes: usize,
+) -> Stream {
+    let sessions = sessions(dialect, dirs, kind);
     let mut out = Vec::with_capacity(bytes + (1 << 20));
     let mut lines = 0;
+    let mut calls = 0;
     let mut copy = 0;
     while out.len() < bytes {
         // Start the next INTERLEAVED copies, then take one line of each in turn.
         let group: Vec<(usize, usize)> = (0..INTERLEAVED)
             .map(|slot| ((copy + slot) % sessions.len(), copy + slot))
             .collect();
+        calls += group
+            .iter()
+            .map(|(session, _)| sessions[*session].ids.len() as u64)
+            .sum::<u64>();
         let longest = group
             .iter()
             .map(|(session, _)| sessions[*session].lines.len())
@@ -148,17 +260,19 @@ pub fn stream_of(dialect: Dialect, dirs: &[&str], bytes: usize) -> Stream {
         copy += INTERLEAVED;
     }
     Stream {
+        name,
         dialect,
         bytes: out,
         lines,
+        calls,
     }
 }
 
-/// Every dialect, `total` bytes in all, split evenly.
-pub fn streams(total: usize) -> Vec<Stream> {
+/// Every source, `total` bytes in all, split evenly.
+pub fn streams(total: usize, kind: Kind) -> Vec<Stream> {
     SOURCES
         .iter()
-        .map(|(dialect, _)| dialect_stream(*dialect, total / SOURCES.len()))
+        .map(|source| source_stream(source, kind, total / SOURCES.len()))
         .collect()
 }
 

@@ -168,3 +168,88 @@ fn ui_stream_ends_are_written_as_each_call_ends() {
         ends_arrive_as_calls_end(format, "claude-code/parallel.jsonl");
     }
 }
+
+/// For each input line, the calls of the updates it gives (one per change of a call), and
+/// how many come at the end of the input.
+fn updates_per_line(bytes: &[u8]) -> (Vec<Vec<String>>, usize) {
+    let lines = bytes.split(|&byte| byte == b'\n').count();
+    let mut updates = vec![Vec::new(); lines];
+    let mut normalizer = Normalizer::new();
+    normalizer.push(bytes, &mut |step: Step<'_>| {
+        if let Step::Applied { line, update, .. } = step {
+            updates[usize::try_from(line).unwrap() - 1].push(update.call.id().to_owned());
+        }
+    });
+    let mut at_end = 0;
+    normalizer.finish(&mut |step: Step<'_>| {
+        at_end += usize::from(matches!(step, Step::Applied { .. }));
+    });
+    (updates, at_end)
+}
+
+/// `--format updates` fed a recorded stream through a pipe one line at a time: each
+/// line's updates are read back, whole, before the next line is written (nothing is
+/// held back for a batch), and each is the call the line changed.
+fn updates_arrive_before_the_next_line(relative: &str) {
+    let bytes = fixture(relative);
+    let (updates, at_end) = updates_per_line(&bytes);
+    let lines_with_updates = updates.iter().filter(|ids| !ids.is_empty()).count();
+    assert!(
+        lines_with_updates >= 3,
+        "{relative}: updates on several lines"
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolnorm"))
+        .args(["normalize", "--format", "updates", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, received) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    for (number, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        for id in &updates[number] {
+            let output = received.recv_timeout(TIMEOUT).unwrap_or_else(|_| {
+                panic!(
+                    "updates {relative}: an update of line {} not written after {TIMEOUT:?}",
+                    number + 1
+                )
+            });
+            let part: serde_json::Value = serde_json::from_str(&output).unwrap();
+            assert_eq!(part["id"], id.as_str(), "line {}: {output}", number + 1);
+        }
+        // Nothing more than the line's own updates came out before the next is written.
+        std::thread::sleep(Duration::from_millis(5));
+        let early: Vec<String> = received.try_iter().collect();
+        assert!(
+            early.is_empty(),
+            "updates {relative}: line {} gave more than its updates: {early:?}",
+            number + 1
+        );
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    assert_eq!(received.try_iter().count(), at_end, "{relative}");
+}
+
+#[test]
+fn each_lines_updates_are_written_before_the_next_line_is_read() {
+    updates_arrive_before_the_next_line("claude-code/partial-input.jsonl");
+    updates_arrive_before_the_next_line("codex-exec/parallel.jsonl");
+    updates_arrive_before_the_next_line("codex-app-server/shell-stream.jsonl");
+}

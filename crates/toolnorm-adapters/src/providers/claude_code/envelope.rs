@@ -6,6 +6,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use toolnorm::Timestamp;
 
+use toolnorm_wire::claude_messages as wire;
+
+use super::tasks::Launch;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
 use crate::track::Facts;
@@ -55,6 +58,32 @@ pub(super) struct Envelope<'a> {
     /// Transcripts: how the permission check decided (`{"decision": "reject", …}`).
     #[serde(borrow, default, rename = "permissionDecision")]
     pub permission_decision: Option<&'a RawValue>,
+    /// What the one scan of the line read in place of `message` and `tool_use_result`
+    /// (see `scan`); `None` when the line was read field by field.
+    #[serde(skip)]
+    pub scanned: Option<Scanned<'a>>,
+}
+
+/// What the one scan of a line read beside the envelope.
+pub(super) struct Scanned<'a> {
+    /// The message's content blocks (`None`: the line has no message).
+    pub blocks: Option<Vec<Block<'a>>>,
+    /// What the structured result (`tool_use_result`) says of a launched subagent.
+    pub launch: Option<Launch>,
+    /// `result`: the turn's `permission_denials`.
+    pub permission_denials: Option<&'a RawValue>,
+}
+
+/// A content block of a message.
+pub(super) enum Block<'a> {
+    /// A `tool_use` block, read by the one scan of the line.
+    ToolUse(wire::BetaToolUseBlock),
+    /// A `tool_result` block, read by the one scan of the line.
+    ToolResult(wire::ToolResultBlockParam),
+    /// A block that carries no call, read past by the one scan of the line.
+    Skipped,
+    /// A block still raw, with its type.
+    Raw(Cow<'a, str>, &'a RawValue),
 }
 
 impl<'a> Envelope<'a> {
@@ -75,18 +104,35 @@ impl<'a> Envelope<'a> {
         self.agent_id.as_deref().filter(|_| self.is_sidechain)
     }
 
-    /// The content blocks of `message`, each still raw, with its type; none (and a
-    /// diagnostic) when the line has no message or its content cannot be read, and a
-    /// block without a type is reported and skipped.
-    pub fn blocks(&self, line: u64, out: &mut Facts<'_>) -> Vec<(Cow<'a, str>, &'a RawValue)> {
+    /// The content blocks of `message`: those the one scan of the line read, else each
+    /// still raw, with its type; none (and a diagnostic) when the line has no message or
+    /// its content cannot be read, and a block without a type is reported and skipped.
+    pub fn blocks(&mut self, line: u64, out: &mut Facts<'_>) -> Vec<Block<'a>> {
+        if let Some(blocks) = self
+            .scanned
+            .as_mut()
+            .and_then(|scanned| scanned.blocks.take())
+        {
+            return blocks;
+        }
         let mut typed = Vec::new();
         for block in self.raw_blocks(line, out) {
             match block_type(block) {
-                Ok(kind) => typed.push((kind, block)),
+                Ok(kind) => typed.push(Block::Raw(kind, block)),
                 Err(error) => out.diagnostic(json::malformed(line, "content block", &error)),
             }
         }
         typed
+    }
+
+    /// What the structured result (`tool_use_result`) says of a launched subagent.
+    pub fn launch(&self) -> Option<Launch> {
+        match &self.scanned {
+            Some(scanned) => scanned.launch.clone(),
+            None => self
+                .tool_use_result
+                .and_then(|raw| serde_json::from_str::<Launch>(raw.get()).ok()),
+        }
     }
 
     /// The content blocks of `message`, each still raw.

@@ -38,10 +38,11 @@ use crate::track::{Facts, Sighting};
 mod envelope;
 mod permissions;
 mod results;
+mod scan;
 mod stream;
 mod tasks;
 
-use envelope::Envelope;
+use envelope::{Block, Envelope};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("claude-code", "claude-code");
@@ -153,11 +154,16 @@ impl Adapter for ClaudeCodeAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        let mut envelope: Envelope<'_> =
-            match json::parse_line(line, bytes, "not a Claude Code message") {
+        // One scan of the line reads nearly every line; the rest are read field by field,
+        // which also says what is wrong with them.
+        let scanned = scan::scan(bytes);
+        let mut envelope: Envelope<'_> = match scanned {
+            Some(envelope) => envelope,
+            None => match json::parse_line(line, bytes, "not a Claude Code message") {
                 Ok(envelope) => envelope,
                 Err(diagnostic) => return out.diagnostic(diagnostic),
-            };
+            },
+        };
         // A transcript's sidechain line is its subagent's: inside the call that spawned
         // it, once that is known (its result names the agent).
         if envelope.parent_tool_use_id.is_none()
@@ -193,12 +199,24 @@ impl Adapter for ClaudeCodeAdapter {
             out.session(session);
         }
         match kind {
-            "assistant" => self.assistant(line, &envelope, out),
-            "user" => self.user(line, &envelope, out),
+            "assistant" => {
+                let blocks = envelope.blocks(line, out);
+                self.assistant(line, &envelope, blocks, out);
+            }
+            "user" => {
+                let blocks = envelope.blocks(line, out);
+                self.user(line, &envelope, blocks, out);
+            }
             "progress" => self.progress(line, &envelope, out),
             "stream_event" => self.streams.event(line, &envelope, out),
             "system" => self.system(line, bytes, &envelope, out),
-            "result" => self.denials.turn_ended(line, bytes, out),
+            "result" => {
+                let denials = envelope
+                    .scanned
+                    .as_ref()
+                    .map(|scanned| scanned.permission_denials);
+                self.denials.turn_ended(line, bytes, denials, out);
+            }
             other if IGNORED_TYPES.contains(&other) => {}
             // Tool calls come in `assistant`, `user`, `stream_event` and `system`
             // messages: a new line type is a notice.
@@ -212,9 +230,23 @@ impl Adapter for ClaudeCodeAdapter {
 }
 
 impl ClaudeCodeAdapter {
-    fn assistant(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+    fn assistant(
+        &mut self,
+        line: u64,
+        envelope: &Envelope<'_>,
+        blocks: Vec<Block<'_>>,
+        out: &mut Facts<'_>,
+    ) {
         let at = envelope.at();
-        for (kind, block) in envelope.blocks(line, out) {
+        for block in blocks {
+            let (kind, block) = match block {
+                Block::ToolUse(block) => {
+                    self.streams.sighted(line, block.into(), envelope, out);
+                    continue;
+                }
+                Block::ToolResult(_) | Block::Skipped => continue,
+                Block::Raw(kind, block) => (kind, block),
+            };
             let text = block.get();
             let result = match kind.as_ref() {
                 TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
@@ -315,8 +347,14 @@ impl ClaudeCodeAdapter {
             nested.timestamp = envelope.timestamp.clone();
         }
         match nested.kind.as_deref() {
-            Some("assistant") => self.assistant(line, &nested, out),
-            Some("user") => self.user(line, &nested, out),
+            Some("assistant") => {
+                let blocks = nested.blocks(line, out);
+                self.assistant(line, &nested, blocks, out);
+            }
+            Some("user") => {
+                let blocks = nested.blocks(line, out);
+                self.user(line, &nested, blocks, out);
+            }
             _ => {}
         }
     }
@@ -367,7 +405,7 @@ impl ClaudeCodeAdapter {
     }
 }
 
-const TOOL_USE: &str = "tool_use";
+pub(super) const TOOL_USE: &str = "tool_use";
 const SERVER_TOOL_USE: &str = "server_tool_use";
 const MCP_TOOL_USE: &str = "mcp_tool_use";
 
@@ -384,7 +422,7 @@ struct ToolUse {
 }
 
 /// Content block types that carry no tool call.
-const NON_TOOL_BLOCKS: &[&str] = &[
+pub(super) const NON_TOOL_BLOCKS: &[&str] = &[
     "text",
     "thinking",
     "redacted_thinking",

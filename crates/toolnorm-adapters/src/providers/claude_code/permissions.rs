@@ -80,17 +80,28 @@ impl Denials {
     }
 
     /// The end of a turn (`result`): the calls its `permission_denials` name fail, if
-    /// still open.
-    pub fn turn_ended(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+    /// still open. `scanned`: the denials as the one scan of the line read them, if it
+    /// did (else they are read out of `bytes`).
+    pub fn turn_ended(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        scanned: Option<Option<&RawValue>>,
+        out: &mut Facts<'_>,
+    ) {
         /// Only the denials are read out of the session's last line, the rest skipped.
         #[derive(Deserialize)]
         struct Denied<'a> {
             #[serde(borrow, default)]
             permission_denials: Option<&'a RawValue>,
         }
-        let denials: Vec<Value> = serde_json::from_slice::<Denied<'_>>(bytes)
-            .ok()
-            .and_then(|denied| denied.permission_denials)
+        let raw = match scanned {
+            Some(raw) => raw,
+            None => serde_json::from_slice::<Denied<'_>>(bytes)
+                .ok()
+                .and_then(|denied| denied.permission_denials),
+        };
+        let denials: Vec<Value> = raw
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default();
         for denial in &denials {

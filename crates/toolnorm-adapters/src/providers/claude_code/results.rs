@@ -19,7 +19,7 @@ use toolnorm::{ErrorCode, Timestamp, ToolError, ToolKind};
 use toolnorm_wire::claude_messages as wire;
 
 use super::ClaudeCodeAdapter;
-use super::envelope::Envelope;
+use super::envelope::{Block, Envelope};
 use super::permissions::{self, Denial};
 use super::tasks::Launch;
 
@@ -49,10 +49,7 @@ struct Message {
 impl Message {
     fn of(envelope: &Envelope<'_>, results: usize) -> Self {
         // The structured result (`tool_use_result`) belongs to the one result of its message.
-        let launch = envelope
-            .tool_use_result
-            .filter(|_| results == 1)
-            .and_then(|raw| serde_json::from_str::<Launch>(raw.get()).ok());
+        let launch = envelope.launch().filter(|_| results == 1);
         let meta: Vec<Value> = envelope
             .tool_result_meta
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
@@ -76,11 +73,20 @@ impl Message {
 
 impl ClaudeCodeAdapter {
     /// A `user` line: its `tool_result` blocks end their calls.
-    pub(super) fn user(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
-        let results: Vec<_> = envelope
-            .blocks(line, out)
+    pub(super) fn user(
+        &mut self,
+        line: u64,
+        envelope: &Envelope<'_>,
+        blocks: Vec<Block<'_>>,
+        out: &mut Facts<'_>,
+    ) {
+        let results: Vec<_> = blocks
             .into_iter()
-            .filter_map(|(kind, block)| (kind == "tool_result").then_some(block))
+            .filter(|block| match block {
+                Block::ToolResult(_) => true,
+                Block::Raw(kind, _) => kind == "tool_result",
+                Block::ToolUse(_) | Block::Skipped => false,
+            })
             .collect();
         // Transcripts record a background subagent's end as the text of a user message: only
         // a message without tool results (they can be the biggest thing in the stream) is
@@ -97,7 +103,12 @@ impl ClaudeCodeAdapter {
         }
         let message = Message::of(envelope, results.len());
         for block in results {
-            match serde_json::from_str::<wire::ToolResultBlockParam>(block.get()) {
+            let result = match block {
+                Block::ToolResult(result) => Ok(result),
+                Block::Raw(_, raw) => serde_json::from_str::<wire::ToolResultBlockParam>(raw.get()),
+                Block::ToolUse(_) | Block::Skipped => continue,
+            };
+            match result {
                 Ok(result) => self.tool_result(line, result, &message, out),
                 Err(error) => out.diagnostic(json::malformed(line, "`tool_result` block", &error)),
             }

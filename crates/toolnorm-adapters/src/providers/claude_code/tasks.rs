@@ -16,7 +16,7 @@ use crate::track::{Ending, Facts};
 
 /// What is read of a structured result (`tool_use_result`, which can repeat the whole
 /// output): whether it launched a background agent, and which.
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 pub(super) struct Launch {
     #[serde(default)]
     status: Option<Value>,
@@ -25,6 +25,11 @@ pub(super) struct Launch {
 }
 
 impl Launch {
+    /// A result with this `status` and `agentId`.
+    pub fn of(status: Option<Value>, agent_id: Option<Value>) -> Self {
+        Launch { status, agent_id }
+    }
+
     /// The subagent the call ran (or launched), when its result names it.
     pub fn agent(&self) -> Option<&str> {
         self.agent_id.as_ref().and_then(Value::as_str)

@@ -1,0 +1,462 @@
+//! One scan of a line: the envelope, the message's tool blocks in their generated types and
+//! the fields of the structured result and of the turn's end, all in one reading of the
+//! line's bytes.
+//!
+//! It reads only the common shapes: a message whose content is an array of blocks each
+//! starting with its `type` (as Claude Code writes them), of the types in
+//! [`SCANNED_BLOCKS`], each readable as its generated type. Anything else (a prompt's
+//! text, a server tool's blocks, a block of a new type, a block that does not read)
+//! makes the scan give up, and the line is read as before, the envelope first and each
+//! block after (`envelope`), which says what is wrong with it: the scan changes how
+//! often the bytes are read, never what a line means.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, StringDeserializer};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use toolnorm_wire::claude_messages as wire;
+
+use super::envelope::{Block, Envelope, Scanned};
+use super::tasks::Launch;
+use super::{NON_TOOL_BLOCKS, TOOL_USE};
+
+/// The block types the scan reads: tool uses and results in their generated types, the
+/// blocks that carry no call read past.
+const SCANNED_BLOCKS: &[&str] = &[TOOL_USE, "tool_result"];
+
+/// The line read in one scan, or `None` when it is not of the shapes the scan reads.
+pub(super) fn scan(bytes: &[u8]) -> Option<Envelope<'_>> {
+    #[cfg(test)]
+    if tests::FIELD_BY_FIELD.with(std::cell::Cell::get) {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    serde_json::from_str::<Fields<'_>>(text)
+        .ok()
+        .map(Fields::into_envelope)
+}
+
+/// The envelope's fields (see [`Envelope`]), with the message, the structured result and
+/// the turn's denials read in place.
+#[derive(Deserialize)]
+struct Fields<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    message: Option<Message<'a>>,
+    #[serde(borrow, default)]
+    event: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    parent_tool_use_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    timestamp: Option<Cow<'a, str>>,
+    #[serde(default, alias = "toolUseResult")]
+    tool_use_result: Option<Structured>,
+    #[serde(borrow, default)]
+    tool_result_meta: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    cwd: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    session_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    data: Option<&'a RawValue>,
+    #[serde(borrow, default, rename = "parentToolUseID")]
+    progress_parent: Option<Cow<'a, str>>,
+    #[serde(default, rename = "isSidechain")]
+    is_sidechain: bool,
+    #[serde(borrow, default, rename = "agentId")]
+    agent_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "sessionId")]
+    transcript_session: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "permissionDecision")]
+    permission_decision: Option<&'a RawValue>,
+    /// `result`: the calls a permission check denied in the turn.
+    #[serde(borrow, default)]
+    permission_denials: Option<&'a RawValue>,
+}
+
+impl<'a> Fields<'a> {
+    fn into_envelope(self) -> Envelope<'a> {
+        Envelope {
+            kind: self.kind,
+            subtype: self.subtype,
+            message: None,
+            event: self.event,
+            parent_tool_use_id: self.parent_tool_use_id,
+            timestamp: self.timestamp,
+            tool_use_result: None,
+            tool_result_meta: self.tool_result_meta,
+            tool_use_id: self.tool_use_id,
+            cwd: self.cwd,
+            session_id: self.session_id,
+            data: self.data,
+            progress_parent: self.progress_parent,
+            is_sidechain: self.is_sidechain,
+            agent_id: self.agent_id,
+            transcript_session: self.transcript_session,
+            permission_decision: self.permission_decision,
+            scanned: Some(Scanned {
+                blocks: self.message.map(|message| message.0),
+                launch: self.tool_use_result.and_then(|result| result.0),
+                permission_denials: self.permission_denials,
+            }),
+        }
+    }
+}
+
+/// Why the scan gives up (never shown: the line is read again).
+fn give_up<E: de::Error>() -> E {
+    E::custom("not of the shapes the scan reads")
+}
+
+/// A map key or a string value, borrowed from the line when it has no escapes.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(text)))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(text.to_owned())))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
+
+/// `message`: an object whose `content` is an array of blocks.
+struct Message<'a>(Vec<Block<'a>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Message<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let blocks: Vec<Block<'de>> = deserializer.deserialize_map(MessageVisitor)?;
+        Ok(Message(blocks))
+    }
+}
+
+struct MessageVisitor;
+
+impl<'de> Visitor<'de> for MessageVisitor {
+    type Value = Vec<Block<'de>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut content = None;
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            if key == "content" {
+                if content.is_some() {
+                    return Err(give_up());
+                }
+                content = Some(map.next_value_seed(ContentSeed)?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        content.ok_or_else(give_up)
+    }
+}
+
+/// `message.content`: an array of blocks, each read as its type says.
+struct ContentSeed;
+
+impl<'de> DeserializeSeed<'de> for ContentSeed {
+    type Value = Vec<Block<'de>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ContentSeed {
+    type Value = Vec<Block<'de>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an array of content blocks")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(block) = seq.next_element_seed(BlockSeed)? {
+            blocks.push(block);
+        }
+        Ok(blocks)
+    }
+}
+
+/// One content block, whose first key is its `type`.
+struct BlockSeed;
+
+impl<'de> DeserializeSeed<'de> for BlockSeed {
+    type Value = Block<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BlockSeed {
+    type Value = Block<'de>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a content block")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        match map.next_key::<Text<'de>>()? {
+            Some(Text(key)) if key == "type" => {}
+            _ => return Err(give_up()),
+        }
+        let Text(kind) = map.next_value::<Text<'de>>()?;
+        if !SCANNED_BLOCKS.contains(&kind.as_ref()) {
+            if NON_TOOL_BLOCKS.contains(&kind.as_ref()) {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                return Ok(Block::Skipped);
+            }
+            return Err(give_up());
+        }
+        let tool_use = kind == TOOL_USE;
+        let rest = MapAccessDeserializer::new(Replayed {
+            kind: Some(kind),
+            map,
+        });
+        if tool_use {
+            wire::BetaToolUseBlock::deserialize(rest).map(Block::ToolUse)
+        } else {
+            wire::ToolResultBlockParam::deserialize(rest).map(Block::ToolResult)
+        }
+    }
+}
+
+/// A block's entries with its `type` given back first (the generated types read it).
+struct Replayed<'de, A> {
+    kind: Option<Cow<'de, str>>,
+    map: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replayed<'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.kind {
+            Some(_) => seed
+                .deserialize(BorrowedStrDeserializer::new("type"))
+                .map(Some),
+            None => self.map.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.kind.take() {
+            Some(Cow::Borrowed(kind)) => seed.deserialize(BorrowedStrDeserializer::new(kind)),
+            Some(Cow::Owned(kind)) => seed.deserialize(StringDeserializer::new(kind)),
+            None => self.map.next_value_seed(seed),
+        }
+    }
+}
+
+/// `tool_use_result`, read only for what [`Launch`] keeps: the reading of the envelope's
+/// raw value (`serde_json::from_str::<Launch>(…).ok()`), done in place. A value that is
+/// not an object launched nothing; an array (which that reading could take for the
+/// fields in order) makes the scan give up.
+struct Structured(Option<Launch>);
+
+impl<'de> Deserialize<'de> for Structured {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StructuredVisitor;
+        impl<'de> Visitor<'de> for StructuredVisitor {
+            type Value = Structured;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a structured result")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let (mut status, mut agent_id) = (None, None);
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    let slot = match key.as_ref() {
+                        "status" => &mut status,
+                        "agentId" => &mut agent_id,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    if slot.is_some() {
+                        return Err(give_up());
+                    }
+                    *slot = Some(map.next_value::<Option<Value>>()?);
+                }
+                Ok(Structured(Some(Launch::of(
+                    status.flatten(),
+                    agent_id.flatten(),
+                ))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+                Err(give_up())
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Structured(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Structured(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Structured(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Structured(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Structured(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Structured(None))
+            }
+        }
+        deserializer.deserialize_any(StructuredVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::path::Path;
+
+    use super::*;
+    use crate::{Dialect, Normalizer, Step};
+
+    thread_local! {
+        /// Whether this thread's adapters read every line field by field (no scan).
+        pub(super) static FIELD_BY_FIELD: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Every event and diagnostic of `text`, as written.
+    fn steps(text: &[u8], field_by_field: bool) -> Vec<String> {
+        FIELD_BY_FIELD.with(|cell| cell.set(field_by_field));
+        let mut normalizer = Normalizer::builder()
+            .dialect(Dialect::CLAUDE_CODE)
+            .keep_events(true)
+            .build();
+        let mut seen = Vec::new();
+        let mut on_step = |step: Step<'_>| match step {
+            Step::Applied { line, event, .. } => {
+                seen.push(format!(
+                    "{line}: {}",
+                    serde_json::to_string(&event).unwrap()
+                ));
+            }
+            Step::Diagnostic(diagnostic) => seen.push(diagnostic.to_string()),
+        };
+        normalizer.push(text, &mut on_step);
+        normalizer.finish(&mut on_step);
+        FIELD_BY_FIELD.with(|cell| cell.set(false));
+        seen
+    }
+
+    #[test]
+    fn the_scan_reads_every_recording_as_the_field_by_field_reading_does() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut files = 0;
+        for dir in std::fs::read_dir(&fixtures).unwrap() {
+            let dir = dir.unwrap().path();
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.starts_with("claude-code") || name.contains("acp") {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let file = file.unwrap().path();
+                if file.extension().is_none_or(|ext| ext != "jsonl") {
+                    continue;
+                }
+                let text = std::fs::read(&file).unwrap();
+                assert_eq!(
+                    steps(&text, false),
+                    steps(&text, true),
+                    "{}",
+                    file.display()
+                );
+                files += 1;
+            }
+        }
+        assert!(files > 50, "{files} recordings");
+    }
+
+    fn scanned(line: &str) -> Option<Vec<&'static str>> {
+        let line: &'static str = Box::leak(line.to_owned().into_boxed_str());
+        let mut envelope = scan(line.as_bytes())?;
+        let blocks = envelope.scanned.as_mut()?.blocks.take().unwrap_or_default();
+        Some(
+            blocks
+                .iter()
+                .map(|block| match block {
+                    Block::ToolUse(_) => "tool_use",
+                    Block::ToolResult(_) => "tool_result",
+                    Block::Skipped => "skipped",
+                    Block::Raw(..) => "raw",
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_common_lines_are_read_in_one_scan() {
+        assert_eq!(
+            scanned(
+                r#"{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"a"},
+                {"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#
+            ),
+            Some(vec!["skipped", "tool_use"])
+        );
+        assert_eq!(
+            scanned(
+                r#"{"type":"user","message":{"content":[{"type":"tool_result",
+                "tool_use_id":"t","content":"x"}]},"tool_use_result":{"stdout":"x"}}"#
+            ),
+            Some(vec!["tool_result"])
+        );
+        assert_eq!(
+            scanned(r#"{"type":"result","subtype":"success","permission_denials":[]}"#),
+            Some(vec![])
+        );
+    }
+
+    #[test]
+    fn other_shapes_are_left_to_the_field_by_field_reading() {
+        for line in [
+            // A prompt's text.
+            r#"{"type":"user","message":{"content":"hi"}}"#,
+            // A server tool's block, a block of a new type, a block whose type is not first.
+            r#"{"type":"assistant","message":{"content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"hologram"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"id":"t","type":"tool_use","name":"B","input":{}}]}}"#,
+            // A block that does not read as its type, a message without content.
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"B"}]}}"#,
+            r#"{"type":"assistant","message":{"id":"m"}}"#,
+            // A structured result the field-by-field reading could take for its fields.
+            r#"{"type":"user","message":{"content":[]},"tool_use_result":["async_launched","a"]}"#,
+            // Not JSON.
+            r#"{"type":"#,
+        ] {
+            assert!(scanned(line).is_none(), "{line}");
+        }
+    }
+}

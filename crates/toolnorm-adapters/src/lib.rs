@@ -81,7 +81,7 @@ mod rules;
 mod track;
 
 pub use acp::{META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation};
-pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
+pub use diagnostic::{Diagnostic, DiagnosticKind, Severity, unrecognized_input};
 pub use dialect::Dialect;
 pub use emit::{
     AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,

@@ -6,11 +6,10 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde::de::IgnoredAny;
 use toolnorm::Fold;
 use toolnorm_adapters::{
-    AcpOptions, Diagnostic, DiagnosticKind, Dialect, Format, Normalizer, NormalizerBuilder, Stats,
-    Step, Writer,
+    AcpOptions, Diagnostic, DiagnosticKind, Format, Normalizer, NormalizerBuilder, Stats, Step,
+    Writer,
 };
 
 use crate::many::Shared;
@@ -90,41 +89,7 @@ impl<E: Write> Report<'_, E> {
 /// The message for an input of which no line is an event toolnorm reads; `head` is the
 /// start of the input.
 pub(crate) fn unrecognized(head: &[u8]) -> String {
-    let dialects: Vec<String> = Dialect::all()
-        .map(|dialect| format!("`{dialect}`"))
-        .collect();
-    let mut message = format!(
-        "no line is an event toolnorm reads: expected JSON Lines (one JSON event per line) \
-         of one of {} (`--provider` names one)",
-        dialects.join(", ")
-    );
-    if is_multi_line_json(head) {
-        message.push_str(
-            "; this looks like one JSON document over several lines, read as one event, but \
-             it is an event of none of these (input is JSON Lines, one event per line, which \
-             `jq -c` writes, or one indented document such as `opencode export` prints)",
-        );
-    }
-    message
-}
-
-/// Whether `head` starts with a JSON document that spans several lines (pretty-printed
-/// JSON rather than JSON Lines), or looks like the start of one.
-fn is_multi_line_json(head: &[u8]) -> bool {
-    let text = head.trim_ascii_start();
-    let mut values = serde_json::Deserializer::from_slice(text).into_iter::<IgnoredAny>();
-    match values.next() {
-        Some(Ok(_)) => text
-            .get(..values.byte_offset())
-            .is_some_and(|value| value.contains(&b'\n')),
-        // Cut short (the head is only the start of the input): a first line that only
-        // opens an object or array.
-        Some(Err(error)) if error.is_eof() => {
-            let first = text.split(|&byte| byte == b'\n').next().unwrap_or_default();
-            matches!(first.trim_ascii(), b"{" | b"[")
-        }
-        _ => false,
-    }
+    toolnorm_adapters::unrecognized_input(head, "`--provider`")
 }
 
 /// The input named on the command line: a file, or stdin for `-` or nothing.

@@ -2,9 +2,8 @@
 //! parts (as `--format parts` writes them) or the updates (as `--format updates` does),
 //! and the diagnostics in the order `toolnorm normalize` writes them on stderr.
 
-use serde::de::IgnoredAny;
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{Diagnostic, DiagnosticKind, Dialect, Normalizer, Step};
+use toolnorm_adapters::{Diagnostic, DiagnosticKind, Normalizer, Step};
 
 /// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
 /// known (the rest are counted), as the command holds them.
@@ -130,41 +129,7 @@ impl Collector {
     }
 }
 
-/// The message for an input of which no line is an event toolnorm reads; `head` is the
-/// start of the input.
+/// The message for an input of which no line is an event toolnorm reads.
 fn unrecognized(head: &[u8]) -> String {
-    let dialects: Vec<String> = Dialect::all()
-        .map(|dialect| format!("`{dialect}`"))
-        .collect();
-    let mut message = format!(
-        "no line is an event toolnorm reads: expected JSON Lines (one JSON event per line) \
-         of one of {} (`provider=` names one)",
-        dialects.join(", ")
-    );
-    if is_multi_line_json(head) {
-        message.push_str(
-            "; this looks like one JSON document over several lines, but input is JSON \
-             Lines: one event per line (`jq -c` writes them)",
-        );
-    }
-    message
-}
-
-/// Whether `head` starts with a JSON document that spans several lines (pretty-printed
-/// JSON rather than JSON Lines), or looks like the start of one.
-fn is_multi_line_json(head: &[u8]) -> bool {
-    let text = head.trim_ascii_start();
-    let mut values = serde_json::Deserializer::from_slice(text).into_iter::<IgnoredAny>();
-    match values.next() {
-        Some(Ok(_)) => text
-            .get(..values.byte_offset())
-            .is_some_and(|value| value.contains(&b'\n')),
-        // Cut short (the head is only the start of the input): a first line that only
-        // opens an object or array.
-        Some(Err(error)) if error.is_eof() => {
-            let first = text.split(|&byte| byte == b'\n').next().unwrap_or_default();
-            matches!(first.trim_ascii(), b"{" | b"[")
-        }
-        _ => false,
-    }
+    toolnorm_adapters::unrecognized_input(head, "`provider=`")
 }

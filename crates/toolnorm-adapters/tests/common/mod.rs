@@ -80,3 +80,46 @@ impl JsonSchema {
         }
     }
 }
+
+/// What two readings of one session must agree on for each call (a stored form and the
+/// live stream of the same run): ids, names, kinds, titles, states, error codes,
+/// sessions and parents.
+#[derive(Debug, PartialEq)]
+pub struct CallSummary {
+    pub id: String,
+    pub name: String,
+    pub kind: String,
+    pub title: String,
+    pub state: toolnorm::ToolState,
+    pub error_code: Option<String>,
+    pub session: Option<String>,
+    pub parent: Option<String>,
+}
+
+/// The summaries of `parts`, sorted by call id.
+pub fn call_summaries(parts: &[NormalizedToolPart]) -> Vec<CallSummary> {
+    let mut calls: Vec<CallSummary> = parts
+        .iter()
+        .map(|part| {
+            let value = serde_json::to_value(part).unwrap();
+            let text = |pointer: &str| {
+                value
+                    .pointer(pointer)
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_owned)
+            };
+            CallSummary {
+                id: part.id.clone(),
+                name: part.name.clone(),
+                kind: text("/kind").unwrap(),
+                title: part.title.clone(),
+                state: part.state,
+                error_code: text("/error/code"),
+                session: text("/metadata/sessionId"),
+                parent: text("/metadata/parentToolCallId"),
+            }
+        })
+        .collect();
+    calls.sort_by(|a, b| a.id.cmp(&b.id));
+    calls
+}

@@ -9,7 +9,7 @@
 use crate::common;
 
 use serde_json::{Value, json};
-use toolnorm::{NormalizedToolPart, ToolState};
+use toolnorm::ToolState;
 use toolnorm_adapters::{Dialect, Normalizer, Step};
 
 /// The export fixture directories and the stream directory of the same runs.
@@ -17,46 +17,6 @@ const PAIRS: &[(&str, &str)] = &[
     ("opencode-export", "opencode-serve"),
     ("opencode-export@1.17.19", "opencode-serve@1.17.19"),
 ];
-
-/// What the two readings of one call must agree on.
-#[derive(Debug, PartialEq)]
-struct Call {
-    id: String,
-    name: String,
-    kind: String,
-    title: String,
-    state: ToolState,
-    error_code: Option<String>,
-    session: Option<String>,
-    parent: Option<String>,
-}
-
-fn calls(parts: &[NormalizedToolPart]) -> Vec<Call> {
-    let mut calls: Vec<Call> = parts
-        .iter()
-        .map(|part| {
-            let value = serde_json::to_value(part).unwrap();
-            let text = |pointer: &str| {
-                value
-                    .pointer(pointer)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
-            Call {
-                id: part.id.clone(),
-                name: part.name.clone(),
-                kind: text("/kind").unwrap(),
-                title: part.title.clone(),
-                state: part.state,
-                error_code: text("/error/code"),
-                session: text("/metadata/sessionId"),
-                parent: text("/metadata/parentToolCallId"),
-            }
-        })
-        .collect();
-    calls.sort_by(|a, b| a.id.cmp(&b.id));
-    calls
-}
 
 fn scenarios(dir: &str) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(common::fixtures().join(dir))
@@ -74,8 +34,8 @@ fn every_export_gives_the_calls_of_its_live_stream() {
         let names = scenarios(export_dir);
         assert!(names.len() >= 13, "{export_dir}: {names:?}");
         for name in names {
-            let export = calls(&common::fixture(&format!("{export_dir}/{name}")));
-            let stream = calls(&common::fixture(&format!("{stream_dir}/{name}")));
+            let export = common::call_summaries(&common::fixture(&format!("{export_dir}/{name}")));
+            let stream = common::call_summaries(&common::fixture(&format!("{stream_dir}/{name}")));
             assert!(!stream.is_empty(), "{stream_dir}/{name} has no call");
             assert_eq!(
                 export, stream,

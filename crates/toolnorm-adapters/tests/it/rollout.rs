@@ -6,8 +6,8 @@
 
 use crate::common;
 
-use serde_json::{Value, json};
-use toolnorm::{NormalizedToolPart, ToolState};
+use serde_json::json;
+use toolnorm::ToolState;
 use toolnorm_adapters::Dialect;
 
 /// The rollout fixture directories and the stream directory of the same runs.
@@ -15,46 +15,6 @@ const PAIRS: &[(&str, &str)] = &[
     ("codex-rollout", "codex-app-server"),
     ("codex-rollout@0.142.0", "codex-app-server@0.142.0"),
 ];
-
-/// What the two readings of one call must agree on.
-#[derive(Debug, PartialEq)]
-struct Call {
-    id: String,
-    name: String,
-    kind: String,
-    title: String,
-    state: ToolState,
-    error_code: Option<String>,
-    session: Option<String>,
-    parent: Option<String>,
-}
-
-fn calls(parts: &[NormalizedToolPart]) -> Vec<Call> {
-    let mut calls: Vec<Call> = parts
-        .iter()
-        .map(|part| {
-            let value = serde_json::to_value(part).unwrap();
-            let text = |pointer: &str| {
-                value
-                    .pointer(pointer)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
-            Call {
-                id: part.id.clone(),
-                name: part.name.clone(),
-                kind: text("/kind").unwrap(),
-                title: part.title.clone(),
-                state: part.state,
-                error_code: text("/error/code"),
-                session: text("/metadata/sessionId"),
-                parent: text("/metadata/parentToolCallId"),
-            }
-        })
-        .collect();
-    calls.sort_by(|a, b| a.id.cmp(&b.id));
-    calls
-}
 
 /// The scenarios where the stream stops before the CLI records how a call ended: the
 /// interrupted command is still running when `codex app-server` reports the turn
@@ -72,11 +32,14 @@ fn every_rollout_gives_the_calls_of_its_live_stream() {
         names.sort();
         assert!(names.len() >= 13, "{rollout_dir}: {names:?}");
         for name in names {
-            let rollout = calls(&common::fixture(&format!("{rollout_dir}/{name}")));
-            let stream = calls(&common::fixture(&format!("{stream_dir}/{name}")));
+            let rollout =
+                common::call_summaries(&common::fixture(&format!("{rollout_dir}/{name}")));
+            let stream = common::call_summaries(&common::fixture(&format!("{stream_dir}/{name}")));
             assert!(!stream.is_empty(), "{stream_dir}/{name} has no call");
             if ENDED_AFTER_THE_STREAM.contains(&name.as_str()) {
-                let ids = |calls: &[Call]| calls.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+                let ids = |calls: &[common::CallSummary]| {
+                    calls.iter().map(|c| c.id.clone()).collect::<Vec<_>>()
+                };
                 assert_eq!(ids(&rollout), ids(&stream), "{rollout_dir}/{name}");
                 for (rollout, stream) in rollout.iter().zip(&stream) {
                     assert_eq!(stream.state, ToolState::Running, "{stream_dir}/{name}");

@@ -68,14 +68,18 @@ for (const [what, bytes] of Object.entries(damaged)) {
 }
 
 test("input of no known dialect: no dialect, each line undetected, where the command exits 3", () => {
-  const pretty = Buffer.from(JSON.stringify({ type: "assistant", message: { content: [] } }, null, 2) + "\n");
-  const expected = cli(["--format", "parts"], pretty);
+  // JSON Lines of no dialect, and one indented document of none (read whole, as one line).
+  const unknown = Buffer.from('{"a":1}\n{"b":2}\n' + JSON.stringify({ type: "mystery", id: 1 }, null, 2) + "\n");
+  const expected = cli(["--format", "parts"], unknown);
   assert.equal(expected.status, 3);
   assert.match(expected.stderr.join("\n"), /no line is an event toolnorm reads/);
-  const got = normalize(pretty);
+  const got = normalize(unknown);
   assert.equal(got.dialect, null);
   assert.deepEqual(got.parts, []);
-  assert.equal(got.diagnostics.length, pretty.toString().trim().split("\n").length);
+  assert.deepEqual(
+    got.diagnostics.map((d) => d.line),
+    [1, 2, 3],
+  );
   assert.ok(got.diagnostics.every((d) => d.kind === "undetected-dialect" && d.severity === "error"));
 });
 

@@ -98,6 +98,22 @@ fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
                         ids.insert(call.to_owned());
                     });
             }
+            // Qwen Code session files: Gemini's `functionCall` / `functionResponse` parts,
+            // and the CLI's `toolCallResult`.
+            for key in ["functionCall", "functionResponse"] {
+                if let Some(call) = object.get(key).and_then(|part| part.get("id"))
+                    && let Some(call) = call.as_str()
+                {
+                    ids.insert(call.to_owned());
+                }
+            }
+            if let Some(call) = object
+                .get("toolCallResult")
+                .and_then(|result| result.get("callId"))
+                .and_then(Value::as_str)
+            {
+                ids.insert(call.to_owned());
+            }
             // ACP: `tool_call` / `tool_call_update` and permission requests.
             if let Some(call) = object.get("toolCallId").and_then(Value::as_str) {
                 ids.insert(call.to_owned());

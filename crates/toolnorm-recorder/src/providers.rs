@@ -33,7 +33,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         | "opencode-export"
         | "opencode-acp" => Some(("opencode-ai", "opencode")),
         "gemini-cli" | "gemini-cli-session" => Some(("@google/gemini-cli", "gemini")),
-        "qwen-code" => Some(("@qwen-code/qwen-code", "qwen")),
+        "qwen-code" | "qwen-code-session" => Some(("@qwen-code/qwen-code", "qwen")),
         _ => None,
     }
 }

@@ -86,6 +86,9 @@ impl Dialect {
     /// Qwen Code `--output-format stream-json` (Claude Code's shape, Qwen Code's tools).
     #[cfg(feature = "qwen-code")]
     pub const QWEN_CODE: Dialect = providers::qwen_code::DIALECT;
+    /// Qwen Code's session files (`~/.qwen/projects/<project>/chats/<session>.jsonl`).
+    #[cfg(feature = "qwen-code")]
+    pub const QWEN_CODE_SESSION: Dialect = providers::qwen_code::session::DIALECT;
     /// toolnorm's own canonical event log.
     pub const EVENTS: Dialect = providers::event_log::DIALECT;
     /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
@@ -199,6 +202,16 @@ pub(crate) const ENTRIES: &[Entry] = &[
                 providers::qwen_code::DIALECT,
             ))
         },
+        recordings: &["qwen-code"],
+    },
+    #[cfg(feature = "qwen-code")]
+    Entry {
+        dialect: Dialect::QWEN_CODE_SESSION,
+        summary: "Qwen Code session file (`~/.qwen/projects/…/chats/*.jsonl`)",
+        rules: QWEN_CODE_RULES,
+        claims: providers::qwen_code::session::claims,
+        adapter: |_| Box::new(providers::qwen_code::session::QwenSessionAdapter),
+        // The session files the stream-json runs wrote (`fixtures/qwen-code-session/`).
         recordings: &["qwen-code"],
     },
     Entry {
@@ -447,6 +460,34 @@ mod tests {
             ),
             (
                 r#"{"type":"system","subtype":"init","session_id":"s","claude_code_version":"2.1.332"}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (
+                r#"{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}"#,
+                Some(Dialect::QWEN_CODE_SESSION),
+            ),
+            (
+                r#"{"uuid":"u","sessionId":"s","type":"assistant","message":{"role":"model","parts":[]}}"#,
+                Some(Dialect::QWEN_CODE_SESSION),
+            ),
+            (
+                r#"{"uuid":"u","sessionId":"s","type":"tool_result","message":{"role":"user","parts":[]},"toolCallResult":{}}"#,
+                Some(Dialect::QWEN_CODE_SESSION),
+            ),
+            (
+                r#"{"uuid":"u","sessionId":"s","type":"system","subtype":"ui_telemetry","systemPayload":{}}"#,
+                Some(Dialect::QWEN_CODE_SESSION),
+            ),
+            (
+                r#"{"uuid":"u","sessionId":"s","type":"system","subtype":"turn_duration","durationMs":1}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (
+                r#"{"uuid":"u","sessionId":"s","type":"assistant","message":{"role":"assistant","content":[]}}"#,
+                Some(Dialect::CLAUDE_CODE),
+            ),
+            (
+                r#"{"type":"user","message":"parts"}"#,
                 Some(Dialect::CLAUDE_CODE),
             ),
             (r#"{"type":"error","message":"m"}"#, None),

@@ -15,6 +15,7 @@ mod gemini_cli;
 mod json_schema;
 mod line_classes;
 mod midstream;
+mod qwen_session;
 mod redaction;
 mod rollout;
 mod semantics;

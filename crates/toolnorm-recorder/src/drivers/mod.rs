@@ -1,7 +1,7 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve` with the `export` of the sessions it stored, `acp`, `gemini`), the runners they share (`oneshot` for a CLI that prints
+//! `serve` with the `export` of the sessions it stored, `acp`, `gemini`, `qwen`), the runners they share (`oneshot` for a CLI that prints
 //! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
 //! environment every CLI runs in (`sandbox`) and the substitutions that make a
 //! capture stable (`substitutions`).
@@ -75,6 +75,14 @@ pub struct Raw {
 /// Appended to the command of a Codex rollout fixture: which files it holds.
 const ROLLOUT_SHOWN: &str =
     "  # the rollout files it wrote: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl";
+
+/// Appended to the command of a Qwen Code session fixture: which file it holds.
+const QWEN_SESSION_SHOWN: &str =
+    "  # the session file it wrote: ~/.qwen/projects/<project>/chats/<session>.jsonl";
+
+/// The stored forms whose ids are the main stream's (the same session, the same
+/// calls): normalized with the main stream's UUID placeholders.
+const SHARES_UUIDS: &[&str] = &["codex-rollout", "qwen-code-session"];
 
 /// The CLIs of the provenance header: (name, npm package).
 const CLI_NAMES: &[(&str, &str)] = &[
@@ -187,7 +195,10 @@ impl Recorder {
             };
             run::write_lines(&self.scratch.join("raw").join(&rel), &lines)?;
             let mut norm = Normalizer::new(subs.clone())?;
-            if let (Some(main), "codex-rollout") = (&main, dir.as_str()) {
+            if let Some(main) = main
+                .as_ref()
+                .filter(|_| SHARES_UUIDS.contains(&dir.as_str()))
+            {
                 norm.share_uuids(main);
             }
             let (out, _dropped) = norm.normalize_lines(&lines);
@@ -198,6 +209,9 @@ impl Recorder {
             let mut command = substitutions::apply(&subs, &raw.command);
             if dir == "codex-rollout" {
                 command.push_str(ROLLOUT_SHOWN);
+            }
+            if dir == "qwen-code-session" {
+                command.push_str(QWEN_SESSION_SHOWN);
             }
             if dir == "opencode-export" {
                 command.push_str(export::EXPORT_SHOWN);

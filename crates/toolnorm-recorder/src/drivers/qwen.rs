@@ -6,9 +6,12 @@
 //! so that the mock answers with Qwen Code's tool names, and finds the mock MCP server
 //! in `mcpServers` of `~/.qwen/settings.json`. Its stream-json is Claude Code's shape
 //! (`system`/`assistant`/`user`/`result` lines, `tool_use` and `tool_result` blocks).
+//! The session file the run wrote, `~/.qwen/projects/<project>/chats/<session>.jsonl`,
+//! is kept beside it (`qwen-code-session/`).
 
 use serde_json::{Value, json};
 
+use super::files::{files_under, has_extension, lines_of};
 use super::oneshot::OneShot;
 use super::{Raw, Recorder, write_json};
 use crate::error::{Error, Result};
@@ -81,6 +84,14 @@ impl Recorder {
         )?;
         for line in &mut raw.lines {
             sort_init_tools(line);
+        }
+        // Session files: projects/<project>/chats/<session>.jsonl.
+        let sessions = files_under(&config_dir.join("projects"), |path| {
+            has_extension(path, "jsonl") && path.components().any(|c| c.as_os_str() == "chats")
+        });
+        let lines: Vec<String> = sessions.iter().flat_map(|path| lines_of(path)).collect();
+        if !lines.is_empty() {
+            raw.extras.push(("qwen-code-session".to_owned(), lines));
         }
         Ok(raw)
     }

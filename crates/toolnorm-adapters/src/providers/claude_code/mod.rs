@@ -63,14 +63,17 @@ const LINE_TYPES: &[&str] = &[
 
 /// Whether a line is Claude Code's: a message or record `type` of its own, outside
 /// JSON-RPC and OpenCode envelopes. A `user`/`assistant` line has its `message`, a `result` its `subtype` (Gemini CLI
-/// writes records of those types without them).
+/// writes records of those types without them); a `message` with `parts` and a `system`
+/// line with `systemPayload` are Qwen Code's session records.
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {
     probe.method.is_none()
         && probe.payload.is_none()
         && probe.qwen_code_version.is_none()
         && probe.kind().is_some_and(|kind| match kind {
-            "user" | "assistant" => probe.message.is_some(),
+            // Qwen Code's session records hold Gemini's `parts` in this envelope.
+            "user" | "assistant" => probe.message.is_some() && !probe.message_has_parts(),
             "result" => probe.subtype.is_some(),
+            "system" => probe.system_payload.is_none(),
             kind => LINE_TYPES.contains(&kind),
         })
 }

@@ -1,14 +1,17 @@
-//! Qwen Code (`@qwen-code/qwen-code`) `--output-format stream-json`.
+//! Qwen Code (`@qwen-code/qwen-code`): its `--output-format stream-json`, and the
+//! session files it writes (`session`).
 //!
 //! Qwen Code writes Claude Code's stream shape (`system`/`assistant`/`user`/`result`
 //! lines, `tool_use` and `tool_result` blocks, `stream_event` with
-//! `--include-partial-messages`), so it is read by Claude Code's reader; what differs
-//! is its tools (`read_file`, `edit`, `run_shell_command`, …), titled by
+//! `--include-partial-messages`), so its stream is read by Claude Code's reader; what
+//! differs is its tools (`read_file`, `edit`, `run_shell_command`, …), titled by
 //! `rules/qwen-code.toml`. A stream is known for Qwen Code's by its `init` line, which
 //! names `qwen_code_version`; a stream joined after that line reads as Claude Code's.
 
 use crate::Dialect;
 use crate::read::probe::Probe;
+
+pub(crate) mod session;
 
 /// The dialect: Qwen Code's stream-json, with its own provider for the rules.
 pub(crate) const DIALECT: Dialect = Dialect::new("qwen-code", "qwen-code");

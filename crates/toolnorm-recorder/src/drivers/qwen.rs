@@ -89,7 +89,12 @@ impl Recorder {
         let sessions = files_under(&config_dir.join("projects"), |path| {
             has_extension(path, "jsonl") && path.components().any(|c| c.as_os_str() == "chats")
         });
-        let lines: Vec<String> = sessions.iter().flat_map(|path| lines_of(path)).collect();
+        let mut lines: Vec<String> = sessions
+            .iter()
+            .flat_map(|path| lines_of(path))
+            .map(|line| fixed_content_length(&line))
+            .collect();
+        numbered_prompt_ids(&mut lines);
         if !lines.is_empty() {
             raw.extras.push(("qwen-code-session".to_owned(), lines));
         }
@@ -116,9 +121,73 @@ fn sort_init_tools(line: &mut String) {
     }
 }
 
+/// The `content_length` of a session file's telemetry record counts the characters of
+/// the result the model was given, scratch paths and process ids included, so it moves
+/// with the length of `--scratch`: it is written as 100, as durations are.
+fn fixed_content_length(line: &str) -> String {
+    static LENGTH: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#""content_length":\d+"#).ok());
+    match LENGTH.as_ref() {
+        Some(re) => re.replace_all(line, r#""content_length":100"#).into_owned(),
+        None => line.to_owned(),
+    }
+}
+
+/// Before 0.2x, the `prompt_id` of a session file's telemetry records is random hex of
+/// no fixed length (later versions name the session): each distinct one becomes
+/// `q000000000001`, `q000000000002`, … in order of first appearance.
+fn numbered_prompt_ids(lines: &mut [String]) {
+    static ID: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#""prompt_id":"([0-9a-f]{6,20})""#).ok());
+    let Some(re) = ID.as_ref() else {
+        return;
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for line in lines.iter_mut() {
+        let replaced = re.replace_all(line, |caps: &regex::Captures<'_>| {
+            let id = caps[1].to_owned();
+            let n = match seen.iter().position(|known| *known == id) {
+                Some(n) => n + 1,
+                None => {
+                    seen.push(id);
+                    seen.len()
+                }
+            };
+            format!("\"prompt_id\":\"q{n:012}\"")
+        });
+        *line = replaced.into_owned();
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sort_init_tools;
+    use super::{fixed_content_length, numbered_prompt_ids, sort_init_tools};
+
+    #[test]
+    fn random_prompt_ids_are_numbered() {
+        let mut lines = vec![
+            r#"{"prompt_id":"a2fd9040fe34","x":1}"#.to_owned(),
+            r#"{"prompt_id":"8a10b826455e9"}{"prompt_id":"a2fd9040fe34"}"#.to_owned(),
+            r#"{"prompt_id":"s-1########0"}"#.to_owned(),
+        ];
+        numbered_prompt_ids(&mut lines);
+        assert_eq!(
+            lines,
+            [
+                r#"{"prompt_id":"q000000000001","x":1}"#,
+                r#"{"prompt_id":"q000000000002"}{"prompt_id":"q000000000001"}"#,
+                r#"{"prompt_id":"s-1########0"}"#
+            ]
+        );
+    }
+
+    #[test]
+    fn the_content_length_of_telemetry_is_fixed() {
+        assert_eq!(
+            fixed_content_length(r#"{"uiEvent":{"content_length":253,"x":"content_length"}}"#),
+            r#"{"uiEvent":{"content_length":100,"x":"content_length"}}"#
+        );
+    }
 
     #[test]
     fn the_init_line_lists_its_tools_sorted_and_other_lines_stay() {

@@ -32,12 +32,10 @@ impl Recorder {
             s.number_timestamps_by_position();
         }
         if provider.starts_with("qwen-code") {
-            // Qwen Code's session file: a shell's process group (0.15), the random prompt
-            // ids of its telemetry records (0.15), and records a few milliseconds apart
-            // that share a millisecond in one run and not the next (its stream-json has
-            // no timestamps).
+            // Qwen Code's session file: a shell's process group (0.15), and records a few
+            // milliseconds apart that share a millisecond in one run and not the next
+            // (its stream-json has no timestamps).
             s.add_pattern(r"Process Group PGID: \d+", "Process Group PGID: 4242")?;
-            s.add_counted(r"\b[0-9a-f]{13}\b", "q")?;
             s.number_timestamps_by_position();
         }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;

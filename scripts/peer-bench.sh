@@ -7,6 +7,9 @@
 # (scripts/peer-bench/drive.mjs). Both run alternately, RUNS times each; the best run
 # counts. Prints MB/s of wall-clock time and of CPU time (user + system: less moved by
 # other load on the machine), peak RSS (/usr/bin/time) and the ratios.
+# The Rust peer runs in the same rotation: `claude-code-acp-rs`'s message converter
+# driven over the same file (scripts/peer-bench/rust, its own Cargo.lock; RUST_PEER=0
+# leaves it out).
 # Usage: scripts/peer-bench.sh   (MB, default 50; RUNS, default 5; SCRATCH, default
 # target/perf; TOOLNORM, a toolnorm binary to measure instead of the release build)
 set -euo pipefail
@@ -24,10 +27,16 @@ if [ -z "${TOOLNORM:-}" ]; then
 fi
 cargo build --quiet --release -p toolnorm-adapters --example perf_stream
 (cd scripts/peer-bench && [ -d node_modules/@agentclientprotocol/claude-agent-acp ] || npm ci --no-audit --no-fund --silent)
+rust_peer=${RUST_PEER:-1}
+if [ "$rust_peer" = 1 ]; then
+  cargo build --quiet --release --locked --manifest-path scripts/peer-bench/rust/Cargo.toml \
+    --target-dir "$TARGET/peer-bench-rust"
+  rust_peer_bin=$TARGET/peer-bench-rust/release/toolnorm-rust-peer
+fi
 peer_version=$(node -p 'require("./scripts/peer-bench/node_modules/@agentclientprotocol/claude-agent-acp/package.json").version')
 file="$SCRATCH/claude-stream-json-$MB.jsonl"
 [ -f "$file" ] || "$TARGET/release/examples/perf_stream" claude-stream-json "$MB" "$file"
-bytes=$(stat -c %s "$file")
+bytes=$(stat -L -c %s "$file")
 echo "input: $file, $bytes bytes, $(wc -l < "$file") lines; node $(node --version), claude-agent-acp $peer_version"
 
 # run NAME CMD...: one timed run; appends "seconds cpu-seconds kilobytes" to
@@ -38,13 +47,15 @@ run() {
   /usr/bin/time -f '%e %U %S %M' -o "$SCRATCH/$name.time" "$@" > /dev/null 2> "$SCRATCH/$name.stderr"
   awk '{ print $1, $2 + $3, $4 }' "$SCRATCH/$name.time" >> "$SCRATCH/$name.runs"
 }
-rm -f "$SCRATCH"/{toolnorm,peer}.runs
+rm -f "$SCRATCH"/{toolnorm,peer,rust-peer}.runs
 for _ in $(seq "$RUNS"); do
   run toolnorm "$TOOLNORM" normalize --format acp "$file"
   run peer node scripts/peer-bench/drive.mjs "$file"
+  if [ "$rust_peer" = 1 ]; then run rust-peer "$rust_peer_bin" "$file"; fi
 done
 frames=$("$TOOLNORM" normalize --format acp "$file" | wc -l)
 echo "toolnorm: $frames frames; peer: $(tail -n 1 "$SCRATCH/peer.stderr")"
+if [ "$rust_peer" = 1 ]; then echo "rust peer: $(tail -n 1 "$SCRATCH/rust-peer.stderr")"; fi
 
 # best NAME: "MB/s CPU-MB/s RSS-MB": the fastest run by wall clock, by CPU time, and the
 # lowest peak RSS.
@@ -58,6 +69,15 @@ read -r p_speed p_cpu p_rss <<< "$(best peer)"
 printf '\n%-40s %8s %12s %12s\n' "Claude Code stream-json -> ACP, best of $RUNS" "MB/s" "MB/CPU-s" "peak RSS MB"
 printf '%-40s %8s %12s %12s\n' "toolnorm normalize --format acp" "$t_speed" "$t_cpu" "$t_rss"
 printf '%-40s %8s %12s %12s\n' "claude-agent-acp $peer_version (node)" "$p_speed" "$p_cpu" "$p_rss"
-awk -v ts="$t_speed" -v ps="$p_speed" -v tc="$t_cpu" -v pc="$p_cpu" -v tr="$t_rss" -v pr="$p_rss" \
-  'BEGIN { printf "%-40s %7.1fx %11.1fx %11.2fx\n", "toolnorm / peer", ts / ps, tc / pc, tr / pr }'
+# ratio LABEL SPEED CPU RSS: toolnorm's figures over a peer's.
+ratio() {
+  awk -v l="$1" -v ts="$t_speed" -v ps="$2" -v tc="$t_cpu" -v pc="$3" -v tr="$t_rss" -v pr="$4" \
+    'BEGIN { printf "%-40s %7.1fx %11.1fx %11.2fx\n", l, ts / ps, tc / pc, tr / pr }'
+}
+ratio "toolnorm / peer" "$p_speed" "$p_cpu" "$p_rss"
+if [ "$rust_peer" = 1 ]; then
+  read -r r_speed r_cpu r_rss <<< "$(best rust-peer)"
+  printf '%-40s %8s %12s %12s\n' "claude-code-acp-rs 0.1.22 (Rust)" "$r_speed" "$r_cpu" "$r_rss"
+  ratio "toolnorm / Rust peer" "$r_speed" "$r_cpu" "$r_rss"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -71,7 +71,16 @@ pub fn parse_line<'a, T: Deserialize<'a>>(
             "not valid UTF-8",
         ));
     };
-    serde_json::from_str(text).map_err(|error| match classify(bytes, &error) {
+    parse_text(line, text, what)
+}
+
+/// [`parse_line`] of a line already checked as UTF-8.
+pub fn parse_text<'a, T: Deserialize<'a>>(
+    line: u64,
+    text: &'a str,
+    what: &str,
+) -> Result<T, Diagnostic> {
+    serde_json::from_str(text).map_err(|error| match classify(text.as_bytes(), &error) {
         Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
         None => malformed(line, what, &error),
     })

@@ -19,6 +19,8 @@ use crate::read::json;
 use crate::track::Facts;
 use crate::track::Sighting;
 
+mod scan;
+
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("codex-exec", "codex");
 
@@ -75,6 +77,46 @@ impl Adapter for CodexExecAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        if let Some(event) = scan::scan(bytes)
+            && self.scanned(line, event, out)
+        {
+            return;
+        }
+        self.read_fields(line, bytes, out);
+    }
+}
+
+impl CodexExecAdapter {
+    /// A line read in one scan ([`scan`]); `false` when it is of a shape left to the
+    /// field-by-field reading ([`CodexExecAdapter::read_fields`]), which then reads it.
+    fn scanned(&mut self, line: u64, event: scan::Scanned<'_>, out: &mut Facts<'_>) -> bool {
+        let completed = match event.kind.as_deref() {
+            Some("item.started" | "item.updated") => false,
+            Some("item.completed") => true,
+            Some("thread.started") => {
+                if let Some(thread) = event.thread_id.as_deref() {
+                    out.begin_session(thread);
+                }
+                return true;
+            }
+            Some("turn.started" | "turn.completed" | "turn.failed" | "error") => return true,
+            _ => return false,
+        };
+        match event.item {
+            Some(ExecItem::NotACall) => {}
+            Some(item) => {
+                if let Some(facts) = item_facts(item, completed, out) {
+                    self.items.seen(line, facts, None, out);
+                }
+            }
+            None => return false,
+        }
+        true
+    }
+
+    /// A line read field by field: the event, then its item's `type`, then the item as
+    /// that type; whatever is wrong with the line becomes its diagnostic.
+    fn read_fields(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         let event: ExecEvent<'_> = match json::parse_line(line, bytes, "not a codex exec event") {
             Ok(event) => event,
             Err(diagnostic) => return out.diagnostic(diagnostic),
@@ -185,6 +227,18 @@ fn read_item<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, serde_json:
     })
 }
 
+/// An exec item of a type read in its generated type (`web_search`, written with a key
+/// twice, and item types this version does not know are read apart).
+pub(super) enum ExecItem {
+    Command(exec::CommandExecutionItem),
+    FileChange(exec::FileChangeItem),
+    Mcp(exec::McpToolCallItem),
+    Collab(exec::CollabToolCallItem),
+    Todo(exec::TodoListItem),
+    /// `agent_message`, `reasoning`, `error`: conversation, not tool calls.
+    NotACall,
+}
+
 /// Facts of an exec item, read with the generated type of its `type`.
 fn exec_item_facts(
     kind: &str,
@@ -192,9 +246,35 @@ fn exec_item_facts(
     completed: bool,
     out: &Facts<'_>,
 ) -> Result<Option<ItemFacts>, serde_json::Error> {
-    let facts = match kind {
-        "command_execution" => {
-            let item: exec::CommandExecutionItem = read_item(raw)?;
+    let item = match kind {
+        "command_execution" => ExecItem::Command(read_item(raw)?),
+        "file_change" => ExecItem::FileChange(read_item(raw)?),
+        "mcp_tool_call" => ExecItem::Mcp(read_item(raw)?),
+        "collab_tool_call" => ExecItem::Collab(read_item(raw)?),
+        "todo_list" => ExecItem::Todo(read_item(raw)?),
+        "web_search" => {
+            // Always written with `id` twice: straight to the tolerant reading.
+            let item: exec::WebSearchItem = serde_json::from_value(serde_json::from_str(raw)?)?;
+            return Ok(Some(web_search_facts(
+                item.id,
+                item.query,
+                item.action,
+                None,
+                completed,
+                "web_search",
+            )));
+        }
+        "agent_message" | "reasoning" | "error" => ExecItem::NotACall,
+        // A new item type may be a tool call: it is read as one, with a notice.
+        _ => return Ok(unknown_item(raw, completed).map(|(_, facts)| facts)),
+    };
+    Ok(item_facts(item, completed, out))
+}
+
+/// Facts of an item read in its generated type; `None` for one that is no tool call.
+fn item_facts(item: ExecItem, completed: bool, out: &Facts<'_>) -> Option<ItemFacts> {
+    let facts = match item {
+        ExecItem::Command(item) => {
             let status = command_status(item.status);
             let output = (status != Status::InProgress).then_some(item.aggregated_output);
             command_facts(
@@ -205,8 +285,7 @@ fn exec_item_facts(
                 "command_execution",
             )
         }
-        "file_change" => {
-            let item: exec::FileChangeItem = read_item(raw)?;
+        ExecItem::FileChange(item) => {
             let changes = item
                 .changes
                 .into_iter()
@@ -218,8 +297,7 @@ fn exec_item_facts(
                 .collect();
             file_change_facts(item.id, changes, patch_status(item.status), "file_change")
         }
-        "mcp_tool_call" => {
-            let item: exec::McpToolCallItem = read_item(raw)?;
+        ExecItem::Mcp(item) => {
             let result = item
                 .result
                 .and_then(|result| serde_json::to_value(result).ok());
@@ -235,20 +313,7 @@ fn exec_item_facts(
             };
             mcp_facts(item, "mcp_tool_call")
         }
-        "web_search" => {
-            // Always written with `id` twice: straight to the tolerant reading.
-            let item: exec::WebSearchItem = serde_json::from_value(serde_json::from_str(raw)?)?;
-            web_search_facts(
-                item.id,
-                item.query,
-                item.action,
-                None,
-                completed,
-                "web_search",
-            )
-        }
-        "collab_tool_call" => {
-            let item: exec::CollabToolCallItem = read_item(raw)?;
+        ExecItem::Collab(item) => {
             let tool = camel_case(&item.tool);
             let input =
                 json!({ "prompt": item.prompt, "receiverThreadIds": item.receiver_thread_ids });
@@ -263,8 +328,7 @@ fn exec_item_facts(
             };
             ItemFacts::new(sighting, outcome)
         }
-        "todo_list" => {
-            let item: exec::TodoListItem = read_item(raw)?;
+        ExecItem::Todo(item) => {
             let items = serde_json::to_value(&item.items).unwrap_or(Value::Null);
             let mut sighting = Sighting::new(item.id, "todo_list", json!({ "items": items }));
             sighting.metadata = item_metadata("todo_list");
@@ -275,15 +339,9 @@ fn exec_item_facts(
             };
             ItemFacts::new(sighting, outcome)
         }
-        // Conversation, not tool calls.
-        "agent_message" | "reasoning" | "error" => return Ok(None),
-        // A new item type may be a tool call: it is read as one, with a notice.
-        _ => match unknown_item(raw, completed) {
-            Some((_, facts)) => facts,
-            None => return Ok(None),
-        },
+        ExecItem::NotACall => return None,
     };
-    Ok(Some(facts))
+    Some(facts)
 }
 
 fn command_status(status: exec::CommandExecutionStatus) -> Status {

@@ -95,21 +95,29 @@ impl Adapter for GeminiCliAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        let envelope: Envelope<'_> = match json::parse_line(line, bytes, "not a Gemini CLI record")
-        {
+        // Checked as UTF-8 once: every reading of the line below is of this text.
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            if let Err(diagnostic) =
+                json::parse_line::<Envelope<'_>>(line, bytes, "not a Gemini CLI record")
+            {
+                facts.diagnostic(diagnostic);
+            }
+            return;
+        };
+        let envelope: Envelope<'_> = match json::parse_text(line, text, "not a Gemini CLI record") {
             Ok(envelope) => envelope,
             Err(diagnostic) => return facts.diagnostic(diagnostic),
         };
         match envelope.kind.as_deref() {
             // Session metadata, `$set` and `$rewindTo` records have no type.
-            None => session::record(self, line, bytes, facts),
+            None => session::record(self, line, text, facts),
             // `error` is both a stream-json event and a session message type (with an id).
-            Some("error") if envelope.id.is_some() => session::message(self, line, bytes, facts),
+            Some("error") if envelope.id.is_some() => session::message(self, line, text, facts),
             Some(kind) if STREAM_TYPES.contains(&kind) => {
-                stream::event(self, line, kind, bytes, facts)
+                stream::event(self, line, kind, text, facts)
             }
             Some(kind) if MESSAGE_TYPES.contains(&kind) => {
-                session::message(self, line, bytes, facts)
+                session::message(self, line, text, facts)
             }
             Some(other) => {
                 facts.diagnostic(Diagnostic::notice(
@@ -127,10 +135,10 @@ impl Adapter for GeminiCliAdapter {
                     None
                 };
                 if let Some(kind) = retyped {
-                    let bytes = with_type(bytes, kind);
+                    let text = with_type(text, kind);
                     match kind {
-                        "tool_use" => stream::event(self, line, kind, &bytes, facts),
-                        _ => session::message(self, line, &bytes, facts),
+                        "tool_use" => stream::event(self, line, kind, &text, facts),
+                        _ => session::message(self, line, &text, facts),
                     }
                 }
             }
@@ -154,12 +162,12 @@ struct Envelope<'a> {
 }
 
 /// The line with its `type` replaced by `kind`, to be read as a record of that type.
-fn with_type(bytes: &[u8], kind: &str) -> Vec<u8> {
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
+fn with_type(text: &str, kind: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(text) {
         Ok(serde_json::Value::Object(mut object)) => {
             object.insert("type".into(), kind.into());
-            serde_json::to_vec(&object).unwrap_or_else(|_| bytes.to_vec())
+            serde_json::to_string(&object).unwrap_or_else(|_| text.to_owned())
         }
-        _ => bytes.to_vec(),
+        _ => text.to_owned(),
     }
 }

@@ -14,8 +14,8 @@ use crate::read::json;
 use crate::track::{Ending, Facts, Sighting};
 
 /// A record without a `type`: the session's metadata, a `$set` or a `$rewindTo`.
-pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-    let Ok(Value::Object(object)) = serde_json::from_slice::<Value>(bytes) else {
+pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, text: &str, facts: &mut Facts<'_>) {
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
         return facts.diagnostic(Diagnostic::at(
             line,
             DiagnosticKind::MalformedEvent,
@@ -23,7 +23,7 @@ pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts:
         ));
     };
     if object.contains_key("$set") {
-        match serde_json::from_slice::<wire::MetadataUpdateRecord>(bytes) {
+        match serde_json::from_str::<wire::MetadataUpdateRecord>(text) {
             Ok(update) => {
                 for message in update.set.messages {
                     self::read_message(adapter, line, message, facts);
@@ -32,13 +32,13 @@ pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts:
             Err(error) => facts.diagnostic(json::malformed(line, "$set record", &error)),
         }
     } else if object.contains_key("$rewindTo") {
-        if let Err(error) = serde_json::from_slice::<wire::RewindRecord>(bytes) {
+        if let Err(error) = serde_json::from_str::<wire::RewindRecord>(text) {
             facts.diagnostic(json::malformed(line, "$rewindTo record", &error));
         }
     } else if object.contains_key("messages") {
         // A whole conversation on one line (the `.json` session files of earlier
         // versions, written as one JSON document).
-        match serde_json::from_slice::<wire::ConversationRecord>(bytes) {
+        match serde_json::from_str::<wire::ConversationRecord>(text) {
             Ok(conversation) => {
                 facts.begin_session(&conversation.session_id);
                 for message in conversation.messages {
@@ -48,7 +48,7 @@ pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts:
             Err(error) => facts.diagnostic(json::malformed(line, "conversation record", &error)),
         }
     } else if object.contains_key("projectHash") {
-        match serde_json::from_slice::<wire::PartialMetadataRecord>(bytes) {
+        match serde_json::from_str::<wire::PartialMetadataRecord>(text) {
             Ok(metadata) => facts.begin_session(&metadata.session_id),
             Err(error) => facts.diagnostic(json::malformed(line, "session metadata", &error)),
         }
@@ -62,8 +62,8 @@ pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts:
 }
 
 /// A message record (`user`, `gemini`, `info`, `error`, `warning`).
-pub(super) fn message(adapter: &GeminiCliAdapter, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-    match serde_json::from_slice::<wire::MessageRecord>(bytes) {
+pub(super) fn message(adapter: &GeminiCliAdapter, line: u64, text: &str, facts: &mut Facts<'_>) {
+    match serde_json::from_str::<wire::MessageRecord>(text) {
         Ok(message) => read_message(adapter, line, message, facts),
         Err(error) => facts.diagnostic(json::malformed(line, "message record", &error)),
     }

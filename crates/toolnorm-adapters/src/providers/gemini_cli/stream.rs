@@ -16,23 +16,23 @@ pub(super) fn event(
     adapter: &GeminiCliAdapter,
     line: u64,
     kind: &str,
-    bytes: &[u8],
+    text: &str,
     facts: &mut Facts<'_>,
 ) {
     match kind {
         "init" => {
-            if let Some(init) = parse::<wire::InitEvent>(line, bytes, "init event", facts) {
+            if let Some(init) = parse::<wire::InitEvent>(line, text, "init event", facts) {
                 facts.begin_session(&init.session_id);
             }
         }
         "tool_use" => {
-            if let Some(call) = parse::<wire::ToolUseEvent>(line, bytes, "tool_use event", facts) {
+            if let Some(call) = parse::<wire::ToolUseEvent>(line, text, "tool_use event", facts) {
                 tool_use(adapter, line, call, facts);
             }
         }
         "tool_result" => {
             if let Some(result) =
-                parse::<wire::ToolResultEvent>(line, bytes, "tool_result event", facts)
+                parse::<wire::ToolResultEvent>(line, text, "tool_result event", facts)
             {
                 tool_result(line, result, facts);
             }
@@ -40,25 +40,25 @@ pub(super) fn event(
         // Text, warnings and the run's result carry no call; they are checked against
         // their types all the same.
         "message" => {
-            parse::<wire::MessageEvent>(line, bytes, "message event", facts);
+            parse::<wire::MessageEvent>(line, text, "message event", facts);
         }
         "error" => {
-            parse::<wire::ErrorEvent>(line, bytes, "error event", facts);
+            parse::<wire::ErrorEvent>(line, text, "error event", facts);
         }
         _ => {
-            parse::<wire::ResultEvent>(line, bytes, "result event", facts);
+            parse::<wire::ResultEvent>(line, text, "result event", facts);
         }
     }
 }
 
-/// Reads `bytes` as `T`, or reports why it is not one.
+/// Reads `text` as `T`, or reports why it is not one.
 fn parse<T: DeserializeOwned>(
     line: u64,
-    bytes: &[u8],
+    text: &str,
     what: &str,
     facts: &mut Facts<'_>,
 ) -> Option<T> {
-    match serde_json::from_slice(bytes) {
+    match serde_json::from_str(text) {
         Ok(value) => Some(value),
         Err(error) => {
             facts.diagnostic(json::malformed(line, what, &error));

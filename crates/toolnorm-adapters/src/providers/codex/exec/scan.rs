@@ -1,0 +1,263 @@
+//! One scan of a `codex exec` line: the event, and its item read in place as the
+//! generated type its `type` names.
+//!
+//! It reads only the common shapes: an item whose `type` comes among its first keys (as
+//! `codex exec` writes them, after `id`), of a type read in its generated type, readable as
+//! that type. Anything else (a `web_search` item, written with `id` twice; an item type
+//! this version does not know; an item that does not read; a line that is not JSON)
+//! makes the scan give up, and the line is read as before, the event first, then the
+//! item's `type`, then the item (`CodexExecAdapter::read_fields`), which says what is
+//! wrong with it: the scan changes how often the bytes are read, never what a line means.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use toolnorm_wire::codex_exec as exec;
+
+use super::ExecItem;
+
+/// The line read in one scan, or `None` when it is not of the shapes the scan reads.
+pub(super) fn scan(bytes: &[u8]) -> Option<Scanned<'_>> {
+    #[cfg(test)]
+    if tests::FIELD_BY_FIELD.with(std::cell::Cell::get) {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    serde_json::from_str(text).ok()
+}
+
+/// An exec event (the fields of `ExecEvent`), its item read in place.
+#[derive(Deserialize)]
+pub(super) struct Scanned<'a> {
+    #[serde(borrow, rename = "type")]
+    pub kind: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub item: Option<ExecItem>,
+    #[serde(borrow, default)]
+    pub thread_id: Option<Cow<'a, str>>,
+}
+
+/// Why the scan gives up (never shown: the line is read again).
+fn give_up<E: de::Error>() -> E {
+    E::custom("not of the shapes the scan reads")
+}
+
+/// How many keys may come before an item's `type`.
+const BEFORE_TYPE: usize = 2;
+
+impl<'de> Deserialize<'de> for ExecItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ItemVisitor)
+    }
+}
+
+struct ItemVisitor;
+
+impl<'de> Visitor<'de> for ItemVisitor {
+    type Value = ExecItem;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an exec item")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        // The entries before `type`, kept raw to be given back to the generated type.
+        let mut before: [Option<(&'de str, &'de RawValue)>; BEFORE_TYPE] = [None; BEFORE_TYPE];
+        let mut count = 0;
+        loop {
+            // A key with an escape does not borrow: the scan gives up.
+            let key = map.next_key::<&'de str>()?.ok_or_else(give_up)?;
+            if key == "type" {
+                break;
+            }
+            let slot = before.get_mut(count).ok_or_else(give_up)?;
+            *slot = Some((key, map.next_value::<&'de RawValue>()?));
+            count += 1;
+        }
+        let kind = map.next_value::<&'de str>()?;
+        if matches!(kind, "agent_message" | "reasoning" | "error") {
+            // Read past, as the reading of the item's `type` alone does: a second `type`
+            // is left to it (it says so).
+            while let Some(key) = map.next_key::<&'de str>()? {
+                if key == "type" {
+                    return Err(give_up());
+                }
+                map.next_value::<IgnoredAny>()?;
+            }
+            return Ok(ExecItem::NotACall);
+        }
+        let rest = MapAccessDeserializer::new(Replayed {
+            before: before.into_iter().flatten(),
+            value: None,
+            kind: Some(kind),
+            map,
+        });
+        match kind {
+            "command_execution" => {
+                exec::CommandExecutionItem::deserialize(rest).map(ExecItem::Command)
+            }
+            "file_change" => exec::FileChangeItem::deserialize(rest).map(ExecItem::FileChange),
+            "mcp_tool_call" => exec::McpToolCallItem::deserialize(rest).map(ExecItem::Mcp),
+            "collab_tool_call" => exec::CollabToolCallItem::deserialize(rest).map(ExecItem::Collab),
+            "todo_list" => exec::TodoListItem::deserialize(rest).map(ExecItem::Todo),
+            _ => Err(give_up()),
+        }
+    }
+}
+
+/// An item's entries, with those read before its `type`, and the `type`, given back first.
+struct Replayed<'de, I, A> {
+    before: I,
+    /// The value of the key given back last.
+    value: Option<Pending<'de>>,
+    /// The item's `type`, until given back.
+    kind: Option<&'de str>,
+    map: A,
+}
+
+/// A value given back.
+enum Pending<'de> {
+    Raw(&'de RawValue),
+    Str(&'de str),
+}
+
+impl<'de, I, A> MapAccess<'de> for Replayed<'de, I, A>
+where
+    I: Iterator<Item = (&'de str, &'de RawValue)>,
+    A: MapAccess<'de>,
+{
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let key = if let Some((key, value)) = self.before.next() {
+            self.value = Some(Pending::Raw(value));
+            key
+        } else if let Some(kind) = self.kind.take() {
+            self.value = Some(Pending::Str(kind));
+            "type"
+        } else {
+            return self.map.next_key_seed(seed);
+        };
+        seed.deserialize(BorrowedStrDeserializer::new(key))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.value.take() {
+            Some(Pending::Raw(raw)) => seed.deserialize(raw).map_err(de::Error::custom),
+            Some(Pending::Str(text)) => seed.deserialize(BorrowedStrDeserializer::new(text)),
+            None => self.map.next_value_seed(seed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::path::Path;
+
+    use super::*;
+    use crate::{Dialect, Normalizer, Step};
+
+    thread_local! {
+        /// Whether this thread's adapters read every line field by field (no scan).
+        pub(super) static FIELD_BY_FIELD: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Every event and diagnostic of `text`, as written.
+    fn steps(text: &[u8], field_by_field: bool) -> Vec<String> {
+        FIELD_BY_FIELD.with(|cell| cell.set(field_by_field));
+        let mut normalizer = Normalizer::builder()
+            .dialect(Dialect::CODEX_EXEC)
+            .keep_events(true)
+            .build();
+        let mut seen = Vec::new();
+        let mut on_step = |step: Step<'_>| match step {
+            Step::Applied { line, event, .. } => {
+                seen.push(format!(
+                    "{line}: {}",
+                    serde_json::to_string(&event).unwrap()
+                ));
+            }
+            Step::Diagnostic(diagnostic) => seen.push(diagnostic.to_string()),
+        };
+        normalizer.push(text, &mut on_step);
+        normalizer.finish(&mut on_step);
+        FIELD_BY_FIELD.with(|cell| cell.set(false));
+        seen
+    }
+
+    #[test]
+    fn the_scan_reads_every_recording_as_the_field_by_field_reading_does() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut files = 0;
+        for dir in std::fs::read_dir(&fixtures).unwrap() {
+            let dir = dir.unwrap().path();
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.starts_with("codex-exec") {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let file = file.unwrap().path();
+                if file.extension().is_none_or(|ext| ext != "jsonl") {
+                    continue;
+                }
+                let text = std::fs::read(&file).unwrap();
+                assert_eq!(
+                    steps(&text, false),
+                    steps(&text, true),
+                    "{}",
+                    file.display()
+                );
+                files += 1;
+            }
+        }
+        assert!(files > 20, "{files} recordings");
+    }
+
+    #[test]
+    fn odd_lines_read_as_the_field_by_field_reading_reads_them() {
+        let lines = [
+            r#"{"type":"item.started","item":{"id":"a","type":"command_execution","command":"ls","aggregated_output":"","status":"in_progress"}}"#,
+            r#"{"type":"item.completed","item":{"type":"command_execution","id":"a","command":"ls","aggregated_output":"x","exit_code":0,"status":"completed"}}"#,
+            r#"{"type":"item.completed","item":{"id":"b","type":"command_execution","type":"command_execution","command":"ls","aggregated_output":"","status":"completed"}}"#,
+            r#"{"type":"item.completed","item":{"id":"c","type":"agent_message","text":"hi","type":"x"}}"#,
+            r#"{"type":"item.completed","item":{"id":"d","type":"agent_message","text":"hi"}}"#,
+            r#"{"type":"item.completed","item":{"id":"e","type":"hologram","text":"hi"}}"#,
+            r#"{"type":"item.completed","item":{"id":"f","type":"command_execution","status":"nope"}}"#,
+            r#"{"type":"item.completed","item":{"id":"g","k":1,"j":2,"type":"todo_list","items":[]}}"#,
+            r#"{"type":"item.completed","item":{"id":"\u0068","type":"todo_list","items":[]}}"#,
+            r#"{"type":"item.completed","item":null}"#,
+            r#"{"type":"item.completed","item":"x"}"#,
+            r#"{"type":"item.deleted","item":{"id":"d","type":"agent_message"}}"#,
+            r#"{"type":"thread.started","thread_id":"t"}"#,
+            r#"{"type":"turn.started","type":"turn.started"}"#,
+            r#"{"type":"session.nope"}"#,
+            r#"{"item":{}}"#,
+            r#"{"type":"item.completed","item":{"id":"h","type":"command_execution""#,
+        ];
+        let text = lines.join("\n");
+        assert_eq!(steps(text.as_bytes(), false), steps(text.as_bytes(), true));
+    }
+
+    #[test]
+    fn the_common_lines_are_read_in_one_scan() {
+        let line = br#"{"type":"item.started","item":{"id":"a","type":"command_execution","command":"ls","aggregated_output":"","status":"in_progress"}}"#;
+        assert!(matches!(
+            scan(line),
+            Some(Scanned {
+                item: Some(ExecItem::Command(_)),
+                ..
+            })
+        ));
+        let line = br#"{"type":"item.completed","item":{"id":"w","type":"web_search","id":"x","query":"q"}}"#;
+        assert!(scan(line).is_none());
+    }
+}

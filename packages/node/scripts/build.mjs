@@ -2,7 +2,11 @@
 // cargo (`cargo build -p toolnorm-node`, for the host, in the workspace's target folder,
 // so it reuses what the workspace's builds of that profile have compiled) and copies it
 // here as `toolnorm.<platform>.node`, the file index.js loads.
-// Usage: node scripts/build.mjs [--release]
+// Usage: node scripts/build.mjs [--release] [CARGO_ARGS…]   (npm run build -- CARGO_ARGS…)
+// CARGO_ARGS go to cargo: `-p toolnorm-cli` builds the command with the addon, in one
+// run whose dependency features are those of both, as CI builds them (a run of the addon
+// alone unifies the features of the proc-macro dependencies otherwise, and builds serde
+// and all above it again).
 import { spawnSync } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -11,9 +15,9 @@ import { fileURLToPath } from "node:url";
 import { platformName } from "../platform.js";
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const release = process.argv.includes("--release");
+// Every argument but `--` goes to cargo (`--release` among them).
 const args = ["build", "--locked", "-p", "toolnorm-node", "--message-format", "json-render-diagnostics"];
-if (release) args.push("--release");
+args.push(...process.argv.slice(2).filter((arg) => arg !== "--"));
 
 const cargo = spawnSync(process.env.CARGO ?? "cargo", args, {
   cwd: join(here, "../.."),

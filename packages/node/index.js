@@ -4,18 +4,9 @@
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 
-const require = createRequire(import.meta.url);
+import { platformName } from "./platform.js";
 
-/** The platform's part of the addon's file and package name, as napi-rs names them. */
-function platformName() {
-  const { platform, arch } = process;
-  if (platform === "linux") {
-    const libc = process.report?.getReport().header.glibcVersionRuntime ? "gnu" : "musl";
-    return arch === "arm" ? `linux-arm-${libc}eabihf` : `linux-${arch}-${libc}`;
-  }
-  if (platform === "win32") return `win32-${arch}-msvc`;
-  return `${platform}-${arch}`;
-}
+const require = createRequire(import.meta.url);
 
 /** The addon: built here (`npm run build`), else the prebuilt package of this platform. */
 function loadNative() {

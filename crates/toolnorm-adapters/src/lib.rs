@@ -38,6 +38,7 @@
 //! | `track` | the tracker: facts into canonical events, the same for every provider |
 //! | `rules` | kind and title rules (TOML), the fallbacks, MCP names |
 //! | `read` | reading JSON lines, partial JSON and the dialect probe |
+//! | `reading` | the reading options of `toolnorm normalize` into a [`NormalizerBuilder`], for the command and the bindings |
 //! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
 //!
@@ -75,6 +76,7 @@ mod error;
 mod pipeline;
 mod providers;
 mod read;
+mod reading;
 mod redact;
 mod registry;
 mod rules;
@@ -90,6 +92,7 @@ pub use emit::{
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
 pub use providers::Adapter;
+pub use reading::{ReadOptions, Reading, Toml};
 pub use redact::Redactor;
 pub use registry::{detect_line, recordings};
 pub use rules::{TitleRules, ToolRef};

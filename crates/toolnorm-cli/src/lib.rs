@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
-use toolnorm_adapters::{Dialect, Format, Redactor, TitleRules};
+use toolnorm_adapters::{Dialect, Format, ReadOptions, Reading, Toml};
 
 pub use normalize::normalize;
 pub use pretty::human_duration;
@@ -281,36 +281,45 @@ fn finish_output(result: io::Result<()>) -> ExitCode {
     }
 }
 
-fn load_rules(path: Option<&PathBuf>) -> Result<TitleRules, String> {
-    let builtin = TitleRules::builtin();
-    let Some(path) = path else { return Ok(builtin) };
-    let text =
-        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
-    let user = TitleRules::from_toml(&text, &path.display().to_string())
-        .map_err(|error| error.to_string())?;
-    Ok(user.then(builtin))
+/// The reading flags as the library's [`Reading`], the files they name read.
+fn reading(args: &ReadArgs) -> Result<Reading, String> {
+    let rules = args
+        .rules
+        .as_ref()
+        .map(|path| read_text(path))
+        .transpose()?;
+    let patterns = args
+        .redact_patterns
+        .as_ref()
+        .map(|path| read_text(path))
+        .transpose()?;
+    let pairs = args
+        .redact_pattern
+        .iter()
+        .map(|pattern| {
+            pattern
+                .split_once('=')
+                .ok_or_else(|| format!("--redact-pattern {pattern}: expected KIND=REGEX"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = ReadOptions {
+        dialect: args.provider.0,
+        rules: rules.as_ref().map(|(text, origin)| Toml { text, origin }),
+        output_cap: args.output_cap,
+        mcp_servers: &args.mcp_servers,
+        cwd: args.cwd.as_deref(),
+        redact: args.redact,
+        redact_patterns: patterns
+            .as_ref()
+            .map(|(text, origin)| Toml { text, origin }),
+        redact_pattern: &pairs,
+    };
+    options.prepare().map_err(|error| error.to_string())
 }
 
-/// The redactor the flags ask for, if any.
-fn load_redactor(args: &ReadArgs) -> Result<Option<Redactor>, String> {
-    if !args.redact && args.redact_patterns.is_none() && args.redact_pattern.is_empty() {
-        return Ok(None);
-    }
-    let mut redactor = Redactor::builtin();
-    if let Some(path) = &args.redact_patterns {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("{}: {error}", path.display()))?;
-        redactor = redactor
-            .with_patterns_toml(&text, &path.display().to_string())
-            .map_err(|error| error.to_string())?;
-    }
-    for pattern in args.redact_pattern.iter().rev() {
-        let Some((kind, regex)) = pattern.split_once('=') else {
-            return Err(format!("--redact-pattern {pattern}: expected KIND=REGEX"));
-        };
-        redactor = redactor
-            .with_pattern(kind, regex)
-            .map_err(|error| error.to_string())?;
-    }
-    Ok(Some(redactor))
+/// A file's text and its name in messages.
+fn read_text(path: &std::path::Path) -> Result<(String, String), String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    Ok((text, path.display().to_string()))
 }

@@ -120,24 +120,8 @@ pub(crate) fn builder(read: &ReadArgs) -> Result<NormalizerBuilder, String> {
 pub(crate) fn builders(
     read: &ReadArgs,
 ) -> Result<impl Fn() -> NormalizerBuilder + Sync + '_, String> {
-    let rules = crate::load_rules(read.rules.as_ref())?;
-    let redactor = crate::load_redactor(read)?;
-    Ok(move || {
-        let mut builder = Normalizer::builder()
-            .dialect(read.provider.0)
-            .output_cap(read.output_cap())
-            .cap_final_output(read.output_cap.is_some())
-            .evict_finished(true)
-            .rules(rules.clone())
-            .mcp_servers(read.mcp_servers.iter().cloned());
-        if let Some(cwd) = &read.cwd {
-            builder = builder.cwd(cwd.as_str());
-        }
-        if let Some(redactor) = &redactor {
-            builder = builder.redact(redactor.clone());
-        }
-        builder
-    })
+    let reading = crate::reading(read)?;
+    Ok(move || reading.builder())
 }
 
 /// The options given that do not apply to `format`, as a message.

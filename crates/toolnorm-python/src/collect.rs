@@ -1,8 +1,10 @@
-//! The normalizer's steps, collected as owned values while the GIL is released: the
-//! parts (as `--format parts` writes them) or the updates (as `--format updates` does),
-//! and the diagnostics in the order `toolnorm normalize` writes them on stderr.
+//! The normalizer's steps, collected while the GIL is released: the parts (as `--format
+//! parts` writes them) or the updates (as `--format updates` does) as the text of one
+//! JSON array, the command's lines joined by commas, which Python's `json.loads` makes
+//! into dicts; and the diagnostics in the order `toolnorm normalize` writes them on
+//! stderr.
 
-use toolnorm::NormalizedToolPart;
+use toolnorm::PartView;
 use toolnorm_adapters::{Diagnostic, DiagnosticKind, Normalizer, Step};
 
 /// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
@@ -24,8 +26,11 @@ pub(crate) enum Collect {
 /// The steps of one stream, as owned values, until taken.
 pub(crate) struct Collector {
     collect: Collect,
-    /// Parts or updates not yet taken.
-    parts: Vec<NormalizedToolPart>,
+    /// Parts or updates not yet taken: `[part,part,…` (the `]` added when taken), or
+    /// nothing.
+    parts: Vec<u8>,
+    /// The first error serializing a part (none: a part's keys are strings).
+    error: Option<String>,
     /// Diagnostics released, not yet taken.
     diagnostics: Vec<Diagnostic>,
     /// `undetected-dialect` diagnostics held while the dialect is not known.
@@ -49,6 +54,7 @@ impl Collector {
         Collector {
             collect,
             parts: Vec::new(),
+            error: None,
             diagnostics: Vec::new(),
             held: Vec::new(),
             unheld: 0,
@@ -72,7 +78,9 @@ impl Collector {
         normalizer.finish(&mut |step| self.step(&step));
         if self.collect == Collect::Parts {
             let open = normalizer.fold().calls().filter(|call| !call.is_terminal());
-            self.parts.extend(open.map(|call| call.to_part()));
+            for call in open {
+                self.part(&call.part_view());
+            }
         }
         if normalizer.dialect().is_none() && !self.held.is_empty() {
             self.held.clear();
@@ -83,19 +91,36 @@ impl Collector {
         Ending::Read
     }
 
-    /// The parts or updates and the diagnostics collected since the last take.
-    pub(crate) fn take(&mut self) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
-        (
-            std::mem::take(&mut self.parts),
-            std::mem::take(&mut self.diagnostics),
-        )
+    /// The parts or updates (a JSON array's text) and the diagnostics collected since the
+    /// last take; the error of a part that did not serialize.
+    pub(crate) fn take(&mut self) -> Result<(Vec<u8>, Vec<Diagnostic>), String> {
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        let mut parts = std::mem::take(&mut self.parts);
+        match parts.is_empty() {
+            true => parts.extend_from_slice(b"[]"),
+            false => parts.push(b']'),
+        }
+        Ok((parts, std::mem::take(&mut self.diagnostics)))
+    }
+
+    /// Adds a part to the array, as the command writes it.
+    fn part(&mut self, part: &PartView<'_>) {
+        let separator = if self.parts.is_empty() { b'[' } else { b',' };
+        self.parts.push(separator);
+        if let Err(error) = serde_json::to_writer(&mut self.parts, part)
+            && self.error.is_none()
+        {
+            self.error = Some(format!("writing a part: {error}"));
+        }
     }
 
     fn step(&mut self, step: &Step<'_>) {
         match step {
             Step::Applied { update, .. } => {
                 if self.collect == Collect::Updates || update.call.is_terminal() {
-                    self.parts.push(update.call.to_part());
+                    self.part(&update.call.part_view());
                 }
             }
             Step::Diagnostic(diagnostic) => self.diagnostic(diagnostic),

@@ -53,6 +53,9 @@ pub(crate) enum Error {
     /// The normalizer was used after `finish`.
     #[error("the normalizer is finished: make a new one for another stream")]
     Finished,
+    /// A part did not serialize (never: its keys are strings).
+    #[error("{0}")]
+    Part(String),
     /// A thread panicked while holding the normalizer.
     #[error("the normalizer is unusable: a thread failed while using it")]
     Poisoned,
@@ -62,7 +65,9 @@ impl From<Error> for PyErr {
     fn from(error: Error) -> Self {
         match error {
             Error::Option(message) => OptionError::new_err(message),
-            Error::Finished | Error::Poisoned => PyRuntimeError::new_err(error.to_string()),
+            Error::Finished | Error::Poisoned | Error::Part(_) => {
+                PyRuntimeError::new_err(error.to_string())
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::PyList;
 
 use crate::collect::{Collect, Collector, Ending};
-use crate::error::{self, denied};
+use crate::error::{self, Error, denied};
 use crate::options::Options;
 use crate::values::{Stats, part_list};
 
@@ -68,7 +68,7 @@ pub(crate) fn normalize<'py>(
         source,
     };
     let builder = options.builder()?;
-    let (ending, parts, diagnostics, stats) = py.detach(|| {
+    let (ending, taken, stats) = py.detach(|| {
         let mut normalizer = builder.build();
         let mut collector = Collector::new(Collect::Parts);
         // In chunks, as the command reads: detection releases the held diagnostics
@@ -77,9 +77,9 @@ pub(crate) fn normalize<'py>(
             collector.push(&mut normalizer, chunk);
         }
         let ending = collector.finish(&mut normalizer);
-        let (parts, diagnostics) = collector.take();
-        (ending, parts, diagnostics, Stats::from(normalizer.stats()))
+        (ending, collector.take(), Stats::from(normalizer.stats()))
     });
+    let (parts, diagnostics) = taken.map_err(Error::Part)?;
     if let Ending::Unrecognized(message) = ending {
         return Err(error::unrecognized_error(py, message, stats)?);
     }

@@ -6,7 +6,6 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use toolnorm::NormalizedToolPart;
 use toolnorm_adapters::Diagnostic as RustDiagnostic;
 
 use crate::collect::{Collect, Collector, Ending};
@@ -35,7 +34,8 @@ struct State {
 
 /// What one push or the finish gave.
 struct Read {
-    updates: Vec<NormalizedToolPart>,
+    /// A JSON array's text.
+    updates: Vec<u8>,
     diagnostics: Vec<RustDiagnostic>,
     stats: Stats,
     ending: Ending,
@@ -57,7 +57,7 @@ impl State {
                 self.collector.finish(&mut self.normalizer)
             }
         };
-        let (updates, diagnostics) = self.collector.take();
+        let (updates, diagnostics) = self.collector.take().map_err(Error::Part)?;
         self.diagnostics.extend(diagnostics.iter().cloned());
         Ok(Read {
             updates,

@@ -1,10 +1,11 @@
 //! The reading options of `normalize` and `Normalizer`: the options of
 //! `toolnorm normalize` (`--provider`, `--rules`, `--output-cap`, `--mcp-server`, `--cwd`,
-//! `--redact…`), made into a [`NormalizerBuilder`].
+//! `--redact…`), made into a [`NormalizerBuilder`] by the library's [`ReadOptions`], as
+//! the command makes its own.
 
 use std::path::{Path, PathBuf};
 
-use toolnorm_adapters::{Dialect, Normalizer, NormalizerBuilder, Redactor, TitleRules};
+use toolnorm_adapters::{Dialect, NormalizerBuilder, ReadOptions, Toml};
 
 use crate::error::Error;
 
@@ -37,49 +38,35 @@ impl Options {
     /// command does); the files named read now.
     pub(crate) fn builder(&self) -> Result<NormalizerBuilder, Error> {
         let dialect = dialect(&self.provider)?;
-        let mut builder = Normalizer::builder()
-            .dialect(dialect)
-            .output_cap(self.output_cap.unwrap_or(toolnorm::DEFAULT_OUTPUT_CAP))
-            .cap_final_output(self.output_cap.is_some())
-            .evict_finished(true)
-            .rules(rules(self.rules.as_deref())?)
-            .mcp_servers(self.mcp_servers.iter().cloned());
-        if let Some(cwd) = &self.cwd {
-            builder = builder.cwd(cwd.as_str());
-        }
-        if let Some(redactor) = self.redactor()? {
-            builder = builder.redact(redactor);
-        }
+        let rules = self.rules.as_deref().map(read).transpose()?;
+        let patterns = self.redact_patterns.as_deref().map(read).transpose()?;
+        let pairs = self
+            .redact_pattern
+            .iter()
+            .map(|pattern| {
+                pattern.split_once('=').ok_or_else(|| {
+                    Error::Option(format!("redact_pattern {pattern}: expected KIND=REGEX"))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let options = ReadOptions {
+            dialect,
+            rules: toml(rules.as_ref()),
+            output_cap: self.output_cap,
+            mcp_servers: &self.mcp_servers,
+            cwd: self.cwd.as_deref(),
+            redact: self.redact,
+            redact_patterns: toml(patterns.as_ref()),
+            redact_pattern: &pairs,
+        };
+        let reading = options
+            .prepare()
+            .map_err(|error| Error::Option(error.to_string()))?;
+        let mut builder = reading.builder();
         if let Some(source) = &self.source {
             builder = builder.metadata("source", source.as_str());
         }
         Ok(builder)
-    }
-
-    /// The redactor asked for, if any: the built-in patterns, then the file's and the
-    /// given ones before them, as `--redact-patterns` and `--redact-pattern` add them.
-    fn redactor(&self) -> Result<Option<Redactor>, Error> {
-        if !self.redact && self.redact_patterns.is_none() && self.redact_pattern.is_empty() {
-            return Ok(None);
-        }
-        let mut redactor = Redactor::builtin();
-        if let Some(path) = &self.redact_patterns {
-            let text = read(path)?;
-            redactor = redactor
-                .with_patterns_toml(&text, &path.display().to_string())
-                .map_err(|error| Error::Option(error.to_string()))?;
-        }
-        for pattern in self.redact_pattern.iter().rev() {
-            let Some((kind, regex)) = pattern.split_once('=') else {
-                return Err(Error::Option(format!(
-                    "redact_pattern {pattern}: expected KIND=REGEX"
-                )));
-            };
-            redactor = redactor
-                .with_pattern(kind, regex)
-                .map_err(|error| Error::Option(error.to_string()))?;
-        }
-        Ok(Some(redactor))
     }
 }
 
@@ -99,17 +86,14 @@ fn dialect(provider: &str) -> Result<Option<Dialect>, Error> {
     })
 }
 
-/// The user's rules file, then the built-in rules.
-fn rules(path: Option<&Path>) -> Result<TitleRules, Error> {
-    let builtin = TitleRules::builtin();
-    let Some(path) = path else { return Ok(builtin) };
-    let text = read(path)?;
-    let user = TitleRules::from_toml(&text, &path.display().to_string())
-        .map_err(|error| Error::Option(error.to_string()))?;
-    Ok(user.then(builtin))
+/// A file's text and its name in messages.
+fn read(path: &Path) -> Result<(String, String), Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| Error::Option(format!("{}: {error}", path.display())))?;
+    Ok((text, path.display().to_string()))
 }
 
-fn read(path: &Path) -> Result<String, Error> {
-    std::fs::read_to_string(path)
-        .map_err(|error| Error::Option(format!("{}: {error}", path.display())))
+/// A file's text and name as the library takes them.
+fn toml(read: Option<&(String, String)>) -> Option<Toml<'_>> {
+    read.map(|(text, origin)| Toml { text, origin })
 }

@@ -1,22 +1,28 @@
 //! The values handed to Python: parts as dicts, `Diagnostic`, `Stats`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
-use toolnorm::NormalizedToolPart;
+use pyo3::types::{PyBytes, PyList, PyTuple};
 use toolnorm_adapters::{Diagnostic as RustDiagnostic, Severity, Stats as RustStats};
 
-/// `parts` as a list of dicts, keys in the order of the JSON the command writes.
-pub(crate) fn part_list<'py>(
-    py: Python<'py>,
-    parts: &[NormalizedToolPart],
-) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for part in parts {
-        let dict = pythonize::pythonize(py, part)
-            .map_err(|error| pyo3::exceptions::PyValueError::new_err(error.to_string()))?;
-        list.append(dict)?;
+/// `parts`, the text of a JSON array of parts (the command's lines joined by commas), as a
+/// list of dicts by `json.loads` (in C; keys in the order of the text), with the cyclic
+/// garbage collector paused meanwhile: it would walk the growing list again and again.
+pub(crate) fn part_list<'py>(py: Python<'py>, parts: &[u8]) -> PyResult<Bound<'py, PyList>> {
+    if parts == b"[]" {
+        return Ok(PyList::empty(py));
     }
-    Ok(list)
+    let text = PyBytes::new(py, parts);
+    let loads = py.import("json")?.getattr("loads")?;
+    let gc = py.import("gc")?;
+    let collecting = gc.call_method0("isenabled")?.is_truthy()?;
+    if collecting {
+        gc.call_method0("disable")?;
+    }
+    let list = loads.call1((text,));
+    if collecting {
+        gc.call_method0("enable")?;
+    }
+    Ok(list?.cast_into::<PyList>()?)
 }
 
 /// One problem with the input: `str()` is the line `toolnorm normalize` writes on stderr

@@ -9,9 +9,9 @@ target=$(realpath -m "${CARGO_TARGET_DIR:-target}")
 SCRATCH=$(realpath -m "${SCRATCH:-target/perf}")
 mb=$(( ${TOOLNORM_BENCH_MB:-200} / 5 ))
 mkdir -p "$SCRATCH"
-cargo build --quiet --release --locked -p toolnorm-cli
+# The command and the addon in one cargo run (see packages/node/scripts/build.mjs).
+npm run --silent --prefix packages/node build -- -p toolnorm-cli
 cargo build --quiet --release --locked -p toolnorm-adapters --example perf_stream
-npm run --silent --prefix packages/node build
 streams=()
 for dialect in claude-code codex-app-server codex-exec opencode events; do
   file="$SCRATCH/$dialect-$mb.jsonl"

@@ -261,7 +261,7 @@ impl Frames {
         let mut start = 0;
         let mut values = Vec::with_capacity(self.ends.len());
         for &end in &self.ends {
-            values.extend(parse(&self.bytes[start..end]));
+            values.extend(self.bytes.get(start..end).and_then(parse));
             start = end;
         }
         values

@@ -203,3 +203,19 @@ fn every_fixture_gives_its_reviewed_acp_frames() {
         insta::assert_snapshot!(frames);
     });
 }
+
+#[test]
+fn every_fixture_gives_its_reviewed_ai_sdk_chunks() {
+    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+        let chunks = written(path, toolnorm_adapters::Format::AiSdk);
+        insta::assert_snapshot!(chunks);
+    });
+}
+
+#[test]
+fn every_fixture_gives_its_reviewed_ag_ui_events() {
+    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+        let events = written(path, toolnorm_adapters::Format::AgUi);
+        insta::assert_snapshot!(events);
+    });
+}

@@ -19,22 +19,28 @@
 //! Changes of a running call that AG-UI has no event for (title, metadata, streamed
 //! output) show in its result's metadata.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
-use serde_json::{Map, Value, json};
+use foldhash::{HashMap, HashSet};
+use serde_json::Value;
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
-use super::ui::{UiMeta, output_text, parent_of};
+use super::acp::Fields;
+use super::json::{Object, json};
+use super::ui::{Frames, output_text, parent_of, write_meta};
 
 /// What was sent of an open call.
 #[derive(Debug)]
 struct Open {
+    /// Its place in the order calls started.
+    seq: u64,
     /// The subagent its events are attributed to.
     subagent: Option<String>,
     /// Whether `TOOL_CALL_END` was sent.
     ended: bool,
-    /// The input as last seen (sent at `TOOL_CALL_END`).
-    input: Value,
+    /// The input as last seen, as JSON text, while the call is `started` (it is sent at
+    /// `TOOL_CALL_END`, which a later snapshot or the end of the stream brings).
+    input: Vec<u8>,
 }
 
 /// Turns part snapshots into AG-UI events.
@@ -55,152 +61,209 @@ struct Open {
 /// ```
 #[derive(Debug)]
 pub struct AgUiEmitter {
-    thread_id: String,
+    /// The thread id, as JSON text.
+    thread_id: Vec<u8>,
+    /// The run id (`<thread_id>-run`), as JSON text.
+    run_id: Vec<u8>,
     started: bool,
-    /// Open calls, in the order they started.
+    /// Open calls.
     open: HashMap<String, Open>,
-    order: Vec<String>,
+    /// The open calls in the order they started, by [`Open::seq`].
+    order: BTreeMap<u64, String>,
+    seq: u64,
     /// Running subagent invocations (their call ids).
     subagents: HashSet<String>,
     /// Subagent invocations that ended (ids are not reused within a run).
     ended_subagents: HashSet<String>,
+    /// The events of [`part`](Self::part) and [`finish`](Self::finish).
+    frames: Frames,
 }
 
 impl AgUiEmitter {
     /// An emitter of a run in thread `thread_id` (its run id is `<thread_id>-run`).
     pub fn new(thread_id: impl Into<String>) -> Self {
+        let thread_id: String = thread_id.into();
+        let mut thread = Vec::new();
+        json(&mut thread, &thread_id);
+        let mut run_id = Vec::new();
+        json(&mut run_id, &format!("{thread_id}-run"));
         AgUiEmitter {
-            thread_id: thread_id.into(),
+            thread_id: thread,
+            run_id,
             started: false,
-            open: HashMap::new(),
-            order: Vec::new(),
-            subagents: HashSet::new(),
-            ended_subagents: HashSet::new(),
+            open: HashMap::default(),
+            order: BTreeMap::new(),
+            seq: 0,
+            subagents: HashSet::default(),
+            ended_subagents: HashSet::default(),
+            frames: Frames::new(false),
         }
     }
 
     /// The events for a new snapshot of `part` (none when nothing AG-UI shows changed).
     /// Feed it the changes the normalizer reports, in order.
     pub fn part(&mut self, part: &NormalizedToolPart) -> Vec<Value> {
-        let mut events = Vec::new();
-        self.run_started(&mut events);
-        let id = part.id.as_str();
-        if !self.open.contains_key(id) {
-            let subagent = parent_of(part)
-                .filter(|parent| self.subagents.contains(*parent))
-                .map(str::to_owned);
-            let mut event = self.event("TOOL_CALL_START", id, subagent.as_deref());
-            event.insert("toolCallName".into(), part.name.clone().into());
-            event.insert("metadata".into(), UiMeta::of(part, true).wrapped());
-            events.push(Value::Object(event));
-            if part.kind == ToolKind::Subagent && !self.ended_subagents.contains(id) {
-                events.push(subagent_started(part, subagent.as_deref()));
-                self.subagents.insert(id.to_owned());
-            }
-            self.open.insert(
-                id.to_owned(),
-                Open {
-                    subagent,
-                    ended: false,
-                    input: part.input.clone(),
-                },
-            );
-            self.order.push(id.to_owned());
-        }
-        if let Some(open) = self.open.get_mut(id) {
-            open.input = part.input.clone();
-        }
-        if part.state != ToolState::Started {
-            self.end_call(id, &mut events);
-        }
-        if part.state.is_terminal() {
-            if self.subagents.contains(id) {
-                self.end_subagent(id, Some(part), &mut events);
-            }
-            let subagent = self.open.remove(id).and_then(|open| open.subagent);
-            self.order.retain(|open| open != id);
-            let mut event = self.event("TOOL_CALL_RESULT", id, subagent.as_deref());
-            event.insert("messageId".into(), format!("{id}:result").into());
-            let content = match part.state {
-                ToolState::Error => part
-                    .error
-                    .as_ref()
-                    .map(|error| error.message.clone())
-                    .unwrap_or_default(),
-                _ => output_text(part.output.as_ref()),
-            };
-            event.insert("content".into(), content.into());
-            event.insert("role".into(), "tool".into());
-            event.insert("metadata".into(), UiMeta::of(part, true).wrapped());
-            events.push(Value::Object(event));
-        }
-        events
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        let written = self.write(Fields::from(part), &mut frames);
+        let values = if written.is_ok() {
+            frames.values()
+        } else {
+            Vec::new()
+        };
+        self.frames = frames;
+        values
     }
 
     /// The events that end the stream: the arguments of calls still open, the end of
     /// subagents still running (suspended), `RUN_FINISHED`.
     pub fn finish(&mut self) -> Vec<Value> {
-        let mut events = Vec::new();
-        self.run_started(&mut events);
-        for id in self.order.clone() {
-            self.end_call(&id, &mut events);
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        self.write_finish(&mut frames);
+        let values = frames.values();
+        self.frames = frames;
+        values
+    }
+
+    /// Writes the events for a new snapshot of `part` into `frames`.
+    pub(crate) fn write(
+        &mut self,
+        part: Fields<'_>,
+        frames: &mut Frames,
+    ) -> serde_json::Result<()> {
+        self.run_started(frames);
+        let id = part.id;
+        if !self.open.contains_key(id) {
+            let subagent = parent_of(&part)
+                .filter(|parent| self.subagents.contains(*parent))
+                .map(str::to_owned);
+            frames.object(|event| {
+                head(event, "TOOL_CALL_START", id, subagent.as_deref());
+                event.str("toolCallName", part.name);
+                event.key("metadata");
+                write_meta(event.out(), &part, true)
+            })?;
+            if part.kind == ToolKind::Subagent && !self.ended_subagents.contains(id) {
+                subagent_started(frames, &part, subagent.as_deref())?;
+                self.subagents.insert(id.to_owned());
+            }
+            self.seq += 1;
+            self.open.insert(
+                id.to_owned(),
+                Open {
+                    seq: self.seq,
+                    subagent,
+                    ended: false,
+                    input: Vec::new(),
+                },
+            );
+            self.order.insert(self.seq, id.to_owned());
+        }
+        if part.state == ToolState::Started {
+            if let Some(open) = self.open.get_mut(id).filter(|open| !open.ended) {
+                open.input.clear();
+                serde_json::to_writer(&mut open.input, part.input)?;
+            }
+        } else {
+            self.end_call(id, Some(part.input), frames)?;
+        }
+        if part.state.is_terminal() {
+            if self.subagents.contains(id) {
+                self.end_subagent(id, Some(&part), frames)?;
+            }
+            let open = self.open.remove(id);
+            if let Some(open) = &open {
+                self.order.remove(&open.seq);
+            }
+            let subagent = open.and_then(|open| open.subagent);
+            frames.object(|event| {
+                head(event, "TOOL_CALL_RESULT", id, subagent.as_deref());
+                event.key("messageId");
+                json(event.out(), &format!("{id}:result"));
+                event.key("content");
+                match part.state {
+                    ToolState::Error => {
+                        json(
+                            event.out(),
+                            part.error.map_or("", |error| error.message.as_str()),
+                        );
+                    }
+                    _ => output_text(event.out(), part.output),
+                }
+                event.str("role", "tool");
+                event.key("metadata");
+                write_meta(event.out(), &part, true)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Writes the events that end the stream: the arguments of calls still open, the end
+    /// of subagents still running (suspended), `RUN_FINISHED`.
+    pub(crate) fn write_finish(&mut self, frames: &mut Frames) {
+        self.run_started(frames);
+        let order: Vec<String> = self.order.values().cloned().collect();
+        for id in order {
+            let _ = self.end_call(&id, None, frames);
         }
         let mut running: Vec<String> = self.subagents.iter().cloned().collect();
         running.sort();
         for id in running {
-            self.end_subagent(&id, None, &mut events);
+            let _ = self.end_subagent(&id, None, frames);
         }
-        events.push(json!({
-            "type": "RUN_FINISHED",
-            "threadId": self.thread_id,
-            "runId": self.run_id(),
-        }));
+        let _ = frames.object(|event| {
+            event.str("type", "RUN_FINISHED");
+            event.raw("threadId", &self.thread_id);
+            event.raw("runId", &self.run_id);
+            Ok(())
+        });
         self.started = false;
-        events
     }
 
-    fn run_id(&self) -> String {
-        format!("{}-run", self.thread_id)
-    }
-
-    fn run_started(&mut self, events: &mut Vec<Value>) {
+    fn run_started(&mut self, frames: &mut Frames) {
         if !self.started {
             self.started = true;
-            events.push(json!({
-                "type": "RUN_STARTED",
-                "threadId": self.thread_id,
-                "runId": self.run_id(),
-                "protocolVersion": "1.0",
-            }));
+            let _ = frames.object(|event| {
+                event.str("type", "RUN_STARTED");
+                event.raw("threadId", &self.thread_id);
+                event.raw("runId", &self.run_id);
+                event.str("protocolVersion", "1.0");
+                Ok(())
+            });
         }
     }
 
-    fn event(&self, kind: &str, id: &str, subagent: Option<&str>) -> Map<String, Value> {
-        let mut event = Map::new();
-        event.insert("type".into(), kind.into());
-        event.insert("toolCallId".into(), id.into());
-        if let Some(subagent) = subagent {
-            event.insert("subagentRunId".into(), subagent.into());
-        }
-        event
-    }
-
-    /// `TOOL_CALL_ARGS` and `TOOL_CALL_END` of a call whose input is complete.
-    fn end_call(&mut self, id: &str, events: &mut Vec<Value>) {
+    /// `TOOL_CALL_ARGS` and `TOOL_CALL_END` of a call whose input is complete: `input`,
+    /// or the one last seen.
+    fn end_call(
+        &mut self,
+        id: &str,
+        input: Option<&Value>,
+        frames: &mut Frames,
+    ) -> serde_json::Result<()> {
         let Some(open) = self.open.get(id).filter(|open| !open.ended) else {
-            return;
+            return Ok(());
         };
-        let mut args = self.event("TOOL_CALL_ARGS", id, open.subagent.as_deref());
-        args.insert("delta".into(), open.input.to_string().into());
-        events.push(Value::Object(args));
-        events.push(Value::Object(self.event(
-            "TOOL_CALL_END",
-            id,
-            open.subagent.as_deref(),
-        )));
+        let subagent = open.subagent.as_deref();
+        frames.object(|args| {
+            head(args, "TOOL_CALL_ARGS", id, subagent);
+            args.key("delta");
+            match input {
+                Some(input) => json(args.out(), &input.to_string()),
+                None => json(args.out(), &String::from_utf8_lossy(&open.input)),
+            }
+            Ok(())
+        })?;
+        frames.object(|end| {
+            head(end, "TOOL_CALL_END", id, subagent);
+            Ok(())
+        })?;
         if let Some(open) = self.open.get_mut(id) {
             open.ended = true;
+            open.input = Vec::new();
         }
+        Ok(())
     }
 
     /// Ends subagent `id`: its calls' arguments first, then `SUBAGENT_FINISHED` or
@@ -208,12 +271,12 @@ impl AgUiEmitter {
     fn end_subagent(
         &mut self,
         id: &str,
-        part: Option<&NormalizedToolPart>,
-        events: &mut Vec<Value>,
-    ) {
+        part: Option<&Fields<'_>>,
+        frames: &mut Frames,
+    ) -> serde_json::Result<()> {
         let children: Vec<String> = self
             .order
-            .iter()
+            .values()
             .filter(|child| {
                 self.open
                     .get(*child)
@@ -222,32 +285,34 @@ impl AgUiEmitter {
             .cloned()
             .collect();
         for child in &children {
-            self.end_call(child, events);
+            self.end_call(child, None, frames)?;
         }
-        let mut event = Map::new();
-        event.insert("subagentRunId".into(), id.into());
-        match part {
-            Some(part) if part.state == ToolState::Error => {
-                event.insert("type".into(), "SUBAGENT_ERROR".into());
-                let error = part.error.as_ref();
-                let message = error.map(|error| error.message.clone());
-                event.insert("message".into(), message.unwrap_or_default().into());
-                if let Some(code) = error.and_then(|error| error.code.as_ref()) {
-                    event.insert("code".into(), code.as_str().into());
+        frames.object(|event| {
+            event.str("subagentRunId", id);
+            match part {
+                Some(part) if part.state == ToolState::Error => {
+                    event.str("type", "SUBAGENT_ERROR");
+                    event.str(
+                        "message",
+                        part.error.map_or("", |error| error.message.as_str()),
+                    );
+                    if let Some(code) = part.error.and_then(|error| error.code.as_ref()) {
+                        event.str("code", code.as_str());
+                    }
+                }
+                Some(part) => {
+                    event.str("type", "SUBAGENT_FINISHED");
+                    if let Some(output) = part.output {
+                        event.value("result", output)?;
+                    }
+                }
+                None => {
+                    event.str("type", "SUBAGENT_FINISHED");
+                    event.raw("outcome", br#"{"type":"suspended"}"#);
                 }
             }
-            Some(part) => {
-                event.insert("type".into(), "SUBAGENT_FINISHED".into());
-                if let Some(output) = &part.output {
-                    event.insert("result".into(), output.clone());
-                }
-            }
-            None => {
-                event.insert("type".into(), "SUBAGENT_FINISHED".into());
-                event.insert("outcome".into(), json!({ "type": "suspended" }));
-            }
-        }
-        events.push(Value::Object(event));
+            Ok(())
+        })?;
         self.subagents.remove(id);
         self.ended_subagents.insert(id.to_owned());
         // The children's later events are no longer attributed to the ended subagent.
@@ -256,23 +321,38 @@ impl AgUiEmitter {
                 open.subagent = None;
             }
         }
+        Ok(())
     }
 }
 
-fn subagent_started(part: &NormalizedToolPart, parent: Option<&str>) -> Value {
+fn subagent_started(
+    frames: &mut Frames,
+    part: &Fields<'_>,
+    parent: Option<&str>,
+) -> serde_json::Result<()> {
     let name = ["subagent_type", "subagentType", "agent"]
         .iter()
         .find_map(|key| part.input.get(key)?.as_str())
-        .unwrap_or(&part.name);
-    let mut event = json!({
-        "type": "SUBAGENT_STARTED",
-        "subagentRunId": part.id,
-        "name": name,
-        "description": part.title,
-        "parentToolCallId": part.id,
-    });
-    if let (Some(parent), Value::Object(fields)) = (parent, &mut event) {
-        fields.insert("parentSubagentRunId".into(), parent.into());
+        .unwrap_or(part.name);
+    frames.object(|event| {
+        event.str("type", "SUBAGENT_STARTED");
+        event.str("subagentRunId", part.id);
+        event.str("name", name);
+        event.str("description", part.title);
+        event.str("parentToolCallId", part.id);
+        if let Some(parent) = parent {
+            event.str("parentSubagentRunId", parent);
+        }
+        Ok(())
+    })
+}
+
+/// `type`, `toolCallId` and the `subagentRunId`, when there is one: how a tool-call
+/// event begins.
+fn head(event: &mut Object<'_>, kind: &str, id: &str, subagent: Option<&str>) {
+    event.str("type", kind);
+    event.str("toolCallId", id);
+    if let Some(subagent) = subagent {
+        event.str("subagentRunId", subagent);
     }
-    event
 }

@@ -23,12 +23,13 @@
 //! spawned them. When a session comes back after another one, its calls continue in a
 //! new message (`<session>~<n>`), re-opened there with `tool-input-start`.
 
-use std::collections::HashMap;
-
-use serde_json::{Map, Value, json};
+use foldhash::HashMap;
+use serde_json::Value;
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
-use super::ui::{UiMeta, is_denial, open_json, parent_of, session_of};
+use super::acp::Fields;
+use super::json::{Object, json};
+use super::ui::{Frames, is_denial, meta_differs, open_json, parent_of, session_of, write_meta};
 
 /// What a call looks like in the stream, as last sent.
 #[derive(Debug)]
@@ -37,10 +38,11 @@ struct Sent {
     stretch: u64,
     /// The argument text sent while the input streams.
     text: String,
-    /// The input, title and `toolMetadata` of the last `tool-input-*` chunk.
+    /// The input, title and `toolMetadata` (as JSON text) of the last `tool-input-*`
+    /// chunk.
     input: Option<Value>,
     title: String,
-    meta: Value,
+    meta: Vec<u8>,
     /// Whether `tool-input-available` was sent (the input is complete).
     available: bool,
 }
@@ -73,6 +75,10 @@ pub struct AiSdkEmitter {
     calls: HashMap<String, Sent>,
     /// The session key of each subagent call, for its children.
     subagents: HashMap<String, String>,
+    /// The `toolMetadata` of the snapshot being written, as JSON text.
+    meta: Vec<u8>,
+    /// The chunks of [`part`](Self::part) and [`finish`](Self::finish).
+    frames: Frames,
 }
 
 impl AiSdkEmitter {
@@ -82,103 +88,153 @@ impl AiSdkEmitter {
             session_id: session_id.into(),
             current: None,
             stretches: 0,
-            seen: HashMap::new(),
-            calls: HashMap::new(),
-            subagents: HashMap::new(),
+            seen: HashMap::default(),
+            calls: HashMap::default(),
+            subagents: HashMap::default(),
+            meta: Vec::new(),
+            frames: Frames::new(false),
         }
     }
 
     /// The chunks for a new snapshot of `part` (none when nothing the stream shows
     /// changed). Feed it the changes the normalizer reports, in order.
     pub fn part(&mut self, part: &NormalizedToolPart) -> Vec<Value> {
-        let mut chunks = Vec::new();
-        let key = self.key(part);
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        let written = self.write(Fields::from(part), &mut frames);
+        let values = if written.is_ok() {
+            frames.values()
+        } else {
+            Vec::new()
+        };
+        self.frames = frames;
+        values
+    }
+
+    /// The chunks that end the stream: `finish` of the open message.
+    pub fn finish(&mut self) -> Vec<Value> {
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        self.write_finish(&mut frames);
+        let values = frames.values();
+        self.frames = frames;
+        values
+    }
+
+    /// Writes the chunks for a new snapshot of `part` into `frames`.
+    pub(crate) fn write(
+        &mut self,
+        part: Fields<'_>,
+        frames: &mut Frames,
+    ) -> serde_json::Result<()> {
+        let key = self.key(&part);
         if part.kind == ToolKind::Subagent {
-            self.subagents.insert(part.id.clone(), key.clone());
+            self.subagents.insert(part.id.to_owned(), key.clone());
         }
-        let stretch = self.enter(&key, &mut chunks);
-        let id = part.id.as_str();
-        let meta = UiMeta::of(part, false).wrapped();
+        let stretch = self.enter(&key, frames);
+        let id = part.id;
+        let mut meta = std::mem::take(&mut self.meta);
+        meta.clear();
+        write_meta(&mut meta, &part, false)?;
+        let written = self.write_call(&part, stretch, &meta, frames);
+        if meta.capacity() > 1 << 16 {
+            meta = Vec::new();
+        }
+        self.meta = meta;
+        if part.state.is_terminal() {
+            self.calls.remove(id);
+        }
+        written
+    }
+
+    fn write_call(
+        &mut self,
+        part: &Fields<'_>,
+        stretch: u64,
+        meta: &[u8],
+        frames: &mut Frames,
+    ) -> serde_json::Result<()> {
+        let id = part.id;
         let fresh = self
             .calls
             .get(id)
             .is_none_or(|sent| sent.stretch != stretch);
         if fresh {
-            chunks.push(input_start(part, &meta));
+            input_start(frames, part, meta);
             self.calls.insert(
                 id.to_owned(),
                 Sent {
                     stretch,
                     text: String::new(),
                     input: None,
-                    title: part.title.clone(),
-                    meta: meta.clone(),
+                    title: part.title.to_owned(),
+                    meta: meta.to_vec(),
                     available: false,
                 },
             );
         }
         let Some(sent) = self.calls.get_mut(id) else {
-            return chunks;
+            return Ok(());
         };
         if part.state == ToolState::Started && !sent.available {
-            stream_input(part, &meta, sent, &mut chunks);
+            stream_input(frames, part, meta, sent, fresh);
         } else {
             let changed = !sent.available
-                || sent.input.as_ref() != Some(&part.input)
+                || sent.input.as_ref() != Some(part.input)
                 || sent.title != part.title
-                || (!part.state.is_terminal() || is_denial(part)) && sent.meta != meta;
+                || (!part.state.is_terminal() || is_denial(part)) && meta_differs(meta, &sent.meta);
             if changed {
-                chunks.push(input_available(part, &meta));
+                input_available(frames, part, meta)?;
                 sent.available = true;
-                sent.input = Some(part.input.clone());
-                sent.title = part.title.clone();
-                sent.meta = meta.clone();
+                if !part.state.is_terminal() {
+                    // A terminal call is forgotten at once: nothing compares with it again.
+                    sent.input = Some(part.input.clone());
+                    part.title.clone_into(&mut sent.title);
+                    sent.meta.clear();
+                    sent.meta.extend_from_slice(meta);
+                }
             }
         }
         match part.state {
-            ToolState::Complete => {
-                let mut chunk = tool_chunk("tool-output-available", id);
-                if let Some(output) = &part.output {
-                    chunk.insert("output".into(), output.clone());
+            ToolState::Complete => frames.object(|chunk| {
+                tool_chunk(chunk, "tool-output-available", id);
+                if let Some(output) = part.output {
+                    chunk.value("output", output)?;
                 }
-                chunk.insert("dynamic".into(), true.into());
-                chunk.insert("toolMetadata".into(), meta);
-                chunks.push(Value::Object(chunk));
-            }
-            ToolState::Error if is_denial(part) => {
-                chunks.push(Value::Object(tool_chunk("tool-output-denied", id)));
-            }
-            ToolState::Error => {
-                let mut chunk = tool_chunk("tool-output-error", id);
-                let message = part.error.as_ref().map(|error| error.message.clone());
-                chunk.insert("errorText".into(), message.unwrap_or_default().into());
-                chunk.insert("dynamic".into(), true.into());
-                chunk.insert("toolMetadata".into(), meta);
-                chunks.push(Value::Object(chunk));
-            }
-            ToolState::Started | ToolState::Running => {}
+                chunk.raw("dynamic", b"true");
+                chunk.raw("toolMetadata", meta);
+                Ok(())
+            }),
+            ToolState::Error if is_denial(part) => frames.object(|chunk| {
+                tool_chunk(chunk, "tool-output-denied", id);
+                Ok(())
+            }),
+            ToolState::Error => frames.object(|chunk| {
+                tool_chunk(chunk, "tool-output-error", id);
+                let message = part.error.map_or("", |error| error.message.as_str());
+                chunk.str("errorText", message);
+                chunk.raw("dynamic", b"true");
+                chunk.raw("toolMetadata", meta);
+                Ok(())
+            }),
+            ToolState::Started | ToolState::Running => Ok(()),
         }
-        if part.state.is_terminal() {
-            self.calls.remove(id);
-        }
-        chunks
     }
 
-    /// The chunks that end the stream: `finish` of the open message.
-    pub fn finish(&mut self) -> Vec<Value> {
-        match self.current.take() {
-            Some(_) => vec![json!({ "type": "finish" })],
-            None => Vec::new(),
+    /// Writes the chunks that end the stream: `finish` of the open message.
+    pub(crate) fn write_finish(&mut self, frames: &mut Frames) {
+        if self.current.take().is_some() {
+            frames.raw(br#"{"type":"finish"}"#);
         }
     }
 
     /// The session key of a part: its parent subagent's, its own session's, or the
     /// configured one.
-    fn key(&self, part: &NormalizedToolPart) -> String {
+    fn key(&self, part: &Fields<'_>) -> String {
         if let Some(key) = parent_of(part).and_then(|parent| self.subagents.get(parent)) {
             return key.clone();
         }
-        if let Some(sent) = self.calls.get(&part.id)
+        if let Some(sent) = self.calls.get(part.id)
             && let Some((key, stretch)) = &self.current
             && sent.stretch == *stretch
         {
@@ -189,82 +245,99 @@ impl AiSdkEmitter {
 
     /// Makes `key`'s message the open one (closing another, opening a new one) and
     /// returns its stretch number.
-    fn enter(&mut self, key: &str, chunks: &mut Vec<Value>) -> u64 {
+    fn enter(&mut self, key: &str, frames: &mut Frames) -> u64 {
         if let Some((open, stretch)) = &self.current
             && open == key
         {
             return *stretch;
         }
-        chunks.extend(self.finish());
+        self.write_finish(frames);
         self.stretches += 1;
         let count = self.seen.entry(key.to_owned()).or_insert(0);
-        *count += 1;
-        let message_id = match *count {
-            1 => key.to_owned(),
-            n => format!("{key}~{n}"),
+        let count = {
+            *count += 1;
+            *count
         };
-        chunks.push(json!({ "type": "start", "messageId": message_id }));
+        let _ = frames.object(|chunk| {
+            chunk.str("type", "start");
+            chunk.key("messageId");
+            match count {
+                1 => json(chunk.out(), key),
+                n => json(chunk.out(), &format!("{key}~{n}")),
+            }
+            Ok(())
+        });
         self.current = Some((key.to_owned(), self.stretches));
         self.stretches
     }
 }
 
-fn tool_chunk(kind: &str, id: &str) -> Map<String, Value> {
-    let mut chunk = Map::new();
-    chunk.insert("type".into(), kind.into());
-    chunk.insert("toolCallId".into(), id.into());
-    chunk
+/// `"type"` and `"toolCallId"`, the first entries of every tool chunk.
+fn tool_chunk(chunk: &mut Object<'_>, kind: &str, id: &str) {
+    chunk.str("type", kind);
+    chunk.str("toolCallId", id);
 }
 
-fn input_start(part: &NormalizedToolPart, meta: &Value) -> Value {
-    let mut chunk = tool_chunk("tool-input-start", &part.id);
-    chunk.insert("toolName".into(), part.name.clone().into());
-    chunk.insert("dynamic".into(), true.into());
-    chunk.insert("title".into(), part.title.clone().into());
-    chunk.insert("toolMetadata".into(), meta.clone());
-    Value::Object(chunk)
+fn input_start(frames: &mut Frames, part: &Fields<'_>, meta: &[u8]) {
+    let _ = frames.object(|chunk| {
+        tool_chunk(chunk, "tool-input-start", part.id);
+        chunk.str("toolName", part.name);
+        chunk.raw("dynamic", b"true");
+        chunk.str("title", part.title);
+        chunk.raw("toolMetadata", meta);
+        Ok(())
+    });
 }
 
-fn input_available(part: &NormalizedToolPart, meta: &Value) -> Value {
-    let mut chunk = tool_chunk("tool-input-available", &part.id);
-    chunk.insert("toolName".into(), part.name.clone().into());
-    chunk.insert("input".into(), part.input.clone());
-    chunk.insert("dynamic".into(), true.into());
-    chunk.insert("title".into(), part.title.clone().into());
-    chunk.insert("toolMetadata".into(), meta.clone());
-    Value::Object(chunk)
+fn input_available(frames: &mut Frames, part: &Fields<'_>, meta: &[u8]) -> serde_json::Result<()> {
+    frames.object(|chunk| {
+        tool_chunk(chunk, "tool-input-available", part.id);
+        chunk.str("toolName", part.name);
+        chunk.value("input", part.input)?;
+        chunk.raw("dynamic", b"true");
+        chunk.str("title", part.title);
+        chunk.raw("toolMetadata", meta);
+        Ok(())
+    })
 }
 
-fn input_delta(id: &str, delta: &str) -> Value {
-    let mut chunk = tool_chunk("tool-input-delta", id);
-    chunk.insert("inputTextDelta".into(), delta.into());
-    Value::Object(chunk)
+fn input_delta(frames: &mut Frames, id: &str, delta: &str) {
+    let _ = frames.object(|chunk| {
+        tool_chunk(chunk, "tool-input-delta", id);
+        chunk.str("inputTextDelta", delta);
+        Ok(())
+    });
 }
 
 /// The chunks of a streaming input: a delta when the new text extends what was sent, a
 /// restart otherwise (or when the title or metadata changed, which a delta cannot say).
-fn stream_input(part: &NormalizedToolPart, meta: &Value, sent: &mut Sent, chunks: &mut Vec<Value>) {
-    let text = open_json(&part.input);
-    let restart = sent.title != part.title || &sent.meta != meta;
+/// `just_started`: a `tool-input-start` was the last chunk written.
+fn stream_input(
+    frames: &mut Frames,
+    part: &Fields<'_>,
+    meta: &[u8],
+    sent: &mut Sent,
+    just_started: bool,
+) {
+    let text = open_json(part.input);
+    let restart = sent.title != part.title || meta_differs(meta, &sent.meta);
     match text.strip_prefix(sent.text.as_str()) {
         Some(fresh) if !restart => {
             if !fresh.is_empty() {
-                chunks.push(input_delta(&part.id, fresh));
+                input_delta(frames, part.id, fresh);
             }
         }
         _ => {
-            let just_started = chunks
-                .last()
-                .is_some_and(|last| last.get("type") == Some(&Value::from("tool-input-start")));
             if (!sent.text.is_empty() || restart) && !just_started {
-                chunks.push(input_start(part, meta));
+                input_start(frames, part, meta);
             }
             if !text.is_empty() {
-                chunks.push(input_delta(&part.id, &text));
+                input_delta(frames, part.id, &text);
             }
         }
     }
     sent.text = text;
-    sent.title = part.title.clone();
-    sent.meta = meta.clone();
+    part.title.clone_into(&mut sent.title);
+    sent.meta.clear();
+    sent.meta.extend_from_slice(meta);
 }

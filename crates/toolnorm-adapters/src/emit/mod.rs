@@ -18,6 +18,7 @@
 mod acp;
 mod ag_ui;
 mod ai_sdk;
+mod json;
 mod ui;
 
 use std::io::{self, Write};
@@ -126,6 +127,8 @@ pub struct Writer<W: Write> {
     ai_sdk: Option<AiSdkEmitter>,
     ag_ui: Option<AgUiEmitter>,
     sse: bool,
+    /// The chunks (events) of the UI stream formats for one step, written at once.
+    frames: ui::Frames,
 }
 
 impl<W: Write> Writer<W> {
@@ -148,6 +151,7 @@ impl<W: Write> Writer<W> {
             ai_sdk,
             ag_ui,
             sse: false,
+            frames: ui::Frames::new(false),
         }
     }
 
@@ -157,6 +161,7 @@ impl<W: Write> Writer<W> {
     #[must_use]
     pub fn sse(mut self, sse: bool) -> Self {
         self.sse = sse && self.format.streams_to_ui();
+        self.frames = ui::Frames::new(self.sse);
         self
     }
 
@@ -194,13 +199,15 @@ impl<W: Write> Writer<W> {
                 if written { self.out.flush() } else { Ok(()) }
             }
             Format::AiSdk | Format::AgUi => {
-                let part = update.part();
-                let values = match (&mut self.ai_sdk, &mut self.ag_ui) {
-                    (Some(emitter), _) => emitter.part(&part),
-                    (None, Some(emitter)) => emitter.part(&part),
-                    (None, None) => Vec::new(),
-                };
-                self.ui_values(&values)
+                let view = update.call.part_view();
+                let part: acp::Fields<'_> = (&view).into();
+                self.frames.clear();
+                match (&mut self.ai_sdk, &mut self.ag_ui) {
+                    (Some(emitter), _) => emitter.write(part, &mut self.frames)?,
+                    (None, Some(emitter)) => emitter.write(part, &mut self.frames)?,
+                    (None, None) => {}
+                }
+                self.ui_frames()
             }
             Format::Parts | Format::Pretty => Ok(()),
         }
@@ -221,12 +228,13 @@ impl<W: Write> Writer<W> {
                 }
             }
             Format::AiSdk | Format::AgUi => {
-                let values = match (&mut self.ai_sdk, &mut self.ag_ui) {
-                    (Some(emitter), _) => emitter.finish(),
-                    (None, Some(emitter)) => emitter.finish(),
-                    (None, None) => Vec::new(),
-                };
-                self.ui_values(&values)?;
+                self.frames.clear();
+                match (&mut self.ai_sdk, &mut self.ag_ui) {
+                    (Some(emitter), _) => emitter.write_finish(&mut self.frames),
+                    (None, Some(emitter)) => emitter.write_finish(&mut self.frames),
+                    (None, None) => {}
+                }
+                self.ui_frames()?;
                 if self.sse && self.format == Format::AiSdk {
                     self.out.write_all(ui::sse("[DONE]").as_bytes())?;
                 }
@@ -251,18 +259,13 @@ impl<W: Write> Writer<W> {
         self.out
     }
 
-    /// Writes the values of a UI stream format, one line (or event) each, and flushes.
-    fn ui_values(&mut self, values: &[serde_json::Value]) -> io::Result<()> {
-        if values.is_empty() {
+    /// Writes the frames of a UI stream format a step made, and flushes.
+    fn ui_frames(&mut self) -> io::Result<()> {
+        if self.frames.is_empty() {
             return Ok(());
         }
-        for value in values {
-            if self.sse {
-                self.out.write_all(ui::sse(&value.to_string()).as_bytes())?;
-            } else {
-                self.json_line(value)?;
-            }
-        }
+        self.out.write_all(&self.frames.bytes)?;
+        self.frames.clear();
         self.out.flush()
     }
 

@@ -6,6 +6,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use toolnorm::{ErrorCode, JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
 
+use super::acp::Fields;
+use super::json::{Object, json};
+
 /// The key under which both formats carry [`UiMeta`] (`toolMetadata.toolnorm` in the
 /// AI SDK chunks, `metadata.toolnorm` in AG-UI events), as `_meta.toolnorm` in ACP.
 pub const UI_META_KEY: &str = "toolnorm";
@@ -73,11 +76,92 @@ const STREAMED_KEYS: &[&str] = &[
     toolnorm::meta::OUTPUT_CAP_BYTES,
 ];
 
+/// Writes `{"toolnorm":{…}}`, the [`UiMeta`] of `part` wrapped, straight from the
+/// borrowed part: the same bytes as [`UiMeta::of`] then [`UiMeta::wrapped`] give.
+pub(crate) fn write_meta(
+    out: &mut Vec<u8>,
+    part: &Fields<'_>,
+    with_title_and_state: bool,
+) -> serde_json::Result<()> {
+    let mut wrapped = Object::open(out);
+    wrapped.key(UI_META_KEY);
+    let mut meta = Object::open(wrapped.out());
+    meta.value("kind", &part.kind)?;
+    if with_title_and_state {
+        meta.str("title", part.title);
+        meta.value("state", &part.state)?;
+    }
+    if let Some(error) = part.error {
+        meta.value("error", error)?;
+    }
+    if let Some(timing) = part.timing.filter(|timing| !timing.is_empty()) {
+        meta.value("timing", timing)?;
+    }
+    if let Some(metadata) = part.metadata {
+        write_metadata(&mut meta, metadata)?;
+    }
+    meta.close();
+    wrapped.close();
+    Ok(())
+}
+
+/// The `metadata` entry of [`UiMeta`]: the part's metadata without [`STREAMED_KEYS`], in
+/// the order a `serde_json::Map` is left in when they are removed one by one (each
+/// removal moves the last entry into the hole); nothing when no entry is left.
+fn write_metadata(meta: &mut Object<'_>, metadata: &JsonObject) -> serde_json::Result<()> {
+    let streamed = |key: &str| STREAMED_KEYS.contains(&key);
+    if metadata.keys().all(|key| streamed(key)) {
+        return Ok(());
+    }
+    meta.key("metadata");
+    let mut object = Object::open(meta.out());
+    if !metadata.keys().any(|key| streamed(key)) {
+        for (key, value) in metadata {
+            object.escaped_key(key);
+            serde_json::to_writer(&mut *object.out(), value)?;
+        }
+    } else {
+        let mut entries: Vec<(&String, &Value)> = metadata.iter().collect();
+        for key in STREAMED_KEYS {
+            if let Some(at) = entries.iter().position(|(name, _)| name.as_str() == *key) {
+                entries.swap_remove(at);
+            }
+        }
+        for (key, value) in entries {
+            object.escaped_key(key);
+            serde_json::to_writer(&mut *object.out(), value)?;
+        }
+    }
+    object.close();
+    Ok(())
+}
+
+/// Whether two `{"toolnorm":{…}}` texts (as [`write_meta`] writes them) stand for
+/// different values: equal bytes are the same value; different bytes may still be (the
+/// same entries in another order), which the values themselves decide.
+pub(crate) fn meta_differs(now: &[u8], then: &[u8]) -> bool {
+    if now == then {
+        return false;
+    }
+    match (parse(now), parse(then)) {
+        (Some(now), Some(then)) => now != then,
+        _ => true,
+    }
+}
+
+/// `text` read back as a value, without serde_json's depth limit (it is no deeper than
+/// the part it was written from).
+pub(crate) fn parse(text: &[u8]) -> Option<Value> {
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    reader.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut reader).ok()
+}
+
 /// Whether a failed call was refused rather than run: a permission check or the user
 /// said no (`permission_denied`, `user_rejected`).
-pub fn is_denial(part: &NormalizedToolPart) -> bool {
+pub(crate) fn is_denial(part: &Fields<'_>) -> bool {
     part.state == ToolState::Error
-        && part.error.as_ref().is_some_and(|error| {
+        && part.error.is_some_and(|error| {
             matches!(
                 error.code,
                 Some(ErrorCode::PermissionDenied | ErrorCode::UserRejected)
@@ -86,17 +170,13 @@ pub fn is_denial(part: &NormalizedToolPart) -> bool {
 }
 
 /// The part's session (`metadata.sessionId`), if it names one.
-pub fn session_of(part: &NormalizedToolPart) -> Option<&str> {
-    part.metadata
-        .as_ref()?
-        .get(toolnorm::meta::SESSION_ID)?
-        .as_str()
+pub(crate) fn session_of<'a>(part: &Fields<'a>) -> Option<&'a str> {
+    part.metadata?.get(toolnorm::meta::SESSION_ID)?.as_str()
 }
 
 /// The call that spawned this one (`metadata.parentToolCallId`), if any.
-pub fn parent_of(part: &NormalizedToolPart) -> Option<&str> {
-    part.metadata
-        .as_ref()?
+pub(crate) fn parent_of<'a>(part: &Fields<'a>) -> Option<&'a str> {
+    part.metadata?
         .get(toolnorm::meta::PARENT_TOOL_CALL_ID)?
         .as_str()
 }
@@ -104,18 +184,96 @@ pub fn parent_of(part: &NormalizedToolPart) -> Option<&str> {
 /// The argument text of an input that may still grow: its JSON without the closing
 /// brackets at the end, so that a later input with more keys or items extends it. A
 /// partial-JSON parser (the AI SDK's) reads it back as the input itself.
-pub fn open_json(input: &Value) -> String {
-    let text = input.to_string();
-    text.trim_end_matches(['}', ']']).to_owned()
+pub(crate) fn open_json(input: &Value) -> String {
+    let mut text = input.to_string();
+    let open = text.trim_end_matches(['}', ']']).len();
+    text.truncate(open);
+    text
 }
 
-/// The text a result shows: a string output as it is, anything else as JSON; nothing
-/// for a missing or `null` output.
-pub fn output_text(output: Option<&Value>) -> String {
+/// Writes, as a JSON string, the text a result shows: a string output as it is,
+/// anything else as JSON; `""` for a missing or `null` output.
+pub(crate) fn output_text(out: &mut Vec<u8>, output: Option<&Value>) {
     match output {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
+        None | Some(Value::Null) => json(out, ""),
+        Some(Value::String(text)) => json(out, text),
+        Some(other) => json(out, &other.to_string()),
+    }
+}
+
+/// Where the chunks (events) of a UI stream format go: one JSON line each, or one
+/// server-sent event each (`data: <json>` and a blank line).
+#[derive(Debug, Default)]
+pub(crate) struct Frames {
+    /// The bytes written since the last [`clear`](Self::clear).
+    pub(crate) bytes: Vec<u8>,
+    sse: bool,
+    /// Where each frame written since the last clear ends.
+    ends: Vec<usize>,
+}
+
+impl Frames {
+    /// Frames as lines, or as server-sent events when `sse`.
+    pub(crate) fn new(sse: bool) -> Self {
+        Frames {
+            sse,
+            ..Frames::default()
+        }
+    }
+
+    /// Writes one frame: the object `fill` writes the entries of.
+    pub(crate) fn object(
+        &mut self,
+        fill: impl FnOnce(&mut Object<'_>) -> serde_json::Result<()>,
+    ) -> serde_json::Result<()> {
+        if self.sse {
+            self.bytes.extend_from_slice(b"data: ");
+        }
+        let mut object = Object::open(&mut self.bytes);
+        fill(&mut object)?;
+        object.close();
+        self.end();
+        Ok(())
+    }
+
+    /// Writes one frame that is already JSON text.
+    pub(crate) fn raw(&mut self, text: &[u8]) {
+        if self.sse {
+            self.bytes.extend_from_slice(b"data: ");
+        }
+        self.bytes.extend_from_slice(text);
+        self.end();
+    }
+
+    fn end(&mut self) {
+        self.bytes
+            .extend_from_slice(if self.sse { b"\n\n" } else { b"\n" });
+        self.ends.push(self.bytes.len());
+    }
+
+    /// Whether nothing was written since the last clear.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The frames written since the last clear, read back as values (lines only).
+    pub(crate) fn values(&self) -> Vec<Value> {
+        let mut start = 0;
+        let mut values = Vec::with_capacity(self.ends.len());
+        for &end in &self.ends {
+            values.extend(self.bytes.get(start..end).and_then(parse));
+            start = end;
+        }
+        values
+    }
+
+    /// Forgets what was written (keeping the buffer, unless one huge frame grew it).
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+        if self.bytes.capacity() > 1 << 20 {
+            self.bytes = Vec::new();
+        }
     }
 }
 
@@ -137,5 +295,28 @@ mod tests {
         assert_eq!(open_json(&json!({"a": "}"})), r#"{"a":"}""#);
         assert_eq!(open_json(&json!([[1], {}])), "[[1],{");
         assert_eq!(open_json(&json!("text")), r#""text""#);
+    }
+
+    #[test]
+    fn metadata_loses_the_streamed_keys_as_a_map_does() {
+        let metadata: JsonObject = serde_json::from_value(json!({
+            "a": 1,
+            "partialOutput": "x",
+            "b": 2,
+            "outputTruncated": true,
+            "c": 3,
+        }))
+        .unwrap();
+        let mut removed = metadata.clone();
+        for key in STREAMED_KEYS {
+            removed.remove(*key);
+        }
+        let mut out = Vec::new();
+        let mut object = Object::open(&mut out);
+        write_metadata(&mut object, &metadata).unwrap();
+        object.close();
+        let expected = serde_json::to_string(&json!({ "metadata": removed })).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        assert_eq!(expected, r#"{"metadata":{"a":1,"c":3,"b":2}}"#);
     }
 }

@@ -25,7 +25,11 @@ pub(super) struct Sessions {
     count: u32,
     /// Raw id → the number of the session whose call has it as its part id, for calls
     /// first sighted in a session other than the first (the first owns every other id).
+    /// Only the ids a call still has (open, or remembered as finished) matter: the others
+    /// are pruned from time to time (see [`Facts::prune_owners`]).
     owners: HashMap<String, u32>,
+    /// The size of `owners` that makes the next sighting prune it.
+    prune_at: usize,
     /// Session number → raw id → part id, for the calls that had to be renamed.
     renamed: HashMap<u32, HashMap<String, String>>,
 }
@@ -124,6 +128,10 @@ impl Facts<'_> {
         let number = self.tracker.sessions.number();
         if !self.is_used(raw) {
             // Unused so far: this session's own.
+            if self.tracker.sessions.owners.len() >= self.tracker.sessions.prune_at {
+                // Before the insertion: the call of this sighting does not exist yet.
+                self.prune_owners();
+            }
             let sessions = &mut self.tracker.sessions;
             sessions.owners.insert(raw.to_owned(), number);
             return None;
@@ -137,4 +145,22 @@ impl Facts<'_> {
             .insert(raw.to_owned(), id.clone());
         Some(id)
     }
+
+    /// Forgets the owners of the raw ids no call has any more (neither open nor
+    /// remembered as finished by the fold), so that `owners` does not grow with the
+    /// stream. Their entries decide nothing: an id no call has is not another session's
+    /// ([`Facts::is_other_sessions`]), and its next sighting makes it the sighting
+    /// session's own whatever the entry said ([`Facts::sighted_id`]). Runs when the map
+    /// has doubled since the last time, so each sighting pays for it a constant amount.
+    fn prune_owners(&mut self) {
+        let mut owners = std::mem::take(&mut self.tracker.sessions.owners);
+        owners.retain(|raw, _| self.is_used(raw));
+        let sessions = &mut self.tracker.sessions;
+        sessions.prune_at = (owners.len() * 2).max(MIN_PRUNE);
+        owners.shrink_to(sessions.prune_at);
+        sessions.owners = owners;
+    }
 }
+
+/// The smallest `owners` that is pruned.
+const MIN_PRUNE: usize = 1 << 12;

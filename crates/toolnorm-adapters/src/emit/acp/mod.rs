@@ -17,8 +17,9 @@ use foldhash::HashMap;
 use serde_json::Value;
 use toolnorm::{JsonObject, NormalizedToolPart, PartView, Timing, ToolError, ToolKind, ToolState};
 
+use super::json::{Object, json};
 use crate::acp::META_KEY;
-use view::{FIELDS, Object, View, json};
+use view::{FIELDS, View};
 
 /// How frames are written.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,6 +8,7 @@ use toolnorm::{ToolKind, ToolState};
 
 use super::Fields;
 use crate::acp::{Truncated, Truncation, acp_kind, acp_status};
+use crate::emit::json::{Object, json};
 
 /// Metadata keys the core derives from streamed output while a call runs; they travel as
 /// `outputAppended` chunks instead, so output is never resent whole.
@@ -231,64 +232,6 @@ impl Metadata {
         }
         object.close();
     }
-}
-
-/// Writes a JSON object's entries with the commas between them.
-pub(super) struct Object<'b> {
-    out: &'b mut Vec<u8>,
-    first: bool,
-}
-
-impl<'b> Object<'b> {
-    pub(super) fn open(out: &'b mut Vec<u8>) -> Self {
-        out.push(b'{');
-        Object { out, first: true }
-    }
-
-    /// Starts the entry `key` (plain ASCII, nothing to escape); its value follows.
-    pub(super) fn key(&mut self, key: &str) {
-        self.comma();
-        self.out.push(b'"');
-        self.out.extend_from_slice(key.as_bytes());
-        self.out.extend_from_slice(b"\":");
-    }
-
-    /// The entry `key` with a value already JSON text.
-    pub(super) fn raw(&mut self, key: &str, value: &[u8]) {
-        self.key(key);
-        self.out.extend_from_slice(value);
-    }
-
-    /// An entry whose key and value are both JSON text.
-    pub(super) fn raw_key(&mut self, key: &[u8], value: &[u8]) {
-        self.comma();
-        self.out.extend_from_slice(key);
-        self.out.push(b':');
-        self.out.extend_from_slice(value);
-    }
-
-    /// The buffer, to write the value of the entry just started.
-    pub(super) fn out(&mut self) -> &mut Vec<u8> {
-        self.out
-    }
-
-    pub(super) fn close(self) -> &'b mut Vec<u8> {
-        self.out.push(b'}');
-        self.out
-    }
-
-    fn comma(&mut self) {
-        if !self.first {
-            self.out.push(b',');
-        }
-        self.first = false;
-    }
-}
-
-/// `text` as a JSON string.
-pub(super) fn json(out: &mut Vec<u8>, text: &str) {
-    // Writing a string into a Vec cannot fail.
-    let _ = serde_json::to_writer(out, text);
 }
 
 /// A wire name (plain ASCII) as a JSON string.

@@ -7,3 +7,5 @@ pub mod json;
 pub mod lines;
 pub mod partial_json;
 pub mod probe;
+#[cfg(test)]
+pub(crate) mod scan_check;

@@ -31,7 +31,7 @@ const SCANNED_BLOCKS: &[&str] = &[TOOL_USE, "tool_result"];
 /// The line read in one scan, or `None` when it is not of the shapes the scan reads.
 pub(super) fn scan(bytes: &[u8]) -> Option<Envelope<'_>> {
     #[cfg(test)]
-    if tests::FIELD_BY_FIELD.with(std::cell::Cell::get) {
+    if crate::read::scan_check::field_by_field() {
         return None;
     }
     let text = std::str::from_utf8(bytes).ok()?;
@@ -338,65 +338,15 @@ impl<'de> Deserialize<'de> for Structured {
 
 #[cfg(test)]
 mod tests {
-    use std::cell::Cell;
-    use std::path::Path;
-
     use super::*;
-    use crate::{Dialect, Normalizer, Step};
-
-    thread_local! {
-        /// Whether this thread's adapters read every line field by field (no scan).
-        pub(super) static FIELD_BY_FIELD: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Every event and diagnostic of `text`, as written.
-    fn steps(text: &[u8], field_by_field: bool) -> Vec<String> {
-        FIELD_BY_FIELD.with(|cell| cell.set(field_by_field));
-        let mut normalizer = Normalizer::builder()
-            .dialect(Dialect::CLAUDE_CODE)
-            .keep_events(true)
-            .build();
-        let mut seen = Vec::new();
-        let mut on_step = |step: Step<'_>| match step {
-            Step::Applied { line, event, .. } => {
-                seen.push(format!(
-                    "{line}: {}",
-                    serde_json::to_string(&event).unwrap()
-                ));
-            }
-            Step::Diagnostic(diagnostic) => seen.push(diagnostic.to_string()),
-        };
-        normalizer.push(text, &mut on_step);
-        normalizer.finish(&mut on_step);
-        FIELD_BY_FIELD.with(|cell| cell.set(false));
-        seen
-    }
+    use crate::Dialect;
+    use crate::read::scan_check;
 
     #[test]
     fn the_scan_reads_every_recording_as_the_field_by_field_reading_does() {
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut files = 0;
-        for dir in std::fs::read_dir(&fixtures).unwrap() {
-            let dir = dir.unwrap().path();
-            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-            if !name.starts_with("claude-code") || name.contains("acp") {
-                continue;
-            }
-            for file in std::fs::read_dir(&dir).unwrap() {
-                let file = file.unwrap().path();
-                if file.extension().is_none_or(|ext| ext != "jsonl") {
-                    continue;
-                }
-                let text = std::fs::read(&file).unwrap();
-                assert_eq!(
-                    steps(&text, false),
-                    steps(&text, true),
-                    "{}",
-                    file.display()
-                );
-                files += 1;
-            }
-        }
+        let files = scan_check::recordings_read_alike(Dialect::CLAUDE_CODE, |name| {
+            name.starts_with("claude-code") && !name.contains("acp")
+        });
         assert!(files > 50, "{files} recordings");
     }
 

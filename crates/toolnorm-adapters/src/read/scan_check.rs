@@ -1,0 +1,70 @@
+//! Test support for the readers that read a line in one scan and fall back to reading it
+//! field by field: a switch that turns every scan off on this thread, and the check that
+//! both readings give the same events and diagnostics.
+
+use std::cell::Cell;
+use std::path::Path;
+
+use crate::{Dialect, Normalizer, Step};
+
+thread_local! {
+    /// Whether this thread's adapters read every line field by field (no scan).
+    static FIELD_BY_FIELD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the scans are off on this thread (a reader's scan gives up when they are).
+pub(crate) fn field_by_field() -> bool {
+    FIELD_BY_FIELD.with(Cell::get)
+}
+
+/// Every event and diagnostic of `text` read as `dialect`, as written, with the scans on
+/// or off.
+pub(crate) fn steps(dialect: Dialect, text: &[u8], field_by_field: bool) -> Vec<String> {
+    FIELD_BY_FIELD.with(|cell| cell.set(field_by_field));
+    let mut normalizer = Normalizer::builder()
+        .dialect(dialect)
+        .keep_events(true)
+        .build();
+    let mut seen = Vec::new();
+    let mut on_step = |step: Step<'_>| match step {
+        Step::Applied { line, event, .. } => {
+            seen.push(format!(
+                "{line}: {}",
+                serde_json::to_string(&event).unwrap()
+            ));
+        }
+        Step::Diagnostic(diagnostic) => seen.push(diagnostic.to_string()),
+    };
+    normalizer.push(text, &mut on_step);
+    normalizer.finish(&mut on_step);
+    FIELD_BY_FIELD.with(|cell| cell.set(false));
+    seen
+}
+
+/// Reads every recording under the fixture folders `folder` accepts as `dialect` both
+/// ways, asserts the two give the same, and returns how many files it read.
+pub(crate) fn recordings_read_alike(dialect: Dialect, folder: impl Fn(&str) -> bool) -> usize {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut files = 0;
+    for dir in std::fs::read_dir(&fixtures).unwrap() {
+        let dir = dir.unwrap().path();
+        if !folder(&dir.file_name().unwrap().to_string_lossy()) {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_none_or(|ext| ext != "jsonl") {
+                continue;
+            }
+            let text = std::fs::read(&file).unwrap();
+            assert_eq!(
+                steps(dialect, &text, false),
+                steps(dialect, &text, true),
+                "{}",
+                file.display()
+            );
+            files += 1;
+        }
+    }
+    files
+}

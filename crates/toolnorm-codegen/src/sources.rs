@@ -114,6 +114,50 @@ const GEMINI_INTEGERS: &[&str] = &[
     "total",
 ];
 
+/// Token counts and durations that Qwen Code's SDK types declare as `number`.
+const QWEN_INTEGERS: &[&str] = &[
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "total_tokens",
+    "web_search_requests",
+    "ephemeral_1h_input_tokens",
+    "ephemeral_5m_input_tokens",
+    "duration_ms",
+    "duration_api_ms",
+    "num_turns",
+    "pre_tokens",
+    "index",
+    "inputTokens",
+    "outputTokens",
+    "cacheReadInputTokens",
+    "cacheCreationInputTokens",
+    "webSearchRequests",
+    "contextWindow",
+];
+
+/// What `qwen -p --output-format stream-json` (0.24.4) sends beyond the
+/// `@qwen-code/sdk` types (0.1.14), as recorded in `fixtures/qwen-code/`.
+const QWEN_MESSAGE_PATCHES: &[Patch] = &[
+    // shell-ok.jsonl (every 0.24.4 recording): a `stream_event` whose event is the
+    // goal state (`{"type": "goal_state", "goal_state": {"v": 2, "goal": null, …}}`),
+    // sent without `--include-partial-messages`.
+    Patch::AddUnionMember {
+        union: "StreamEvent",
+        name: "GoalStateStreamEvent",
+        schema: r#"{
+            "description": "The session's goal state, as sent by the CLI; not declared by the SDK types.",
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "const": "goal_state"},
+                "goal_state": {"description": "The goal and its activity, read as JSON."}
+            },
+            "required": ["type"]
+        }"#,
+    },
+];
+
 /// What `codex exec --json` (codex 0.171) sends beyond the newest
 /// `@openai/codex-sdk` types (0.163), as recorded in `fixtures/codex-exec/`.
 const CODEX_EXEC_PATCHES: &[Patch] = &[
@@ -503,6 +547,33 @@ pub const SOURCES: &[Source] = &[
             Step::AnyOfToOneOf,
             Step::NullableNotRequired,
             Step::IntegerByPropertyName(GEMINI_INTEGERS),
+        ],
+    },
+    Source {
+        module: "qwen_messages",
+        feature: "qwen-code",
+        title: "Qwen Code `--output-format stream-json` messages (`SDKMessage` of @qwen-code/sdk)",
+        schema: "qwen/sdk-message.schema.json",
+        package: "@qwen-code/sdk",
+        // The CLI package `@qwen-code/qwen-code` ships only bundled JS; its SDK
+        // declares the stream-json messages. Nothing declares the session files.
+        // `SDKMessage`'s closure imports nothing from the MCP SDK or zod.
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/index.d.ts",
+            type_name: "SDKMessage",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&["SDKMessage"]),
+        generate: None,
+        steps: &[
+            Step::Patches(QWEN_MESSAGE_PATCHES),
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::IntegerByPropertyName(QWEN_INTEGERS),
+            Step::TitleMemberProperties,
         ],
     },
 ];

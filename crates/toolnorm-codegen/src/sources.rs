@@ -1,7 +1,14 @@
 //! The table of pinned sources: where each schema comes from, which root
 //! types the normalizer needs, and which preprocessing steps it takes.
 
-use crate::preprocess::{Patch, Step};
+use crate::preprocess::Step;
+
+mod cli_patches;
+
+use cli_patches::{
+    CLAUDE_MESSAGE_PATCHES, CLAUDE_TOOL_PATCHES, CODEX_EXEC_PATCHES, CODEX_ROLLOUT_PATCHES,
+    QWEN_MESSAGE_PATCHES,
+};
 
 /// How `sync` extracts a schema from its installed npm package.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,76 +121,27 @@ const GEMINI_INTEGERS: &[&str] = &[
     "total",
 ];
 
-/// What `codex exec --json` (codex 0.171) sends beyond the newest
-/// `@openai/codex-sdk` types (0.163), as recorded in `fixtures/codex-exec/`.
-const CODEX_EXEC_PATCHES: &[Patch] = &[
-    // edit-file.jsonl, write-file.jsonl: `item.started` of a file change.
-    Patch::AddEnumValue {
-        def: "PatchApplyStatus",
-        value: "in_progress",
-    },
-    // web-search.jsonl: `{"type": "search"|"open_page"|"find_in_page", …}`.
-    Patch::AddProperty {
-        def: "WebSearchItem",
-        name: "action",
-        schema: r#"{"description": "The web search action (search, open_page, find_in_page) as sent by the CLI; not declared by the SDK types."}"#,
-    },
-    // subagent.jsonl: the collaboration (subagent) tool item.
-    Patch::AddUnionMember {
-        union: "ThreadItem",
-        name: "CollabToolCallItem",
-        schema: r##"{
-            "description": "A collaboration (subagent) tool call, as sent by the CLI; not declared by the SDK types.",
-            "type": "object",
-            "properties": {
-                "id": {"type": "string"},
-                "type": {"type": "string", "const": "collab_tool_call"},
-                "tool": {"type": "string", "description": "spawn_agent, send_input, wait or close_agent."},
-                "sender_thread_id": {"type": "string"},
-                "receiver_thread_ids": {"type": "array", "items": {"type": "string"}},
-                "prompt": {"type": ["string", "null"]},
-                "agents_states": {"type": "object", "additionalProperties": true},
-                "status": {"$ref": "#/definitions/McpToolCallStatus"}
-            },
-            "required": ["id", "type", "tool", "status"]
-        }"##,
-    },
-];
-
-/// What Codex 0.171 writes in its rollout files beyond the app-server protocol's
-/// `ResponseItem`, as recorded in `fixtures/codex-rollout/`.
-const CODEX_ROLLOUT_PATCHES: &[Patch] = &[
-    // shell-ok.jsonl: a `function_call_output`'s passthrough metadata carries the time
-    // the output was made.
-    Patch::AddProperty {
-        def: "InternalChatMessageMetadataPassthrough",
-        name: "create_time",
-        schema: r#"{"type": ["number", "null"], "description": "When the item was made (epoch seconds), as the CLI writes it; not declared by the protocol schema."}"#,
-    },
-];
-
-/// What `claude -p --output-format stream-json` (2.1.332) sends beyond the
-/// agent SDK types, as recorded in `fixtures/claude-code/`.
-const CLAUDE_MESSAGE_PATCHES: &[Patch] = &[
-    // subagent.jsonl: `task_notification` carries `summary_is_report`.
-    Patch::AddProperty {
-        def: "SDKTaskNotificationMessage",
-        name: "summary_is_report",
-        schema: r#"{"type": "boolean", "description": "Whether `summary` is the subagent's final report; not declared by the SDK types."}"#,
-    },
-];
-
-/// What Claude Code 2.1.332 puts in `tool_use_result` beyond `sdk-tools.d.ts`,
-/// as recorded in `fixtures/claude-code/`.
-const CLAUDE_TOOL_PATCHES: &[Patch] = &[
-    // subagent.jsonl: the result of an async `Agent`/`Task` launch.
-    Patch::AddMemberProperty {
-        def: "AgentOutput",
-        tag: "status",
-        value: "async_launched",
-        name: "canContinueAgent",
-        schema: r#"{"type": "boolean", "description": "Whether the launched agent can be continued; not declared by sdk-tools.d.ts."}"#,
-    },
+/// Token counts and durations that Qwen Code's SDK types declare as `number`.
+const QWEN_INTEGERS: &[&str] = &[
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "total_tokens",
+    "web_search_requests",
+    "ephemeral_1h_input_tokens",
+    "ephemeral_5m_input_tokens",
+    "duration_ms",
+    "duration_api_ms",
+    "num_turns",
+    "pre_tokens",
+    "index",
+    "inputTokens",
+    "outputTokens",
+    "cacheReadInputTokens",
+    "cacheCreationInputTokens",
+    "webSearchRequests",
+    "contextWindow",
 ];
 
 /// The Claude tools whose inputs and outputs are generated: the built-in
@@ -503,6 +461,33 @@ pub const SOURCES: &[Source] = &[
             Step::AnyOfToOneOf,
             Step::NullableNotRequired,
             Step::IntegerByPropertyName(GEMINI_INTEGERS),
+        ],
+    },
+    Source {
+        module: "qwen_messages",
+        feature: "qwen-code",
+        title: "Qwen Code `--output-format stream-json` messages (`SDKMessage` of @qwen-code/sdk)",
+        schema: "qwen/sdk-message.schema.json",
+        package: "@qwen-code/sdk",
+        // The CLI package `@qwen-code/qwen-code` ships only bundled JS; its SDK
+        // declares the stream-json messages. Nothing declares the session files.
+        // `SDKMessage`'s closure imports nothing from the MCP SDK or zod.
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/index.d.ts",
+            type_name: "SDKMessage",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&["SDKMessage"]),
+        generate: None,
+        steps: &[
+            Step::Patches(QWEN_MESSAGE_PATCHES),
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::IntegerByPropertyName(QWEN_INTEGERS),
+            Step::TitleMemberProperties,
         ],
     },
 ];

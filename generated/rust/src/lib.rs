@@ -67,3 +67,9 @@ pub mod gemini_stream;
 #[rustfmt::skip]
 #[cfg(feature = "gemini-cli")]
 pub mod gemini_session;
+/// Qwen Code `--output-format stream-json` messages (`SDKMessage` of @qwen-code/sdk) — `@qwen-code/sdk` 0.1.14.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "qwen-code")]
+pub mod qwen_messages;

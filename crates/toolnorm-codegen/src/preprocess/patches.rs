@@ -1,6 +1,6 @@
 //! Documented provider patches: what a CLI really sends that its pinned
 //! schema does not declare. The patches themselves live in
-//! [`crate::sources`], each naming the fixture that shows it.
+//! [`crate::sources`] (`sources/cli_patches.rs`), each naming the fixture that shows it.
 
 use serde_json::{Value, json};
 

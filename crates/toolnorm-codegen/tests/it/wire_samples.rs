@@ -18,6 +18,8 @@ use toolnorm_wire::{
     opencode_export as oe,
 };
 
+mod qwen;
+
 /// Result of checking one line.
 #[derive(Debug, PartialEq, Eq)]
 enum Outcome {
@@ -536,6 +538,11 @@ fn checker(dir: &str) -> Option<fn(&Value) -> Check> {
         Some(check_opencode_export)
     } else if dir.starts_with("opencode") {
         Some(check_opencode)
+    } else if dir.starts_with("qwen-code-session") {
+        // Qwen Code's session files: no package declares their records.
+        None
+    } else if dir.starts_with("qwen-code") {
+        Some(qwen::check)
     } else if dir.starts_with("gemini-cli-session") {
         Some(check_gemini_session)
     } else if dir.starts_with("gemini-cli") {

@@ -9,3 +9,4 @@ pub mod partial_json;
 pub mod probe;
 #[cfg(test)]
 pub(crate) mod scan_check;
+pub(crate) mod text;

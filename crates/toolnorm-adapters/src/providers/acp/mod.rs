@@ -252,6 +252,43 @@ impl AcpAdapter {
         out.sighted(line, sighting);
     }
 
+    /// A line read into a `Value`, then field by field: the shapes the scan leaves, and
+    /// what is wrong with a line.
+    fn read_fields(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let message = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(message)) => message,
+            Ok(_) => {
+                out.diagnostic(malformed(line, "not a JSON-RPC message (not an object)"));
+                return;
+            }
+            Err(error) => {
+                out.diagnostic(match json::classify(bytes, &error) {
+                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+                    None => malformed(line, error.to_string()),
+                });
+                return;
+            }
+        };
+        match message.get("method").and_then(Value::as_str) {
+            Some("session/update") => self.update(line, &message, out),
+            // The client's requests, when the log holds them: the session's directory.
+            Some("session/new" | "session/load" | "session/resume") => {
+                let cwd = message.get("params").and_then(|params| params.get("cwd"));
+                if let Some(cwd) = cwd.and_then(Value::as_str) {
+                    out.set_cwd(cwd);
+                }
+            }
+            Some("session/request_permission") => self.permission_request(line, &message, out),
+            // Other requests and notifications carry no tool-call data.
+            Some(_) => {}
+            None if message.contains_key("id") => self.response(line, &message, out),
+            None => out.diagnostic(malformed(
+                line,
+                "not a JSON-RPC message (no method and no id)",
+            )),
+        }
+    }
+
     fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
         let Some(params) = message.get("params") else {
             out.diagnostic(malformed(
@@ -364,45 +401,6 @@ impl Adapter for AcpAdapter {
             Some(Frame::Skipped) => {}
             Some(Frame::Response(id)) if !self.answers(id) => {}
             _ => self.read_fields(line, bytes, out),
-        }
-    }
-}
-
-impl AcpAdapter {
-    /// A line read into a `Value`, then field by field: the shapes the scan leaves, and
-    /// what is wrong with a line.
-    fn read_fields(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        let message = match serde_json::from_slice::<Value>(bytes) {
-            Ok(Value::Object(message)) => message,
-            Ok(_) => {
-                out.diagnostic(malformed(line, "not a JSON-RPC message (not an object)"));
-                return;
-            }
-            Err(error) => {
-                out.diagnostic(match json::classify(bytes, &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, error.to_string()),
-                });
-                return;
-            }
-        };
-        match message.get("method").and_then(Value::as_str) {
-            Some("session/update") => self.update(line, &message, out),
-            // The client's requests, when the log holds them: the session's directory.
-            Some("session/new" | "session/load" | "session/resume") => {
-                let cwd = message.get("params").and_then(|params| params.get("cwd"));
-                if let Some(cwd) = cwd.and_then(Value::as_str) {
-                    out.set_cwd(cwd);
-                }
-            }
-            Some("session/request_permission") => self.permission_request(line, &message, out),
-            // Other requests and notifications carry no tool-call data.
-            Some(_) => {}
-            None if message.contains_key("id") => self.response(line, &message, out),
-            None => out.diagnostic(malformed(
-                line,
-                "not a JSON-RPC message (no method and no id)",
-            )),
         }
     }
 }

@@ -11,6 +11,12 @@
 //! field by field (`AcpAdapter::read_fields`), which says what is wrong with it: the scan
 //! changes how often the bytes are read, never what a line means.
 //!
+//! What is read past is checked as JSON the way the floor checks it (`IgnoredAny`), not
+//! built: a part read past that is valid JSON a `Value` refuses (nesting deeper than 128,
+//! a number beyond `f64`, an unpaired surrogate escape) is read past, where the
+//! field-by-field reading says the line is not valid JSON, as the Claude Code and codex
+//! exec scans do.
+//!
 //! Hand-written visitors rather than the generated `SessionNotification`: its update is
 //! an untagged union of owned types (every kind buffered, then tried in turn), where the
 //! update kinds that carry no call (most of the bytes: command lists, message chunks,

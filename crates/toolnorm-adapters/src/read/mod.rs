@@ -9,3 +9,5 @@ pub mod partial_json;
 pub mod probe;
 #[cfg(test)]
 pub(crate) mod scan_check;
+#[cfg(any(feature = "claude-code", feature = "acp"))]
+pub(crate) mod text;

@@ -11,12 +11,14 @@
 //! from the ACP kind and their names, and the shared error codes.
 
 mod outcome;
+mod scan;
 mod seen;
 mod titles;
 
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use toolnorm::meta;
 use toolnorm::{JsonObject, ToolKind, ToolState};
@@ -30,7 +32,8 @@ use crate::read::json;
 use crate::read::probe::Probe;
 use crate::track::{Ending, Facts, Sighting};
 use outcome::{exit_error, foreign_error, truncation_flags};
-use seen::{Seen, foreign_metadata, marked_mcp, mcp_input, mcp_name};
+use scan::Frame;
+use seen::{Raw, Seen, foreign_metadata, marked_mcp, mcp_input, mcp_name};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("acp", "acp");
@@ -249,6 +252,43 @@ impl AcpAdapter {
         out.sighted(line, sighting);
     }
 
+    /// A line read into a `Value`, then field by field: the shapes the scan leaves, and
+    /// what is wrong with a line.
+    fn read_fields(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let message = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(message)) => message,
+            Ok(_) => {
+                out.diagnostic(malformed(line, "not a JSON-RPC message (not an object)"));
+                return;
+            }
+            Err(error) => {
+                out.diagnostic(match json::classify(bytes, &error) {
+                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
+                    None => malformed(line, error.to_string()),
+                });
+                return;
+            }
+        };
+        match message.get("method").and_then(Value::as_str) {
+            Some("session/update") => self.update(line, &message, out),
+            // The client's requests, when the log holds them: the session's directory.
+            Some("session/new" | "session/load" | "session/resume") => {
+                let cwd = message.get("params").and_then(|params| params.get("cwd"));
+                if let Some(cwd) = cwd.and_then(Value::as_str) {
+                    out.set_cwd(cwd);
+                }
+            }
+            Some("session/request_permission") => self.permission_request(line, &message, out),
+            // Other requests and notifications carry no tool-call data.
+            Some(_) => {}
+            None if message.contains_key("id") => self.response(line, &message, out),
+            None => out.diagnostic(malformed(
+                line,
+                "not a JSON-RPC message (no method and no id)",
+            )),
+        }
+    }
+
     fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
         let Some(params) = message.get("params") else {
             out.diagnostic(malformed(
@@ -268,7 +308,11 @@ impl AcpAdapter {
             }
         };
         let raw = params.get("toolCall").unwrap_or(&Value::Null);
-        let seen = Seen::from_update(request.tool_call, raw, params.get("sessionId").cloned());
+        let seen = Seen::from_update(
+            request.tool_call,
+            Raw::of(raw),
+            params.get("sessionId").cloned(),
+        );
         let id = seen.id.clone();
         self.seen(line, seen, out);
         if !out.is_open(&id) {
@@ -280,6 +324,13 @@ impl AcpAdapter {
         if let Some(request_id) = message.get("id") {
             self.permissions.insert(request_id.to_string(), id);
         }
+    }
+
+    /// Whether a response (its id as written) may answer a permission request.
+    fn answers(&self, id: &RawValue) -> bool {
+        !self.permissions.is_empty()
+            && serde_json::from_str::<Value>(id.get())
+                .map_or(true, |id| self.permissions.contains_key(&id.to_string()))
     }
 
     fn response(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
@@ -322,10 +373,10 @@ impl AcpAdapter {
         let session = params.and_then(|params| params.get("sessionId")).cloned();
         let seen = match update.get("sessionUpdate").and_then(Value::as_str) {
             Some("tool_call") => acp::ToolCall::deserialize(update)
-                .map(|call| Seen::from_call(call, update, session))
+                .map(|call| Seen::from_call(call, Raw::of(update), session))
                 .map_err(|error| format!("`tool_call`: {error}")),
             Some("tool_call_update") => acp::ToolCallUpdate::deserialize(update)
-                .map(|call| Seen::from_update(call, update, session))
+                .map(|call| Seen::from_update(call, Raw::of(update), session))
                 .map_err(|error| format!("`tool_call_update`: {error}")),
             // Message chunks, plans, commands, modes, usage: not tool calls.
             Some(_) => return,
@@ -344,37 +395,12 @@ impl Adapter for AcpAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        let message = match serde_json::from_slice::<Value>(bytes) {
-            Ok(Value::Object(message)) => message,
-            Ok(_) => {
-                out.diagnostic(malformed(line, "not a JSON-RPC message (not an object)"));
-                return;
-            }
-            Err(error) => {
-                out.diagnostic(match json::classify(bytes, &error) {
-                    Some(invalid) => Diagnostic::at(line, invalid.kind, invalid.message),
-                    None => malformed(line, error.to_string()),
-                });
-                return;
-            }
-        };
-        match message.get("method").and_then(Value::as_str) {
-            Some("session/update") => self.update(line, &message, out),
-            // The client's requests, when the log holds them: the session's directory.
-            Some("session/new" | "session/load" | "session/resume") => {
-                let cwd = message.get("params").and_then(|params| params.get("cwd"));
-                if let Some(cwd) = cwd.and_then(Value::as_str) {
-                    out.set_cwd(cwd);
-                }
-            }
-            Some("session/request_permission") => self.permission_request(line, &message, out),
-            // Other requests and notifications carry no tool-call data.
-            Some(_) => {}
-            None if message.contains_key("id") => self.response(line, &message, out),
-            None => out.diagnostic(malformed(
-                line,
-                "not a JSON-RPC message (no method and no id)",
-            )),
+        match scan::scan(bytes) {
+            Some(Frame::Call(seen)) => self.seen(line, *seen, out),
+            Some(Frame::Cwd(cwd)) => out.set_cwd(cwd),
+            Some(Frame::Skipped) => {}
+            Some(Frame::Response(id)) if !self.answers(id) => {}
+            _ => self.read_fields(line, bytes, out),
         }
     }
 }

@@ -30,10 +30,33 @@ pub(super) struct Seen {
     pub update: bool,
 }
 
+/// The fields of a sight taken as sent rather than as the schema's types read them.
+pub(super) struct Raw {
+    /// `rawInput`, a present `null` included.
+    pub raw_input: Option<Value>,
+    /// `rawOutput`, a present `null` included.
+    pub raw_output: Option<Value>,
+    pub locations: Option<Value>,
+    /// `content`, when an array.
+    pub content: Option<Vec<Value>>,
+}
+
+impl Raw {
+    /// The fields of `raw`, the object the call was read from.
+    pub(super) fn of(raw: &Value) -> Self {
+        Raw {
+            raw_input: raw.get("rawInput").cloned(),
+            raw_output: raw.get("rawOutput").cloned(),
+            locations: raw.get("locations").cloned(),
+            content: raw.get("content").and_then(Value::as_array).cloned(),
+        }
+    }
+}
+
 impl Seen {
-    /// `raw` is the object the call was read from: `rawInput`/`rawOutput` are taken from
-    /// it so that a present `null` stays a value.
-    pub(super) fn from_call(call: acp::ToolCall, raw: &Value, session: Option<Value>) -> Self {
+    /// `raw` holds the fields as sent: `rawInput`/`rawOutput` from it, so that a present
+    /// `null` stays a value.
+    pub(super) fn from_call(call: acp::ToolCall, raw: Raw, session: Option<Value>) -> Self {
         Seen {
             id: call.tool_call_id.0,
             session,
@@ -41,19 +64,20 @@ impl Seen {
             kind: call.kind,
             status: call.status,
             name: call.name,
-            raw_input: raw.get("rawInput").cloned(),
-            raw_output: raw.get("rawOutput").cloned(),
-            locations: raw.get("locations").cloned(),
-            content: raw.get("content").and_then(Value::as_array).cloned(),
+            raw_input: raw.raw_input,
+            raw_output: raw.raw_output,
+            locations: raw.locations,
+            content: raw.content,
             toolnorm: toolnorm_meta(call.meta.as_ref()),
             meta: call.meta,
             update: false,
         }
     }
 
+    /// A sight from a `tool_call_update` or a permission request.
     pub(super) fn from_update(
         update: acp::ToolCallUpdate,
-        raw: &Value,
+        raw: Raw,
         session: Option<Value>,
     ) -> Self {
         Seen {
@@ -63,10 +87,10 @@ impl Seen {
             kind: update.kind,
             status: update.status,
             name: update.name,
-            raw_input: raw.get("rawInput").cloned(),
-            raw_output: raw.get("rawOutput").cloned(),
-            locations: raw.get("locations").cloned(),
-            content: raw.get("content").and_then(Value::as_array).cloned(),
+            raw_input: raw.raw_input,
+            raw_output: raw.raw_output,
+            locations: raw.locations,
+            content: raw.content,
             toolnorm: toolnorm_meta(update.meta.as_ref()),
             meta: update.meta,
             update: true,

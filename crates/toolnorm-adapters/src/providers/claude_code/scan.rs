@@ -199,21 +199,38 @@ impl<'de> Visitor<'de> for BlockSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        match map.next_key::<Text<'de>>()? {
-            Some(Text(key)) if key == "type" => {}
-            _ => return Err(give_up()),
-        }
-        let Text(kind) = map.next_value::<Text<'de>>()?;
-        if !SCANNED_BLOCKS.contains(&kind.as_ref()) {
-            if NON_TOOL_BLOCKS.contains(&kind.as_ref()) {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                return Ok(Block::Skipped);
+        // The entries before `type`, kept raw: Claude Code writes a tool result's
+        // `tool_use_id` first, and a stream written with sorted keys has `text` first.
+        let mut before = Vec::new();
+        let kind = loop {
+            let Some(Text(key)) = map.next_key::<Text<'de>>()? else {
+                return Err(give_up());
+            };
+            if key == "type" {
+                break map.next_value::<Text<'de>>()?.0;
             }
-            return Err(give_up());
+            before.push((key, map.next_value::<&'de RawValue>()?));
+        };
+        if !SCANNED_BLOCKS.contains(&kind.as_ref()) {
+            if !NON_TOOL_BLOCKS.contains(&kind.as_ref()) {
+                return Err(give_up());
+            }
+            // Read past, as the field-by-field reading does: it takes a leading `type` as
+            // it comes and reads any other place of it as a field, once.
+            let once = !before.is_empty();
+            while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                if once && key == "type" {
+                    return Err(give_up());
+                }
+                map.next_value::<IgnoredAny>()?;
+            }
+            return Ok(Block::Skipped);
         }
         let tool_use = kind == TOOL_USE;
         let rest = MapAccessDeserializer::new(Replayed {
             kind: Some(kind),
+            before: before.into_iter(),
+            pending: None,
             map,
         });
         if tool_use {
@@ -224,9 +241,13 @@ impl<'de> Visitor<'de> for BlockSeed {
     }
 }
 
-/// A block's entries with its `type` given back first (the generated types read it).
+/// A block's entries with its `type` given back first (the generated types read it),
+/// then the entries read before it, then the rest.
 struct Replayed<'de, A> {
     kind: Option<Cow<'de, str>>,
+    before: std::vec::IntoIter<(Cow<'de, str>, &'de RawValue)>,
+    /// The value of the entry of `before` whose key was given last.
+    pending: Option<&'de RawValue>,
     map: A,
 }
 
@@ -237,20 +258,41 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replayed<'de, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        match self.kind {
-            Some(_) => seed
+        if self.kind.is_some() {
+            return seed
                 .deserialize(BorrowedStrDeserializer::new("type"))
-                .map(Some),
+                .map(Some);
+        }
+        match self.before.next() {
+            Some((key, value)) => {
+                self.pending = Some(value);
+                text(seed, key).map(Some)
+            }
             None => self.map.next_key_seed(seed),
         }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        match self.kind.take() {
-            Some(Cow::Borrowed(kind)) => seed.deserialize(BorrowedStrDeserializer::new(kind)),
-            Some(Cow::Owned(kind)) => seed.deserialize(StringDeserializer::new(kind)),
+        if let Some(kind) = self.kind.take() {
+            return text(seed, kind);
+        }
+        match self.pending.take() {
+            Some(value) => seed
+                .deserialize(&mut serde_json::Deserializer::from_str(value.get()))
+                .map_err(|_| give_up()),
             None => self.map.next_value_seed(seed),
         }
+    }
+}
+
+/// A string given to `seed`, borrowed or owned as it was read.
+fn text<'de, S: DeserializeSeed<'de>, E: de::Error>(
+    seed: S,
+    text: Cow<'de, str>,
+) -> Result<S::Value, E> {
+    match text {
+        Cow::Borrowed(text) => seed.deserialize(BorrowedStrDeserializer::new(text)),
+        Cow::Owned(text) => seed.deserialize(StringDeserializer::new(text)),
     }
 }
 
@@ -329,6 +371,16 @@ mod tests {
         assert!(files > 50, "{files} recordings");
     }
 
+    /// Qwen Code's stream-json is read by the same reader.
+    #[cfg(feature = "qwen-code")]
+    #[test]
+    fn the_scan_reads_every_qwen_code_stream_as_the_field_by_field_reading_does() {
+        let files = scan_check::recordings_read_alike(Dialect::QWEN_CODE, |name| {
+            name == "qwen-code" || name.starts_with("qwen-code@")
+        });
+        assert!(files > 10, "{files} recordings");
+    }
+
     fn scanned(line: &str) -> Option<Vec<&'static str>> {
         let line: &'static str = Box::leak(line.to_owned().into_boxed_str());
         let mut envelope = scan(line.as_bytes())?;
@@ -355,6 +407,29 @@ mod tests {
             ),
             Some(vec!["skipped", "tool_use"])
         );
+        // Blocks whose type is not first: Claude Code writes a tool result's id first, and
+        // a stream written with sorted keys has a text's `text` first.
+        assert_eq!(
+            scanned(
+                r#"{"type":"user","message":{"content":[{"tool_use_id":"t","type":"tool_result",
+                "content":"x"}]}}"#
+            ),
+            Some(vec!["tool_result"])
+        );
+        assert_eq!(
+            scanned(
+                r#"{"type":"assistant","message":{"content":[{"id":"t","input":{"a":[1]},
+                "name":"B","type":"tool_use"}]}}"#
+            ),
+            Some(vec!["tool_use"])
+        );
+        assert_eq!(
+            scanned(
+                r#"{"type":"assistant","message":{"content":[{"text":"a","type":"text"},
+                {"signature":"s","thinking":"t","type":"thinking"}]}}"#
+            ),
+            Some(vec!["skipped", "skipped"])
+        );
         assert_eq!(
             scanned(
                 r#"{"type":"user","message":{"content":[{"type":"tool_result",
@@ -373,10 +448,17 @@ mod tests {
         for line in [
             // A prompt's text.
             r#"{"type":"user","message":{"content":"hi"}}"#,
-            // A server tool's block, a block of a new type, a block whose type is not first.
+            // A server tool's block, a block of a new type.
             r#"{"type":"assistant","message":{"content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}]}}"#,
             r#"{"type":"assistant","message":{"content":[{"type":"hologram"}]}}"#,
-            r#"{"type":"assistant","message":{"content":[{"id":"t","type":"tool_use","name":"B","input":{}}]}}"#,
+            // A block whose type is not first: of a new type, twice, not a string, missing.
+            r#"{"type":"assistant","message":{"content":[{"text":"a","type":"hologram"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"text":"a","type":"text","type":"text"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"text":"a","type":1}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"text":"a"}]}}"#,
+            // A tool block whose type is not first, with a second type or a bad field.
+            r#"{"type":"user","message":{"content":[{"tool_use_id":"t","type":"tool_result","type":"tool_result"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"id":1,"type":"tool_use","name":"B","input":{}}]}}"#,
             // A block that does not read as its type, a message without content.
             r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"B"}]}}"#,
             r#"{"type":"assistant","message":{"id":"m"}}"#,

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
+use serde::Deserialize;
 use serde_json::json;
+use serde_json::value::RawValue;
 use toolnorm_wire::claude_messages as wire;
 
 use super::ToolUse;
@@ -70,8 +72,7 @@ impl Streams {
                     .map(|start| self.block_start(line, start, parent, envelope, out))
             }
             "content_block_delta" => {
-                serde_json::from_str::<wire::BetaRawContentBlockDeltaEvent>(event.get())
-                    .map(|delta| self.block_delta(line, delta, parent, out))
+                delta_event(event).map(|delta| self.block_delta(line, delta, parent, out))
             }
             "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
             // Qwen Code's goal tracker (`/goal`), in the same stream shape.
@@ -155,6 +156,57 @@ impl Streams {
     }
 }
 
+/// A `content_block_delta` event as its generated type. The generated delta is an
+/// untagged union, which serde reads by buffering the delta and trying each variant in
+/// turn, formatting an error for each miss; the delta's `type` names its variant (each
+/// variant's `type` takes one value), so that variant is read directly. A delta that does
+/// not read so, or of a type not listed, goes through the union, which gives the same
+/// value or says what is wrong with it.
+fn delta_event(event: &RawValue) -> Result<wire::BetaRawContentBlockDeltaEvent, serde_json::Error> {
+    match direct_delta_event(event) {
+        Some(delta) => Ok(delta),
+        None => serde_json::from_str(event.get()),
+    }
+}
+
+/// [`wire::BetaRawContentBlockDeltaEvent`]'s fields, the delta kept raw.
+#[derive(Deserialize)]
+struct DeltaEvent<'a> {
+    #[serde(borrow)]
+    delta: &'a RawValue,
+    index: f64,
+    #[serde(rename = "type")]
+    type_: wire::BetaRawContentBlockDeltaEventType,
+}
+
+/// The event read with its delta's variant named by the delta's `type`; `None` when it
+/// does not read so.
+fn direct_delta_event(event: &RawValue) -> Option<wire::BetaRawContentBlockDeltaEvent> {
+    use wire::BetaRawContentBlockDelta as Delta;
+    #[cfg(test)]
+    if crate::read::scan_check::field_by_field() {
+        return None;
+    }
+    let DeltaEvent {
+        delta,
+        index,
+        type_,
+    } = serde_json::from_str(event.get()).ok()?;
+    let text = delta.get();
+    let delta = match block_type(delta).ok()?.as_ref() {
+        "input_json_delta" => Delta::InputJsonDelta(serde_json::from_str(text).ok()?),
+        "text_delta" => Delta::TextDelta(serde_json::from_str(text).ok()?),
+        "thinking_delta" => Delta::ThinkingDelta(serde_json::from_str(text).ok()?),
+        "signature_delta" => Delta::SignatureDelta(serde_json::from_str(text).ok()?),
+        _ => return None,
+    };
+    Some(wire::BetaRawContentBlockDeltaEvent {
+        delta,
+        index,
+        type_,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -217,5 +269,48 @@ mod tests {
         ]);
         assert_eq!(call.input, json!({"file_path": "/w/c.txt", "content": "c"}));
         assert_eq!(call.title, "Writing /w/c.txt");
+    }
+
+    /// Deltas of every kind, and odd ones, give the same events and diagnostics whether
+    /// their variant is read directly or through the generated union.
+    #[test]
+    fn deltas_read_directly_as_through_the_union() {
+        use crate::Dialect;
+        use crate::read::scan_check;
+        let wrap = |event: &str| {
+            format!(r#"{{"type":"stream_event","event":{event},"parent_tool_use_id":null}}"#)
+        };
+        let start = wrap(
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"Write","input":{}}}"#,
+        );
+        for event in [
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"file_path\": \"/w/a"}}"#,
+            r#"{"delta":{"partial_json":"{\"file_path\": \"/w/b","type":"input_json_delta"},"index":0,"type":"content_block_delta"}"#,
+            r#"{"type":"content_block_delta","index":0.0,"delta":{"type":"text_delta","text":"hi"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm","estimated_tokens":null}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{}}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"c"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"hologram_delta"}}"#,
+            // Missing, mistyped or repeated fields, at both levels.
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":1}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","type":"text_delta","text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a","partial_json":"b"}}"#,
+            r#"{"type":"content_block_delta","delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0,"index":1,"delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":null}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":[]}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"t\u0065xt_delta","text":"a"}}"#,
+        ] {
+            let text = format!("{start}\n{}\n", wrap(event));
+            assert_eq!(
+                scan_check::steps(Dialect::CLAUDE_CODE, text.as_bytes(), false),
+                scan_check::steps(Dialect::CLAUDE_CODE, text.as_bytes(), true),
+                "{event}"
+            );
+        }
     }
 }

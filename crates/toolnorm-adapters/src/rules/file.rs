@@ -59,9 +59,7 @@ enum OneOrMany {
 impl TitleRules {
     /// Parses rules from TOML; `origin` names the source in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, Error> {
-        Ok(TitleRules {
-            rules: compile_file(text, origin)?.into(),
-        })
+        Ok(TitleRules::of(compile_file(text, origin)?))
     }
 
     /// Parses rules from `(origin, text)` TOML sources, in order: the rules of the first
@@ -71,9 +69,7 @@ impl TitleRules {
         for (origin, text) in sources {
             rules.extend(compile_file(text, origin)?);
         }
-        Ok(TitleRules {
-            rules: rules.into(),
-        })
+        Ok(TitleRules::of(rules))
     }
 }
 

@@ -92,6 +92,8 @@ pub struct ToolRef<'a> {
 pub struct TitleRules {
     /// Shared: copying a rule set (one per adapter) is cheap.
     rules: std::sync::Arc<[Rule]>,
+    /// Which rules can match a tool name, so that a lookup tries only those.
+    by_name: std::sync::Arc<ByName>,
 }
 
 #[derive(Debug, Clone)]
@@ -106,49 +108,49 @@ struct Rule {
 }
 
 impl TitleRules {
+    /// A rule set of `rules`, in order.
+    fn of(rules: Vec<Rule>) -> Self {
+        TitleRules {
+            by_name: std::sync::Arc::new(ByName::of(&rules)),
+            rules: rules.into(),
+        }
+    }
+
     /// These rules, then `fallback`'s.
     #[must_use]
     pub fn then(self, fallback: TitleRules) -> Self {
-        let rules: Vec<Rule> = self
-            .rules
-            .iter()
-            .chain(fallback.rules.iter())
-            .cloned()
-            .collect();
-        TitleRules {
-            rules: rules.into(),
-        }
+        let rules = self.rules.iter().chain(fallback.rules.iter()).cloned();
+        TitleRules::of(rules.collect())
     }
 
     /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
     #[must_use]
     pub fn for_provider(&self, provider: &str) -> Self {
-        let rules: Vec<Rule> = self
+        let rules = self
             .rules
             .iter()
-            .filter(|rule| rule.provider.as_deref().is_none_or(|own| own == provider))
-            .cloned()
-            .collect();
-        TitleRules {
-            rules: rules.into(),
-        }
+            .filter(|rule| rule.provider.as_deref().is_none_or(|own| own == provider));
+        TitleRules::of(rules.cloned().collect())
+    }
+
+    /// The rules that match `tool`, in order.
+    fn matching<'a>(&'a self, tool: &'a ToolRef<'_>) -> impl Iterator<Item = &'a Rule> {
+        self.by_name
+            .candidates(tool.tool)
+            .filter_map(|index| self.rules.get(index))
+            .filter(|rule| rule.matches(tool))
     }
 
     /// The title of the first matching rule whose template resolves.
     pub fn title(&self, tool: &ToolRef<'_>) -> Option<String> {
-        self.rules
-            .iter()
-            .filter(|rule| rule.matches(tool))
+        self.matching(tool)
             .flat_map(|rule| &rule.titles)
             .find_map(|template| template.render(tool))
     }
 
     /// The kind of the first matching rule that names one.
     pub fn kind(&self, tool: &ToolRef<'_>) -> Option<ToolKind> {
-        self.rules
-            .iter()
-            .filter(|rule| rule.matches(tool))
-            .find_map(|rule| rule.kind)
+        self.matching(tool).find_map(|rule| rule.kind)
     }
 
     /// The tools these rules know as `provider`'s built-in tools: the exact (`*`-free)
@@ -165,9 +167,54 @@ impl TitleRules {
     /// Whether `tool` is one of `provider`'s built-in tools by these rules (see
     /// [`tools`](Self::tools)).
     pub fn knows(&self, provider: &str, tool: &str) -> bool {
-        self.rules
-            .iter()
+        // Only a rule whose pattern is exactly `tool` names it as a built-in tool.
+        self.by_name
+            .exact
+            .get(tool)
+            .into_iter()
+            .flatten()
+            .filter_map(|&index| self.rules.get(index))
             .any(|rule| rule.builtin_tool(provider) == Some(tool))
+    }
+}
+
+/// The rules by the tool names they can match: a rule whose pattern is an exact name can
+/// match only that name; the others (with a `*`) are tried for every name.
+#[derive(Debug, Default)]
+struct ByName {
+    /// The rules of each exact name, in rule order.
+    exact: foldhash::HashMap<String, Vec<usize>>,
+    /// The rules with a `*` in their pattern, in rule order.
+    patterns: Vec<usize>,
+}
+
+impl ByName {
+    fn of(rules: &[Rule]) -> Self {
+        let mut by_name = ByName::default();
+        for (index, rule) in rules.iter().enumerate() {
+            match rule.tool.exact() {
+                Some(name) => by_name
+                    .exact
+                    .entry(name.to_owned())
+                    .or_default()
+                    .push(index),
+                None => by_name.patterns.push(index),
+            }
+        }
+        by_name
+    }
+
+    /// The indexes of the rules that can match `name`, in rule order: its exact rules
+    /// and the patterns, merged.
+    fn candidates(&self, name: &str) -> impl Iterator<Item = usize> + '_ {
+        let exact = self.exact.get(name).map_or(&[][..], Vec::as_slice);
+        let mut exact = exact.iter().copied().peekable();
+        let mut patterns = self.patterns.iter().copied().peekable();
+        std::iter::from_fn(move || match (exact.peek(), patterns.peek()) {
+            (Some(a), Some(b)) if b < a => patterns.next(),
+            (Some(_), _) => exact.next(),
+            (None, _) => patterns.next(),
+        })
     }
 }
 

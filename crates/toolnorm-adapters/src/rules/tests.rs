@@ -214,3 +214,64 @@ fn knows_a_providers_builtin_tools_only() {
     assert!(!glob.knows("p", "x_*"));
     assert!(!glob.knows("p", "x_y"));
 }
+
+/// The index by name offers, in rule order, exactly the rules whose pattern matches the
+/// name: every exact name of the built-in rules, names only patterns match, and others.
+#[test]
+fn the_index_by_name_offers_the_rules_a_scan_would_match() {
+    let rules = TitleRules::builtin();
+    let mut names: Vec<String> = rules
+        .rules
+        .iter()
+        .filter_map(|rule| rule.tool.exact().map(str::to_owned))
+        .collect();
+    names.extend(
+        [
+            "browser_click",
+            "mcp__x__y",
+            "",
+            "*",
+            "Bash ",
+            "bash",
+            "create_issue",
+        ]
+        .map(String::from),
+    );
+    assert!(
+        !rules.by_name.patterns.is_empty(),
+        "{:?}",
+        rules.by_name.patterns
+    );
+    for name in &names {
+        let scanned: Vec<usize> = (0..rules.rules.len())
+            .filter(|&index| rules.rules[index].tool.matches(name))
+            .collect();
+        let offered: Vec<usize> = rules
+            .by_name
+            .candidates(name)
+            .filter(|&index| rules.rules[index].tool.matches(name))
+            .collect();
+        assert_eq!(offered, scanned, "{name}");
+        // Nothing offered is skipped by the pattern but for the patterns' own misses.
+        assert!(
+            rules.by_name.candidates(name).all(|index| {
+                rules.rules[index]
+                    .tool
+                    .exact()
+                    .is_none_or(|exact| exact == name)
+            }),
+            "{name}"
+        );
+    }
+    for provider in ["claude-code", "codex", "opencode", "gemini-cli"] {
+        let narrowed = rules.for_provider(provider);
+        for name in &names {
+            let known = rules
+                .rules
+                .iter()
+                .any(|rule| rule.builtin_tool(provider) == Some(name.as_str()));
+            assert_eq!(rules.knows(provider, name), known, "{provider} {name}");
+            assert_eq!(narrowed.knows(provider, name), known, "{provider} {name}");
+        }
+    }
+}

@@ -2,6 +2,8 @@
 //! asked), JSON lines with diagnostics that say what is wrong, and tool input that is
 //! still streaming (partial JSON), and the probe that tells dialects apart.
 
+#[cfg(any(feature = "claude-code", feature = "gemini-cli"))]
+pub(crate) mod borrowed;
 pub mod cut;
 pub mod json;
 pub mod lines;

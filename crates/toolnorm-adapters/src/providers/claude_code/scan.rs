@@ -23,6 +23,7 @@ use toolnorm_wire::claude_messages as wire;
 use super::envelope::{Block, Envelope, Scanned};
 use super::tasks::Launch;
 use super::{NON_TOOL_BLOCKS, TOOL_USE};
+use crate::read::borrowed::Text;
 
 /// The block types the scan reads: tool uses and results in their generated types, the
 /// blocks that carry no call read past.
@@ -115,28 +116,6 @@ impl<'a> Fields<'a> {
 /// Why the scan gives up (never shown: the line is read again).
 fn give_up<E: de::Error>() -> E {
     E::custom("not of the shapes the scan reads")
-}
-
-/// A map key or a string value, borrowed from the line when it has no escapes.
-struct Text<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct TextVisitor;
-        impl<'de> Visitor<'de> for TextVisitor {
-            type Value = Text<'de>;
-            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-                formatter.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
-                Ok(Text(Cow::Borrowed(text)))
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
-                Ok(Text(Cow::Owned(text.to_owned())))
-            }
-        }
-        deserializer.deserialize_str(TextVisitor)
-    }
 }
 
 /// `message`: an object whose `content` is an array of blocks.

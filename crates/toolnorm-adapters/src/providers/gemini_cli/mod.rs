@@ -27,6 +27,7 @@ use crate::track::Facts;
 mod outcome;
 mod session;
 mod stream;
+mod stream_scan;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("gemini-cli", "gemini-cli");
@@ -104,6 +105,11 @@ impl Adapter for GeminiCliAdapter {
             }
             return;
         };
+        // One scan reads nearly every stream-json line; the rest are read field by field,
+        // which also says what is wrong with them.
+        if let Some(event) = stream_scan::scan(text) {
+            return stream::apply(self, line, event, facts);
+        }
         let envelope: Envelope<'_> = match json::parse_text(line, text, "not a Gemini CLI record") {
             Ok(envelope) => envelope,
             Err(diagnostic) => return facts.diagnostic(diagnostic),

@@ -4,6 +4,8 @@
 
 #[cfg(any(feature = "claude-code", feature = "gemini-cli"))]
 pub(crate) mod borrowed;
+#[cfg(feature = "gemini-cli")]
+pub(crate) mod checked;
 pub mod cut;
 pub mod json;
 pub mod lines;

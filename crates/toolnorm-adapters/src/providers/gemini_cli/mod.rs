@@ -26,6 +26,7 @@ use crate::track::Facts;
 
 mod outcome;
 mod session;
+mod session_scan;
 mod stream;
 mod stream_scan;
 
@@ -105,10 +106,14 @@ impl Adapter for GeminiCliAdapter {
             }
             return;
         };
-        // One scan reads nearly every stream-json line; the rest are read field by field,
-        // which also says what is wrong with them.
-        if let Some(event) = stream_scan::scan(text) {
-            return stream::apply(self, line, event, facts);
+        // One scan reads nearly every line (a stream-json event begins with its type); the
+        // rest are read field by field, which also says what is wrong with them.
+        if text.starts_with(r#"{"type":""#) {
+            if let Some(event) = stream_scan::scan(text) {
+                return stream::apply(self, line, event, facts);
+            }
+        } else if let Some(calls) = session_scan::scan(text) {
+            return session::calls(self, line, calls, facts);
         }
         let envelope: Envelope<'_> = match json::parse_text(line, text, "not a Gemini CLI record") {
             Ok(envelope) => envelope,

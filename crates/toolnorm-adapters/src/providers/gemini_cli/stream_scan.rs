@@ -128,11 +128,11 @@ mod tests {
 
     #[test]
     fn the_scan_reads_every_recording_as_the_field_by_field_reading_does() {
-        // Stream-json runs and session files, of every recorded version.
+        // The stream-json runs of every recorded version (`gemini-cli@0.44.0` too).
         let files = scan_check::recordings_read_alike(Dialect::GEMINI_CLI, |name| {
-            name.starts_with("gemini-cli")
+            name.starts_with("gemini-cli") && !name.starts_with("gemini-cli-session")
         });
-        assert!(files >= 50, "{files} recordings");
+        assert!(files >= 28, "{files} recordings");
     }
 
     #[test]

@@ -28,6 +28,7 @@ mod outcome;
 mod session;
 mod session_scan;
 mod stream;
+mod stream_checked;
 mod stream_scan;
 
 /// The dialect this module reads.

@@ -1,14 +1,16 @@
 //! One scan of a stream-json line: the keys that route it and the fields of its event,
 //! read together, strings borrowed from the line.
 //!
-//! It reads every field any event type has, each as its generated type reads it, and the
-//! keys that route a line, so that a line it reads is one the envelope and the event's
-//! generated type both read, to the same values. Anything else (a line without a string
-//! `type`, a type that is not a stream event's, a field missing or of another type even
-//! where the event's type would ignore it, an `error` with an `id`, a line that is not
-//! JSON) makes the scan give up, and the line is read as before, the envelope first and
-//! the event after, which says what is wrong with it: the scan changes how often the
-//! bytes are read, never what a line means.
+//! It reads every field any event type has, each as its generated type reads it (an enum
+//! as a string of its values), and the keys that route a line, so that a line it reads is
+//! one the envelope and the event's generated type both read, to the same values.
+//! Anything else (a line without a string `type`, a type that is not a stream event's, a
+//! field missing or of another type even where the event's type would ignore it, an
+//! `error` with an `id`, a line that is not JSON) makes the scan give up, and the line is
+//! read as before, the envelope first and the event after, which says what is wrong with
+//! it: the scan changes how often the bytes are read, never what a line means.
+
+use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -16,6 +18,7 @@ use serde_json::{Map, Value};
 use toolnorm_wire::gemini_stream as wire;
 
 use super::stream::{Event, ToolResult, ToolUse};
+use super::stream_checked::{AnyText, Stats};
 use crate::read::borrowed::Text;
 
 /// The event of a stream-json line read in one scan, or `None` when it is not of the
@@ -43,15 +46,15 @@ struct Fields<'a> {
     // `init`.
     #[serde(borrow, default)]
     session_id: Option<Text<'a>>,
-    #[serde(borrow, default)]
-    model: Option<Text<'a>>,
+    #[serde(default)]
+    model: Option<AnyText>,
     // `message`.
-    #[serde(borrow, default)]
-    content: Option<Text<'a>>,
+    #[serde(default)]
+    content: Option<AnyText>,
     #[serde(default, rename = "delta")]
     _delta: Option<bool>,
-    #[serde(default)]
-    role: Option<wire::MessageEventRole>,
+    #[serde(borrow, default)]
+    role: Option<Text<'a>>,
     // `tool_use` and `tool_result`.
     #[serde(borrow, default)]
     tool_id: Option<Text<'a>>,
@@ -60,19 +63,27 @@ struct Fields<'a> {
     #[serde(default)]
     parameters: Option<Map<String, Value>>,
     // `tool_result` and `result` (whose status and error read alike).
-    #[serde(default)]
-    status: Option<wire::ToolResultEventStatus>,
+    #[serde(borrow, default)]
+    status: Option<Text<'a>>,
     #[serde(borrow, default)]
     output: Option<Text<'a>>,
     #[serde(default)]
     error: Option<wire::ToolResultEventError>,
     #[serde(default, rename = "stats")]
-    _stats: Option<wire::StreamStats>,
+    _stats: Option<Stats>,
     // `error`.
-    #[serde(borrow, default)]
-    message: Option<Text<'a>>,
     #[serde(default)]
-    severity: Option<wire::ErrorEventSeverity>,
+    message: Option<AnyText>,
+    #[serde(borrow, default)]
+    severity: Option<Text<'a>>,
+}
+
+/// The values of a `tool_result`'s or a `result`'s `status`.
+const STATUSES: &[&str] = &["success", "error"];
+
+/// The value of an enum field when it is one of `values` (the generated enum's).
+fn one_of<'a>(Text(value): Text<'a>, values: &[&str]) -> Option<Cow<'a, str>> {
+    values.contains(&value.as_ref()).then_some(value)
 }
 
 impl<'a> Fields<'a> {
@@ -88,7 +99,7 @@ impl<'a> Fields<'a> {
             }
             "message" => {
                 self.content?;
-                self.role?;
+                one_of(self.role?, &["user", "assistant"])?;
                 Event::NoCall
             }
             "tool_use" => Event::ToolUse(ToolUse {
@@ -100,17 +111,17 @@ impl<'a> Fields<'a> {
             "tool_result" => Event::ToolResult(ToolResult {
                 tool_id: self.tool_id?.0,
                 timestamp,
-                success: self.status? == wire::ToolResultEventStatus::Success,
+                success: one_of(self.status?, STATUSES)? == "success",
                 output: self.output.map(|output| output.0),
                 error: self.error,
             }),
             "error" if self.id.is_none() => {
                 self.message?;
-                self.severity?;
+                one_of(self.severity?, &["warning", "error"])?;
                 Event::NoCall
             }
             "result" => {
-                self.status?;
+                one_of(self.status?, STATUSES)?;
                 Event::NoCall
             }
             _ => return None,

@@ -61,14 +61,15 @@ struct Fields<'a> {
     #[serde(borrow, default)]
     tool_name: Option<Text<'a>>,
     #[serde(default)]
-    parameters: Option<Map<String, Value>>,
+    // Boxed, as the error below: most lines have neither, and the fields are moved whole.
+    parameters: Option<Box<Map<String, Value>>>,
     // `tool_result` and `result` (whose status and error read alike).
     #[serde(borrow, default)]
     status: Option<Text<'a>>,
     #[serde(borrow, default)]
     output: Option<Text<'a>>,
     #[serde(default)]
-    error: Option<wire::ToolResultEventError>,
+    error: Option<Box<wire::ToolResultEventError>>,
     #[serde(default, rename = "stats")]
     _stats: Option<Stats>,
     // `error`.
@@ -105,7 +106,7 @@ impl<'a> Fields<'a> {
             "tool_use" => Event::ToolUse(ToolUse {
                 tool_id: self.tool_id?.0,
                 tool_name: self.tool_name?.0,
-                parameters: self.parameters?,
+                parameters: *self.parameters?,
                 timestamp,
             }),
             "tool_result" => Event::ToolResult(ToolResult {
@@ -113,7 +114,7 @@ impl<'a> Fields<'a> {
                 timestamp,
                 success: one_of(self.status?, STATUSES)? == "success",
                 output: self.output.map(|output| output.0),
-                error: self.error,
+                error: self.error.map(|error| *error),
             }),
             "error" if self.id.is_none() => {
                 self.message?;

@@ -139,7 +139,7 @@ impl<'de> Visitor<'de> for MaybeTextVisitor {
 }
 
 /// The key by which serde_json's `Value` reads a map as a raw value.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@
 //! says what is wrong with it: the scan changes how often the bytes are read, never what
 //! a line means.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -21,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::session::Call;
 use crate::read::borrowed::Text;
-use crate::read::checked::{Checked, MaybeText};
+use crate::read::checked::{Checked, MaybeText, RAW_VALUE_TOKEN};
 
 /// The calls of a session file line read in one scan (those of its `gemini` messages, in
 /// order), or `None` when it is not of the shapes the scan reads.
@@ -48,6 +49,43 @@ fn once<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
     }
     *slot = Some(map.next_value()?);
     Ok(())
+}
+
+/// The next key of a map. serde_json's raw value token is refused wherever it is: a `$set`
+/// is read whole as a `Value` first, which reads a map that begins with it otherwise.
+fn next_key<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<Cow<'de, str>>, A::Error> {
+    match map.next_key::<Text<'de>>()? {
+        Some(Text(key)) if key == RAW_VALUE_TOKEN => Err(give_up()),
+        key => Ok(key.map(|Text(key)| key)),
+    }
+}
+
+/// A call's `args` (`Map<String, Value>`), read as that map reads them.
+struct Args(Map<String, Value>);
+
+impl<'de> Deserialize<'de> for Args {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ArgsVisitor)
+    }
+}
+
+struct ArgsVisitor;
+
+impl<'de> Visitor<'de> for ArgsVisitor {
+    type Value = Args;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a map")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Args, A::Error> {
+        let mut args = Map::new();
+        while let Some(key) = next_key(&mut map)? {
+            let value = map.next_value::<Value>()?;
+            args.insert(key.into_owned(), value);
+        }
+        Ok(Args(args))
+    }
 }
 
 /// Implements `Deserialize` for a type read from a map by its visitor.
@@ -85,7 +123,7 @@ impl<'de> Line<'de> {
     fn read<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut message = MessageFields::default();
         let (mut set, mut tool_id, mut tool_name) = (None, None, None);
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+        while let Some(key) = next_key(&mut map)? {
             if message.read(&key, &mut map)? {
                 continue;
             }
@@ -168,7 +206,7 @@ from_map!(Message, MessageVisitor, "a message record");
 impl<'de> Message<'de> {
     fn read<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut message = MessageFields::default();
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+        while let Some(key) = next_key(&mut map)? {
             if !message.read(&key, &mut map)? {
                 map.next_value::<Checked>()?;
             }
@@ -186,7 +224,7 @@ impl<'de> Set<'de> {
     fn read<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut texts: [Option<Option<Text<'de>>>; 6] = Default::default();
         let (mut directories, mut scratchpad, mut messages) = (None, None, None);
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+        while let Some(key) = next_key(&mut map)? {
             let slot = match key.as_ref() {
                 "kind" => 0,
                 "lastUpdated" => 1,
@@ -240,7 +278,7 @@ from_map!(Thought, ThoughtVisitor, "a thought");
 impl<'de> Thought<'de> {
     fn read<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut timestamp = None;
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+        while let Some(key) = next_key(&mut map)? {
             if key == "timestamp" {
                 once::<_, Text<'de>>(&mut map, &mut timestamp)?;
             } else {
@@ -260,7 +298,7 @@ impl<'de> Tokens<'de> {
     fn read<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         // `cached`, `input`, `output`, `total` (required), `thoughts`, `tool`.
         let mut counts: [Option<Option<i64>>; 6] = [None; 6];
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+        while let Some(key) = next_key(&mut map)? {
             let slot = match key.as_ref() {
                 "cached" => 0,
                 "input" => 1,
@@ -308,7 +346,7 @@ impl<'de> Visitor<'de> for CallVisitor {
         let mut texts: [Option<Option<Text<'de>>>; 6] = Default::default();
         let (mut args, mut render, mut result, mut display, mut status) =
             (None, None, None, None, None);
-        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+        while let Some(key) = next_key(&mut map)? {
             let slot = match key.as_ref() {
                 "agentId" => 0,
                 "description" => 1,
@@ -317,7 +355,7 @@ impl<'de> Visitor<'de> for CallVisitor {
                 "name" => 4,
                 "timestamp" => 5,
                 "args" => {
-                    once::<_, Map<String, Value>>(&mut map, &mut args)?;
+                    once::<_, Args>(&mut map, &mut args)?;
                     continue;
                 }
                 "renderOutputAsMarkdown" => {
@@ -349,7 +387,7 @@ impl<'de> Visitor<'de> for CallVisitor {
         Ok(Call {
             id: required(id).ok_or_else(give_up)?,
             name: required(name).ok_or_else(give_up)?,
-            args: args.ok_or_else(give_up)?,
+            args: args.ok_or_else(give_up)?.0,
             status: status.ok_or_else(give_up)?.0,
             timestamp: required(timestamp).ok_or_else(give_up)?,
             display_name: required(display_name),
@@ -450,6 +488,15 @@ mod tests {
             format!(r#"{{"$set":{{"messages":[{},{}]}}}}"#, gemini("ak", ok), gemini("a", ok)),
             format!(r#"{{"$set":{{"messages":[{}]}}}}"#, gemini("al", ok).replacen(r#""type":"gemini""#, r#""type":"bad""#, 1)),
             r#"{"$set":{"x":{"$serde_json::private::RawValue":"[1"}}}"#.to_owned(),
+            // serde_json's raw value token as a key, which `Value` reads otherwise.
+            r#"{"$set":{"$serde_json::private::RawValue":"[1"}}"#.to_owned(),
+            r#"{"$set":{"$serde_json::private::RawValue":"{}"}}"#.to_owned(),
+            r#"{"$serde_json::private::RawValue":"{}","$set":{}}"#.to_owned(),
+            format!(
+                r#"{{"$set":{{"messages":[{}]}}}}"#,
+                gemini("aq", &ok.replace(r#""args":{"p":1}"#, r#""args":{"$serde_json::private::RawValue":"[1"}"#))
+            ),
+            gemini("ar", &ok.replace(r#""args":{"p":1}"#, r#""args":{"$serde_json::private::RawValue":"{}"}"#)),
             deep,
             r#"{"$rewindTo":"m-a"}"#.to_owned(),
             r#"{"$rewindTo":5}"#.to_owned(),

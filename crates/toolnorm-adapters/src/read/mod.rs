@@ -2,6 +2,10 @@
 //! asked), JSON lines with diagnostics that say what is wrong, and tool input that is
 //! still streaming (partial JSON), and the probe that tells dialects apart.
 
+#[cfg(any(feature = "claude-code", feature = "gemini-cli", feature = "acp"))]
+pub(crate) mod borrowed;
+#[cfg(feature = "gemini-cli")]
+pub(crate) mod checked;
 pub mod cut;
 pub mod json;
 pub mod lines;
@@ -9,5 +13,3 @@ pub mod partial_json;
 pub mod probe;
 #[cfg(test)]
 pub(crate) mod scan_check;
-#[cfg(any(feature = "claude-code", feature = "acp"))]
-pub(crate) mod text;

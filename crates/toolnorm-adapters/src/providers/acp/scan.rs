@@ -34,7 +34,7 @@ use serde_json::value::RawValue;
 use toolnorm_wire::acp;
 
 use super::seen::{Raw, Seen};
-use crate::read::text::Text;
+use crate::read::borrowed::Text;
 
 /// A line read in one scan.
 pub(super) enum Frame<'a> {

@@ -23,7 +23,7 @@ use toolnorm_wire::claude_messages as wire;
 use super::envelope::{Block, Envelope, Scanned};
 use super::tasks::Launch;
 use super::{NON_TOOL_BLOCKS, TOOL_USE};
-use crate::read::text::Text;
+use crate::read::borrowed::Text;
 
 /// The block types the scan reads: tool uses and results in their generated types, the
 /// blocks that carry no call read past.

@@ -26,7 +26,10 @@ use crate::track::Facts;
 
 mod outcome;
 mod session;
+mod session_scan;
 mod stream;
+mod stream_checked;
+mod stream_scan;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("gemini-cli", "gemini-cli");
@@ -104,6 +107,15 @@ impl Adapter for GeminiCliAdapter {
             }
             return;
         };
+        // One scan reads nearly every line (a stream-json event begins with its type); the
+        // rest are read field by field, which also says what is wrong with them.
+        if text.starts_with(r#"{"type":""#) {
+            if let Some(event) = stream_scan::scan(text) {
+                return stream::apply(self, line, event, facts);
+            }
+        } else if let Some(calls) = session_scan::scan(text) {
+            return session::calls(self, line, calls, facts);
+        }
         let envelope: Envelope<'_> = match json::parse_text(line, text, "not a Gemini CLI record") {
             Ok(envelope) => envelope,
             Err(diagnostic) => return facts.diagnostic(diagnostic),

@@ -3,7 +3,9 @@
 //! each time they change), `$set` updates (which may replace the messages) and
 //! `$rewindTo`; a whole `ConversationRecord` on one line is read as well.
 
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
 use toolnorm::{JsonObject, Timestamp, meta};
 use toolnorm_wire::gemini_session as wire;
 
@@ -77,42 +79,80 @@ fn read_message(
 ) {
     if let wire::MessageRecord::Variant1 { tool_calls, .. } = message {
         for call in tool_calls {
-            tool_call(adapter, line, call, facts);
+            tool_call(adapter, line, Call::from(call), facts);
         }
     }
 }
 
-/// One entry of a message's `toolCalls`: seen again in each later copy of the message.
-fn tool_call(
+/// The fields of an entry of a message's `toolCalls` that say what the call did.
+pub(super) struct Call<'a> {
+    pub id: Cow<'a, str>,
+    pub name: Cow<'a, str>,
+    pub args: Map<String, Value>,
+    /// `status`, when a string.
+    pub status: Option<Cow<'a, str>>,
+    pub timestamp: Cow<'a, str>,
+    pub display_name: Option<Cow<'a, str>>,
+    /// `resultDisplay`, when a string.
+    pub result_display: Option<Cow<'a, str>>,
+    /// The function response sent back to the model.
+    pub result: Option<Value>,
+}
+
+impl From<wire::ToolCallRecord> for Call<'_> {
+    fn from(call: wire::ToolCallRecord) -> Self {
+        let text = |value: Value| match value {
+            Value::String(text) => Some(Cow::Owned(text)),
+            _ => None,
+        };
+        Call {
+            id: call.id.into(),
+            name: call.name.into(),
+            args: call.args,
+            status: text(call.status.0),
+            timestamp: call.timestamp.into(),
+            display_name: call.display_name.map(Cow::Owned),
+            result_display: call.result_display.and_then(|display| text(display.0)),
+            result: call.result.map(|result| result.0),
+        }
+    }
+}
+
+/// The calls of a session file line read in one scan.
+pub(super) fn calls(
     adapter: &GeminiCliAdapter,
     line: u64,
-    call: wire::ToolCallRecord,
+    calls: Vec<Call<'_>>,
     facts: &mut Facts<'_>,
 ) {
+    for call in calls {
+        tool_call(adapter, line, call, facts);
+    }
+}
+
+/// One entry of a message's `toolCalls`: seen again in each later copy of the message.
+fn tool_call(adapter: &GeminiCliAdapter, line: u64, call: Call<'_>, facts: &mut Facts<'_>) {
     // A copy of the message written after the call ended says nothing new.
     if facts.finished(&call.id).is_some() && !facts.is_other_sessions(&call.id) {
         return;
     }
-    let status = call.status.0.as_str().unwrap_or_default().to_owned();
-    let at = Some(Timestamp::from(call.timestamp.as_str()));
+    let status = call.status.unwrap_or_default();
+    let at = Some(Timestamp::from(call.timestamp.into_owned()));
     let mut metadata = JsonObject::new();
     metadata.insert(meta::ITEM_TYPE.into(), "toolCall".into());
-    if let Some(display) = &call.display_name {
-        metadata.insert("displayName".into(), display.as_str().into());
+    if let Some(display) = call.display_name {
+        metadata.insert("displayName".into(), display.into_owned().into());
     }
-    let mut sighting = Sighting::new(call.id.clone(), call.name.clone(), Value::Object(call.args))
+    let mcp = adapter.split_mcp(&call.name, facts.is_builtin(&call.name));
+    let id = call.id.as_ref();
+    let mut sighting = Sighting::new(id, call.name, Value::Object(call.args))
         .metadata(metadata)
         .at(at.clone());
-    sighting.mcp = adapter.split_mcp(&call.name, facts.is_builtin(&call.name));
+    sighting.mcp = mcp;
     facts.sighted(line, sighting);
-    let id = call.id.as_str();
-    let display = call
-        .result_display
-        .as_ref()
-        .and_then(|display| display.0.as_str())
-        .map(str::to_owned);
-    let response = call.result.as_ref().and_then(|result| response(&result.0));
-    match status.as_str() {
+    let display = call.result_display.map(Cow::into_owned);
+    let response = call.result.as_ref().and_then(response);
+    match &*status {
         "success" => {
             let response = response.unwrap_or_default();
             // The exit status is only in what the model was told (`Exit Code: 3`).

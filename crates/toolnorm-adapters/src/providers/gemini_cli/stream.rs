@@ -1,8 +1,10 @@
 //! `gemini -p … --output-format stream-json` events, read with the generated
-//! `JsonStreamEvent` types.
+//! `JsonStreamEvent` types (or in one scan, `stream_scan`) into [`Event`].
+
+use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolnorm::{JsonObject, Timestamp, meta};
 use toolnorm_wire::gemini_stream as wire;
 
@@ -11,7 +13,36 @@ use super::outcome;
 use crate::read::json;
 use crate::track::{Ending, Facts, Sighting};
 
-/// Reads one stream-json event of type `kind`.
+/// What a stream-json event says about the calls.
+pub(super) enum Event<'a> {
+    /// `init`: the session begins.
+    Init { session_id: Cow<'a, str> },
+    /// `tool_use`: a call.
+    ToolUse(ToolUse<'a>),
+    /// `tool_result`: a call's end.
+    ToolResult(ToolResult<'a>),
+    /// Text, warnings and the run's result: checked against their types, no call.
+    NoCall,
+}
+
+/// The fields of a `tool_use` event.
+pub(super) struct ToolUse<'a> {
+    pub tool_id: Cow<'a, str>,
+    pub tool_name: Cow<'a, str>,
+    pub parameters: Map<String, Value>,
+    pub timestamp: Cow<'a, str>,
+}
+
+/// The fields of a `tool_result` event.
+pub(super) struct ToolResult<'a> {
+    pub tool_id: Cow<'a, str>,
+    pub timestamp: Cow<'a, str>,
+    pub success: bool,
+    pub output: Option<Cow<'a, str>>,
+    pub error: Option<wire::ToolResultEventError>,
+}
+
+/// Reads one stream-json event of type `kind` with its generated type, and applies it.
 pub(super) fn event(
     adapter: &GeminiCliAdapter,
     line: u64,
@@ -19,35 +50,42 @@ pub(super) fn event(
     text: &str,
     facts: &mut Facts<'_>,
 ) {
-    match kind {
+    let event = match kind {
         "init" => {
-            if let Some(init) = parse::<wire::InitEvent>(line, text, "init event", facts) {
-                facts.begin_session(&init.session_id);
-            }
+            parse::<wire::InitEvent>(line, text, "init event", facts).map(|init| Event::Init {
+                session_id: init.session_id.into(),
+            })
         }
         "tool_use" => {
-            if let Some(call) = parse::<wire::ToolUseEvent>(line, text, "tool_use event", facts) {
-                tool_use(adapter, line, call, facts);
-            }
+            parse::<wire::ToolUseEvent>(line, text, "tool_use event", facts).map(|call| {
+                Event::ToolUse(ToolUse {
+                    tool_id: call.tool_id.into(),
+                    tool_name: call.tool_name.into(),
+                    parameters: call.parameters,
+                    timestamp: call.timestamp.into(),
+                })
+            })
         }
-        "tool_result" => {
-            if let Some(result) =
-                parse::<wire::ToolResultEvent>(line, text, "tool_result event", facts)
-            {
-                tool_result(line, result, facts);
-            }
-        }
-        // Text, warnings and the run's result carry no call; they are checked against
-        // their types all the same.
+        "tool_result" => parse::<wire::ToolResultEvent>(line, text, "tool_result event", facts)
+            .map(|result| {
+                Event::ToolResult(ToolResult {
+                    tool_id: result.tool_id.into(),
+                    timestamp: result.timestamp.into(),
+                    success: result.status == wire::ToolResultEventStatus::Success,
+                    output: result.output.map(Cow::Owned),
+                    error: result.error,
+                })
+            }),
         "message" => {
-            parse::<wire::MessageEvent>(line, text, "message event", facts);
+            parse::<wire::MessageEvent>(line, text, "message event", facts).map(|_| Event::NoCall)
         }
         "error" => {
-            parse::<wire::ErrorEvent>(line, text, "error event", facts);
+            parse::<wire::ErrorEvent>(line, text, "error event", facts).map(|_| Event::NoCall)
         }
-        _ => {
-            parse::<wire::ResultEvent>(line, text, "result event", facts);
-        }
+        _ => parse::<wire::ResultEvent>(line, text, "result event", facts).map(|_| Event::NoCall),
+    };
+    if let Some(event) = event {
+        apply(adapter, line, event, facts);
     }
 }
 
@@ -67,32 +105,42 @@ fn parse<T: DeserializeOwned>(
     }
 }
 
-fn tool_use(
+/// Applies one event.
+pub(super) fn apply(
     adapter: &GeminiCliAdapter,
     line: u64,
-    call: wire::ToolUseEvent,
+    event: Event<'_>,
     facts: &mut Facts<'_>,
 ) {
+    match event {
+        Event::Init { session_id } => facts.begin_session(&session_id),
+        Event::ToolUse(call) => tool_use(adapter, line, call, facts),
+        Event::ToolResult(result) => tool_result(line, result, facts),
+        Event::NoCall => {}
+    }
+}
+
+fn tool_use(adapter: &GeminiCliAdapter, line: u64, call: ToolUse<'_>, facts: &mut Facts<'_>) {
     let mut metadata = JsonObject::new();
     metadata.insert(meta::ITEM_TYPE.into(), "tool_use".into());
-    let mut sighting = Sighting::new(
-        call.tool_id.clone(),
-        call.tool_name.clone(),
-        Value::Object(call.parameters),
-    )
-    .metadata(metadata)
-    .at(Some(Timestamp::from(call.timestamp)));
-    sighting.mcp = adapter.split_mcp(&call.tool_name, facts.is_builtin(&call.tool_name));
+    let mcp = adapter.split_mcp(&call.tool_name, facts.is_builtin(&call.tool_name));
+    let mut sighting = Sighting::new(call.tool_id, call.tool_name, Value::Object(call.parameters))
+        .metadata(metadata)
+        .at(Some(Timestamp::from(call.timestamp.into_owned())));
+    sighting.mcp = mcp;
     facts.sighted(line, sighting);
 }
 
-fn tool_result(line: u64, result: wire::ToolResultEvent, facts: &mut Facts<'_>) {
-    let id = result.tool_id.as_str();
-    let ending = Ending::at(Some(Timestamp::from(result.timestamp)));
+fn tool_result(line: u64, result: ToolResult<'_>, facts: &mut Facts<'_>) {
+    let id = result.tool_id.as_ref();
+    let ending = Ending::at(Some(Timestamp::from(result.timestamp.into_owned())));
     // The CLI writes `success` for a cancelled call, with its error.
-    match (result.status, result.error) {
-        (wire::ToolResultEventStatus::Success, None) => {
-            facts.complete(line, id, result.output.map(Value::String), ending);
+    match (result.success, result.error) {
+        (true, None) => {
+            let output = result
+                .output
+                .map(|output| Value::String(output.into_owned()));
+            facts.complete(line, id, output, ending);
         }
         (_, error) => {
             let (kind, message) = error

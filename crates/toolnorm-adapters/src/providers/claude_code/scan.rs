@@ -216,10 +216,14 @@ impl<'de> Visitor<'de> for BlockSeed {
                 return Err(give_up());
             }
             // Read past, as the field-by-field reading does: it takes a leading `type` as
-            // it comes and reads any other place of it as a field, once.
-            let once = !before.is_empty();
+            // it comes (the keys need no reading), and reads any other place of it as a
+            // field, once.
+            if before.is_empty() {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                return Ok(Block::Skipped);
+            }
             while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                if once && key == "type" {
+                if key == "type" {
                     return Err(give_up());
                 }
                 map.next_value::<IgnoredAny>()?;

@@ -1,6 +1,7 @@
 // @toolnorm/node: toolnorm's normalizer in Node.js. The native addon (crates/toolnorm-node,
 // built by `npm run build` or shipped prebuilt per platform) writes the parts as JSON text,
-// as `toolnorm normalize` does; this module loads it and parses that text.
+// as `toolnorm normalize` does (a whole stream's in batches, read on a thread of its own
+// while the last is parsed); this module loads it and parses that text.
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 
@@ -64,11 +65,25 @@ const diagnostic = ({ line, kind, severity, message, text }) => ({
   text,
 });
 
-/** Normalizes a whole stream: the parts of `toolnorm normalize --format parts`. */
+/**
+ * Normalizes a whole stream: the parts of `toolnorm normalize --format parts`. The addon
+ * reads it on a thread of its own and hands the parts over in batches, each parsed here
+ * while the next is read.
+ */
 export function normalize(data, options) {
-  const result = native.normalize(input(data, "data"), checkOptions(options));
+  const run = native.startNormalize(input(data, "data"), checkOptions(options));
+  const parts = [];
+  let result;
+  try {
+    for (let batch = run.nextBatch(); batch != null; batch = run.nextBatch()) {
+      for (const part of JSON.parse(batch)) parts.push(part);
+    }
+  } finally {
+    // Also when parsing threw: the reading stops and its thread ends.
+    result = run.end();
+  }
   return {
-    parts: JSON.parse(result.json),
+    parts,
     diagnostics: result.diagnostics.map(diagnostic),
     stats: result.stats,
     dialect: result.dialect ?? null,

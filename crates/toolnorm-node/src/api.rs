@@ -1,5 +1,6 @@
-//! What JavaScript sees of the addon (the package's `index.js` wraps it): `normalize`,
-//! the class `NativeNormalizer`, `dialects`, and the objects they take and give.
+//! What JavaScript sees of the addon (the package's `index.js` wraps it):
+//! `startNormalize` and its `NormalizeRun`, the class `NativeNormalizer`, `dialects`, and
+//! the objects they take and give.
 //! The code `#[napi]` generates here is unsafe (the N-API calls); the functions are thin
 //! and call the safe modules.
 
@@ -9,6 +10,7 @@ use toolnorm_adapters::{Dialect, Format};
 
 use crate::options;
 use crate::run::{Output, Run};
+use crate::whole::Background;
 
 /// The options of `normalize` and of `Normalizer`: the reading flags of `toolnorm
 /// normalize`, camel-cased; the two that name files take the files' text.
@@ -77,11 +79,9 @@ pub struct Stats {
     pub notices: i64,
 }
 
-/// What `normalize` gives: the parts, as `toolnorm normalize --format parts` writes them.
+/// What a `NormalizeRun` ended with, once its parts were given.
 #[napi(object)]
 pub struct Normalized {
-    /// The parts as one JSON array: the command's lines, joined by commas.
-    pub json: String,
     /// The diagnostics, in input order.
     pub diagnostics: Vec<Diagnostic>,
     /// The counts.
@@ -100,22 +100,50 @@ pub struct Chunk {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Normalizes a whole stream into its parts.
+/// Starts normalizing a whole stream into its parts, on a thread of its own: `nextBatch`
+/// gives the parts in batches as they are read, `end` what the stream ended with.
 #[napi]
-pub fn normalize(
+pub fn start_normalize(
     data: Either<String, Buffer>,
     options: Option<NormalizeOptions>,
-) -> napi::Result<Normalized> {
+) -> napi::Result<NormalizeRun> {
     let builder = options::builder(&options.unwrap_or_default())?;
-    let mut run = Run::new(builder, Format::Parts);
-    let output = run.whole(bytes(&data))?;
-    let normalizer = run.normalizer();
-    Ok(Normalized {
-        json: output.json,
-        diagnostics: diagnostics(output.diagnostics),
-        stats: stats(normalizer.stats()),
-        dialect: normalizer.dialect().map(|dialect| dialect.to_string()),
+    // The reading thread owns its input: a string is taken, a Buffer's bytes copied.
+    let data = match data {
+        Either::A(text) => text.into_bytes(),
+        Either::B(buffer) => buffer.to_vec(),
+    };
+    Ok(NormalizeRun {
+        background: Background::start(builder, data),
     })
+}
+
+/// A whole stream being normalized (`startNormalize`).
+#[napi]
+pub struct NormalizeRun {
+    background: Background,
+}
+
+#[napi]
+impl NormalizeRun {
+    /// The next batch of parts, as one JSON array (the lines `toolnorm normalize
+    /// --format parts` writes, joined by commas); waits for it; none once all were given.
+    #[napi]
+    pub fn next_batch(&mut self) -> Option<String> {
+        self.background.next_batch()
+    }
+
+    /// Ends the run (dropping the batches not taken) and gives its diagnostics, counts and
+    /// dialect.
+    #[napi]
+    pub fn end(&mut self) -> napi::Result<Normalized> {
+        let ended = self.background.end()?;
+        Ok(Normalized {
+            diagnostics: diagnostics(ended.diagnostics),
+            stats: stats(ended.stats),
+            dialect: ended.dialect.map(|dialect| dialect.to_string()),
+        })
+    }
 }
 
 /// The dialects this build reads: the values of `provider`, besides `auto`.

@@ -28,6 +28,9 @@ pub enum Error {
     /// Writing the parts failed (serializing a part).
     #[error("writing the parts: {0}")]
     Write(#[from] std::io::Error),
+    /// The thread reading a whole stream panicked.
+    #[error("reading the stream failed: its thread stopped unexpectedly")]
+    Reader,
     /// The parts written are not UTF-8 (never: the writer writes JSON text).
     #[error("the parts written are not UTF-8")]
     NotUtf8(#[from] std::string::FromUtf8Error),
@@ -36,7 +39,7 @@ pub enum Error {
 impl From<Error> for napi::Error {
     fn from(error: Error) -> Self {
         let status = match error {
-            Error::Write(_) | Error::NotUtf8(_) => napi::Status::GenericFailure,
+            Error::Write(_) | Error::NotUtf8(_) | Error::Reader => napi::Status::GenericFailure,
             _ => napi::Status::InvalidArg,
         };
         napi::Error::new(status, error.to_string())

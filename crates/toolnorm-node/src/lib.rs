@@ -4,7 +4,8 @@
 //! The addon runs the library's normalizer as `toolnorm normalize` does (the same
 //! builder settings, the same [`Writer`](toolnorm_adapters::Writer) of `--format parts`
 //! or `--format updates`) and hands JavaScript the parts as JSON text, one array per
-//! call, which the package's `index.js` parses: one `JSON.parse` is much cheaper than
+//! call (a whole stream's in batches, read on another thread while JavaScript parses the
+//! last), which the package's `index.js` parses: one `JSON.parse` is much cheaper than
 //! building every object through N-API, and the text is the command's byte for byte.
 //!
 //! | module | role |
@@ -12,6 +13,7 @@
 //! | `api` | what JavaScript sees: `normalize`, `NativeNormalizer`, `dialects` and the shapes they take and give |
 //! | `options` | the options into a [`NormalizerBuilder`](toolnorm_adapters::NormalizerBuilder), as the command's flags build it |
 //! | `run` | one run of the normalizer: steps into JSON text and diagnostics |
+//! | `whole` | a whole stream read on a thread of its own, its parts sent in batches |
 //! | `error` | the crate's error |
 #![deny(missing_docs)]
 // The crate's own code is safe; only the code `#[napi]` generates in `api` is not.
@@ -28,9 +30,11 @@ mod api;
 mod error;
 mod options;
 mod run;
+mod whole;
 
 pub use api::{
-    Chunk, Diagnostic, NativeNormalizer, NormalizeOptions, Normalized, Stats, dialects, normalize,
+    Chunk, Diagnostic, NativeNormalizer, NormalizeOptions, NormalizeRun, Normalized, Stats,
+    dialects, start_normalize,
 };
 pub use error::Error;
 

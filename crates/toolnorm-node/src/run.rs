@@ -1,6 +1,8 @@
 //! One run of the normalizer: input in, the steps written as JSON text by the library's
 //! [`Writer`] (as `toolnorm normalize` writes them) and the diagnostics collected.
 
+use std::sync::mpsc::SyncSender;
+
 use toolnorm_adapters::{Diagnostic, Format, Normalizer, NormalizerBuilder, Step, Writer};
 
 use crate::Error;
@@ -20,11 +22,44 @@ pub(crate) struct Run {
     /// `Parts` or `Updates`: formats whose writer keeps no state between steps, so one is
     /// made for each call over the run's buffer.
     format: Format,
-    lines: Vec<u8>,
+    lines: Lines,
     diagnostics: Vec<Diagnostic>,
     /// The first error writing a step.
     error: Option<std::io::Error>,
     finished: bool,
+}
+
+/// The lines written, kept until taken or, in batches, sent as they fill.
+struct Lines {
+    text: Vec<u8>,
+    batches: Option<SyncSender<String>>,
+    /// Batches were sent and nothing receives them any more.
+    abandoned: bool,
+}
+
+/// The lines sent at a time, in batches (about 256 KiB).
+const BATCH: usize = 1 << 18;
+
+impl std::io::Write for Lines {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.text.extend_from_slice(bytes);
+        // A raw newline only ends a line (JSON escapes those in strings), so text that
+        // ends with one holds whole lines.
+        if self.text.len() >= BATCH
+            && self.text.ends_with(b"\n")
+            && let Some(batches) = &self.batches
+            && !self.abandoned
+        {
+            let batch = json_array(&self.text).map_err(std::io::Error::other)?;
+            self.text.clear();
+            self.abandoned = batches.send(batch).is_err();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Run {
@@ -33,11 +68,32 @@ impl Run {
         Run {
             normalizer: builder.build(),
             format,
-            lines: Vec::new(),
+            lines: Lines {
+                text: Vec::new(),
+                batches: None,
+                abandoned: false,
+            },
             diagnostics: Vec::new(),
             error: None,
             finished: false,
         }
+    }
+
+    /// A run writing `format` that sends what it writes to `batches`, as the text of a
+    /// JSON array each time about 256 KiB of lines is written; what is left is taken.
+    pub(crate) fn batched(
+        builder: NormalizerBuilder,
+        format: Format,
+        batches: SyncSender<String>,
+    ) -> Self {
+        let mut run = Run::new(builder, format);
+        run.lines.batches = Some(batches);
+        run
+    }
+
+    /// Whether batches were sent and nothing receives them any more.
+    pub(crate) fn abandoned(&self) -> bool {
+        self.lines.abandoned
     }
 
     /// Feeds a chunk (cut anywhere); what its complete lines gave.
@@ -53,14 +109,7 @@ impl Run {
         self.take()
     }
 
-    /// Reads all of `data` and ends the input.
-    pub(crate) fn whole(&mut self, data: &[u8]) -> Result<Output, Error> {
-        self.feed(data)?;
-        self.end()?;
-        self.take()
-    }
-
-    fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
         if self.finished {
             return Err(Error::Finished);
         }
@@ -79,7 +128,7 @@ impl Run {
         Ok(())
     }
 
-    fn end(&mut self) -> Result<(), Error> {
+    pub(crate) fn end(&mut self) -> Result<(), Error> {
         if self.finished {
             return Err(Error::Finished);
         }
@@ -106,12 +155,12 @@ impl Run {
     }
 
     /// What was written and reported since the last call.
-    fn take(&mut self) -> Result<Output, Error> {
+    pub(crate) fn take(&mut self) -> Result<Output, Error> {
         if let Some(error) = self.error.take() {
             return Err(Error::Write(error));
         }
-        let json = json_array(&self.lines)?;
-        self.lines.clear();
+        let json = json_array(&self.lines.text)?;
+        self.lines.text.clear();
         Ok(Output {
             json,
             diagnostics: std::mem::take(&mut self.diagnostics),
@@ -121,7 +170,7 @@ impl Run {
 
 /// Writes one step and keeps its diagnostic.
 fn collect(
-    writer: &mut Writer<&mut Vec<u8>>,
+    writer: &mut Writer<&mut Lines>,
     diagnostics: &mut Vec<Diagnostic>,
     error: &mut Option<std::io::Error>,
     step: Step<'_>,

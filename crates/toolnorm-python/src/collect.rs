@@ -1,8 +1,10 @@
 //! The normalizer's steps, collected while the GIL is released: the parts (as `--format
-//! parts` writes them) or the updates (as `--format updates` does) as the text of one
-//! JSON array, the command's lines joined by commas, which Python's `json.loads` makes
-//! into dicts; and the diagnostics in the order `toolnorm normalize` writes them on
-//! stderr.
+//! parts` writes them) or the updates (as `--format updates` does) as the text of a JSON
+//! array, the command's lines joined by commas, which Python's `json.loads` makes into
+//! dicts (for a whole stream, a batch at a time, sent as it fills); and the diagnostics in
+//! the order `toolnorm normalize` writes them on stderr.
+
+use std::sync::mpsc::SyncSender;
 
 use toolnorm::PartView;
 use toolnorm_adapters::{Diagnostic, DiagnosticKind, Normalizer, Step};
@@ -13,6 +15,9 @@ const HELD: usize = 4096;
 
 /// How much of the start of the input is kept, to say what it looks like.
 const HEAD: usize = 1 << 16;
+
+/// The parts text handed over at a time, when batches are asked for (about 256 KiB).
+const BATCH: usize = 1 << 18;
 
 /// What is collected of each applied change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +44,18 @@ pub(crate) struct Collector {
     unheld: u64,
     /// The start of the input.
     head: Vec<u8>,
+    /// How the parts text is handed over.
+    handover: Handover,
+}
+
+/// How a collector hands its parts text over.
+enum Handover {
+    /// When taken.
+    Taken,
+    /// Sent each time [`BATCH`] bytes are collected.
+    Batches(SyncSender<Vec<u8>>),
+    /// Batches were sent, and nothing receives them any more.
+    Abandoned,
 }
 
 /// What one stream ended with.
@@ -59,7 +76,22 @@ impl Collector {
             held: Vec::new(),
             unheld: 0,
             head: Vec::new(),
+            handover: Handover::Taken,
         }
+    }
+
+    /// A collector that sends the parts text to `batches` (a JSON array each) each time
+    /// about 256 KiB of it is collected, until the receiving end is gone.
+    pub(crate) fn batched(collect: Collect, batches: SyncSender<Vec<u8>>) -> Self {
+        Collector {
+            handover: Handover::Batches(batches),
+            ..Collector::new(collect)
+        }
+    }
+
+    /// Whether batches were sent and nothing receives them any more.
+    pub(crate) fn abandoned(&self) -> bool {
+        matches!(self.handover, Handover::Abandoned)
     }
 
     /// Feeds `chunk` to `normalizer`, collecting its steps.
@@ -105,7 +137,8 @@ impl Collector {
         Ok((parts, std::mem::take(&mut self.diagnostics)))
     }
 
-    /// Adds a part to the array, as the command writes it.
+    /// Adds a part to the array, as the command writes it; sends the array when it is a
+    /// batch.
     fn part(&mut self, part: &PartView<'_>) {
         let separator = if self.parts.is_empty() { b'[' } else { b',' };
         self.parts.push(separator);
@@ -113,6 +146,16 @@ impl Collector {
             && self.error.is_none()
         {
             self.error = Some(format!("writing a part: {error}"));
+        }
+        if self.parts.len() >= BATCH
+            && self.error.is_none()
+            && let Handover::Batches(batches) = &self.handover
+        {
+            self.parts.push(b']');
+            let batch = std::mem::replace(&mut self.parts, Vec::with_capacity(2 * BATCH));
+            if batches.send(batch).is_err() {
+                self.handover = Handover::Abandoned;
+            }
         }
     }
 

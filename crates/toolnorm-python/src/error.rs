@@ -59,13 +59,16 @@ pub(crate) enum Error {
     /// A thread panicked while holding the normalizer.
     #[error("the normalizer is unusable: a thread failed while using it")]
     Poisoned,
+    /// The thread reading a stream for `normalize` panicked.
+    #[error("reading the stream failed: its thread stopped unexpectedly")]
+    Reader,
 }
 
 impl From<Error> for PyErr {
     fn from(error: Error) -> Self {
         match error {
             Error::Option(message) => OptionError::new_err(message),
-            Error::Finished | Error::Poisoned | Error::Part(_) => {
+            Error::Finished | Error::Poisoned | Error::Part(_) | Error::Reader => {
                 PyRuntimeError::new_err(error.to_string())
             }
         }

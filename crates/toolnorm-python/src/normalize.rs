@@ -2,15 +2,18 @@
 //! `toolnorm normalize --format parts` writes them.
 
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::PyList;
 
+use toolnorm_adapters::{Diagnostic, NormalizerBuilder};
+
 use crate::collect::{Collect, Collector, Ending};
 use crate::error::{self, Error, denied};
 use crate::options::Options;
-use crate::values::{Stats, part_list};
+use crate::values::{Stats, extend_parts, paused_gc};
 
 /// A stream: bytes, a bytearray (copied) or a str.
 #[derive(FromPyObject)]
@@ -68,22 +71,36 @@ pub(crate) fn normalize<'py>(
         source,
     };
     let builder = options.builder()?;
-    let (ending, taken, stats) = py.detach(|| {
-        let mut normalizer = builder.build();
-        let mut collector = Collector::new(Collect::Parts);
-        // In chunks, as the command reads: detection releases the held diagnostics
-        // between chunks, so their order is the command's.
-        for chunk in data.as_ref().chunks(1 << 16) {
-            collector.push(&mut normalizer, chunk);
-        }
-        let ending = collector.finish(&mut normalizer);
-        (ending, collector.take(), Stats::from(normalizer.stats()))
-    });
-    let (parts, diagnostics) = taken.map_err(Error::Part)?;
+    let data = data.as_ref();
+    let parts = PyList::empty(py);
+    // The stream is read on a thread of its own, without the GIL, while this one makes
+    // the parts read so far into dicts: on two cores or more, both at once.
+    let read = std::thread::scope(|scope| {
+        let (batches, mut received) = mpsc::sync_channel::<Vec<u8>>(BATCHES_AHEAD);
+        let reader = scope.spawn(move || read(builder, data, batches));
+        let list = &parts;
+        // Takes the receiving end: a failure here drops it, which stops the reading at
+        // its next batch.
+        let loaded = paused_gc(py, move || {
+            loop {
+                let (batch, back) = py.detach(move || (received.recv(), received));
+                received = back;
+                let Ok(batch) = batch else { return Ok(()) };
+                extend_parts(py, list, &batch)?;
+            }
+        });
+        let read = reader.join().map_err(|_| Error::Reader);
+        loaded?;
+        Ok::<_, PyErr>(read?)
+    })?;
+    let Read {
+        ending,
+        diagnostics,
+        stats,
+    } = read.map_err(Error::Part)?;
     if let Ending::Unrecognized(message) = ending {
         return Err(error::unrecognized_error(py, message, stats)?);
     }
-    let parts = part_list(py, &parts)?;
     if diagnostics
         .iter()
         .any(|diagnostic| denied(diagnostic, strict, deny_unknown))
@@ -92,4 +109,44 @@ pub(crate) fn normalize<'py>(
     }
     error::warn(py, &diagnostics)?;
     Ok(parts)
+}
+
+/// Batches read ahead of Python, at most.
+const BATCHES_AHEAD: usize = 2;
+
+/// What a whole stream ended with, once its parts are handed over.
+struct Read {
+    ending: Ending,
+    diagnostics: Vec<Diagnostic>,
+    stats: Stats,
+}
+
+/// Reads `data`, sending the parts text to `batches` as it fills (a JSON array each);
+/// when nothing receives them any more, stops early.
+fn read(
+    builder: NormalizerBuilder,
+    data: &[u8],
+    batches: mpsc::SyncSender<Vec<u8>>,
+) -> Result<Read, String> {
+    let mut normalizer = builder.build();
+    let mut collector = Collector::batched(Collect::Parts, batches.clone());
+    // In chunks, as the command reads: detection releases the held diagnostics between
+    // chunks, so their order is the command's.
+    for chunk in data.chunks(1 << 16) {
+        collector.push(&mut normalizer, chunk);
+        if collector.abandoned() {
+            break;
+        }
+    }
+    let ending = collector.finish(&mut normalizer);
+    let (parts, diagnostics) = collector.take()?;
+    // The last batch; none is sent empty.
+    if parts.len() > 2 {
+        let _gone = batches.send(parts);
+    }
+    Ok(Read {
+        ending,
+        diagnostics,
+        stats: Stats::from(normalizer.stats()),
+    })
 }

@@ -6,23 +6,40 @@ use toolnorm_adapters::{Diagnostic as RustDiagnostic, Severity, Stats as RustSta
 
 /// `parts`, the text of a JSON array of parts (the command's lines joined by commas), as a
 /// list of dicts by `json.loads` (in C; keys in the order of the text), with the cyclic
-/// garbage collector paused meanwhile: it would walk the growing list again and again.
+/// garbage collector paused meanwhile.
 pub(crate) fn part_list<'py>(py: Python<'py>, parts: &[u8]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    paused_gc(py, || extend_parts(py, &list, parts))?;
+    Ok(list)
+}
+
+/// Appends to `list` the parts of `parts`, the text of a JSON array of them, made into
+/// dicts by `json.loads`.
+pub(crate) fn extend_parts(py: Python<'_>, list: &Bound<'_, PyList>, parts: &[u8]) -> PyResult<()> {
     if parts == b"[]" {
-        return Ok(PyList::empty(py));
+        return Ok(());
     }
-    let text = PyBytes::new(py, parts);
-    let loads = py.import("json")?.getattr("loads")?;
+    let loaded = py
+        .import("json")?
+        .getattr("loads")?
+        .call1((PyBytes::new(py, parts),))?;
+    list.call_method1("extend", (loaded,))?;
+    Ok(())
+}
+
+/// Runs `work` with Python's cyclic garbage collector paused, if it was on: it would walk
+/// the growing list of dicts again and again.
+pub(crate) fn paused_gc<T>(py: Python<'_>, work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     let gc = py.import("gc")?;
     let collecting = gc.call_method0("isenabled")?.is_truthy()?;
     if collecting {
         gc.call_method0("disable")?;
     }
-    let list = loads.call1((text,));
+    let result = work();
     if collecting {
         gc.call_method0("enable")?;
     }
-    Ok(list?.cast_into::<PyList>()?)
+    result
 }
 
 /// One problem with the input: `str()` is the line `toolnorm normalize` writes on stderr

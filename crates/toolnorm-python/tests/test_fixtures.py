@@ -6,7 +6,7 @@ import warnings
 import pytest
 
 import toolnorm
-from conftest import as_lines, fixture_files, fixture_id, run_cli
+from conftest import FIXTURES, as_lines, fixture_files, fixture_id, run_cli
 
 FILES = fixture_files()
 
@@ -40,6 +40,19 @@ def test_parts_equal_the_command(cli, path):
         return
     assert result.returncode == 0, result.stderr
     parts, diagnostics = normalize_warned(data)
+    assert as_lines(parts) == result.stdout.decode()
+    assert diagnostics == cli_diagnostics(result.stderr)
+
+
+def test_parts_of_a_long_stream_equal_the_command(cli, tmp_path):
+    # Its parts text (about 2.7 MB) is handed to Python in several batches, made into
+    # dicts while the next is read.
+    path = tmp_path / "long.jsonl"
+    path.write_bytes((FIXTURES / "codex-exec" / "shell-ok.jsonl").read_bytes() * 8000)
+    result = run_cli(cli, "normalize", "--format", "parts", path)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout) > 2 << 20
+    parts, diagnostics = normalize_warned(path.read_bytes())
     assert as_lines(parts) == result.stdout.decode()
     assert diagnostics == cli_diagnostics(result.stderr)
 

@@ -3,10 +3,12 @@
 // diagnostics with their line numbers, the same line counts.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { test } from "node:test";
 
 import { dialects, normalize } from "../index.js";
-import { asLines, cliDialects, cliMany, fixtureName, fixtures, lineClasses, stderrOf } from "./common.mjs";
+import { platformName } from "../platform.js";
+import { asLines, cli, cliDialects, cliMany, fixtureName, fixtures, lineClasses, stderrOf } from "./common.mjs";
 
 const all = fixtures();
 const expectations = await cliMany(all.map((path) => [["--format", "parts"], path]));
@@ -49,4 +51,31 @@ test("a string gives what its bytes give", () => {
 
 test("the dialects are the command's", () => {
   assert.deepEqual(dialects(), cliDialects());
+});
+
+test("a long stream, its parts handed over in several batches, gives the command's parts", () => {
+  // About 2.7 MB of parts: several batches, each parsed while the next is read.
+  const path = all.find((p) => p.endsWith("codex-exec/shell-ok.jsonl"));
+  const data = Buffer.concat(Array(8000).fill(readFileSync(path)));
+  const expected = cli(["--format", "parts"], data);
+  assert.equal(expected.status, 0, expected.stderr.join("\n"));
+  assert.ok(expected.stdout.join("\n").length > 2 << 20);
+  const got = normalize(data);
+  assert.deepEqual(asLines(got.parts), expected.stdout);
+  assert.deepEqual(got.diagnostics.map((d) => d.text), stderrOf(expected).diagnostics);
+  assert.equal(got.stats.lines, 8000 * readFileSync(path, "utf8").split("\n").filter(Boolean).length);
+});
+
+test("a run ended before its last batch stops reading, and ends once", () => {
+  const native = createRequire(import.meta.url)(`../toolnorm.${platformName()}.node`);
+  const path = all.find((p) => p.endsWith("codex-exec/shell-ok.jsonl"));
+  const copies = 40000;
+  const lines = copies * readFileSync(path, "utf8").split("\n").filter(Boolean).length;
+  const run = native.startNormalize(Buffer.concat(Array(copies).fill(readFileSync(path))));
+  assert.ok(JSON.parse(run.nextBatch()).length > 0);
+  // At most the batches read ahead are read beyond the one taken: far from the end.
+  const ended = run.end();
+  assert.ok(ended.stats.lines > 0 && ended.stats.lines < lines, `${ended.stats.lines} of ${lines}`);
+  assert.equal(run.nextBatch(), null);
+  assert.throws(() => run.end(), /finished/);
 });

@@ -27,6 +27,7 @@ export interface NormalizeOptions {
 /** What kind of problem a diagnostic reports. */
 export type DiagnosticKind =
   | "invalid-json"
+  | "lone-surrogate"
   | "truncated-line"
   | "unknown-event"
   | "malformed-event"

@@ -8,6 +8,9 @@ use std::fmt;
 pub enum DiagnosticKind {
     /// The line is not valid JSON (or not valid UTF-8).
     InvalidJson,
+    /// A string holds a lone UTF-16 surrogate (`\ud83d` without its other half), read as
+    /// U+FFFD.
+    LoneSurrogate,
     /// The input ended in the middle of a line.
     TruncatedLine,
     /// A JSON object of a type the dialect does not have.
@@ -31,6 +34,7 @@ impl DiagnosticKind {
     pub fn as_str(self) -> &'static str {
         match self {
             DiagnosticKind::InvalidJson => "invalid-json",
+            DiagnosticKind::LoneSurrogate => "lone-surrogate",
             DiagnosticKind::TruncatedLine => "truncated-line",
             DiagnosticKind::UnknownEvent => "unknown-event",
             DiagnosticKind::MalformedEvent => "malformed-event",
@@ -49,7 +53,8 @@ impl DiagnosticKind {
 pub enum Severity {
     /// A well-formed event this version does not know, which carries no tool call by
     /// its envelope (a new session or account message, say): nothing was lost, but the
-    /// dialect has grown. `toolnorm normalize --deny-unknown` fails on these.
+    /// dialect has grown. Also a lone UTF-16 surrogate read as U+FFFD. `toolnorm
+    /// normalize --deny-unknown` fails on these.
     Notice,
     /// A line that could not be used and may carry tool data: not JSON, a tool event
     /// that does not fit, an event for a call that cannot be opened, a fold rejection.

@@ -23,6 +23,7 @@ use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::{Adapter, ProviderOptions};
 use crate::read::lines::Lines;
+use crate::read::surrogates;
 use crate::registry::{self, detect_line};
 use crate::rules::TitleRules;
 use crate::track::{Facts, Tracker};
@@ -398,10 +399,25 @@ impl Core {
 
     /// Has the adapter read one line, then reports the line's diagnostics.
     fn read_line(&mut self, line: u64, bytes: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
-        let events = self.read(Some((line, bytes)), on_step, |adapter, facts| {
-            adapter.line(line, bytes, facts);
+        let repaired = surrogates::repair(bytes);
+        let read_bytes = match &repaired {
+            Some(repaired) => {
+                self.diagnostics.push(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::LoneSurrogate,
+                    format!(
+                        "lone UTF-16 surrogate {} read as U+FFFD",
+                        repaired.replaced.join(", ")
+                    ),
+                ));
+                &repaired.bytes
+            }
+            None => bytes,
+        };
+        let events = self.read(Some((line, read_bytes)), on_step, |adapter, facts| {
+            adapter.line(line, read_bytes, facts);
         });
-        self.foreign_dialect(line, bytes, events);
+        self.foreign_dialect(line, read_bytes, events);
         self.classify(events);
         self.report(Some((line, bytes)), on_step);
     }
@@ -438,9 +454,15 @@ impl Core {
     /// When a line gave no event and only says it is not of the stream's dialect, but it
     /// is an event of another dialect, its diagnostics become one `foreign-dialect`.
     fn foreign_dialect(&mut self, line: u64, bytes: &[u8], events: u64) {
+        // A lone surrogate's notice is about the bytes, whatever the dialect: kept.
+        let mut said = self
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.kind != DiagnosticKind::LoneSurrogate)
+            .peekable();
         let rejected = events == 0
-            && !self.diagnostics.is_empty()
-            && self.diagnostics.iter().all(|diagnostic| {
+            && said.peek().is_some()
+            && said.all(|diagnostic| {
                 matches!(
                     diagnostic.kind,
                     DiagnosticKind::UnknownEvent | DiagnosticKind::MalformedEvent
@@ -454,7 +476,8 @@ impl Core {
         }
         let ours = adapter.dialect();
         if let Some(theirs) = detect_line(bytes).filter(|theirs| *theirs != ours) {
-            self.diagnostics.clear();
+            self.diagnostics
+                .retain(|diagnostic| diagnostic.kind == DiagnosticKind::LoneSurrogate);
             self.diagnostics.push(Diagnostic::at(
                 line,
                 DiagnosticKind::ForeignDialect,

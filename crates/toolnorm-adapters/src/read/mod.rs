@@ -1,6 +1,7 @@
 //! Reading wire data: lines (a long one read as a stream, its over-long strings cut when
 //! asked), JSON lines with diagnostics that say what is wrong, and tool input that is
-//! still streaming (partial JSON), and the probe that tells dialects apart.
+//! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the probe
+//! that tells dialects apart.
 
 #[cfg(any(feature = "claude-code", feature = "gemini-cli", feature = "acp"))]
 pub(crate) mod borrowed;
@@ -13,3 +14,4 @@ pub mod partial_json;
 pub mod probe;
 #[cfg(test)]
 pub(crate) mod scan_check;
+pub mod surrogates;

@@ -14,6 +14,7 @@ mod export;
 mod gemini_cli;
 mod json_schema;
 mod line_classes;
+mod lone_surrogates;
 mod midstream;
 mod qwen_session;
 mod redaction;

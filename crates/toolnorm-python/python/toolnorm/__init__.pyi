@@ -138,7 +138,7 @@ class Diagnostic:
         """The 1-based input line, when the problem is about one."""
     @property
     def kind(self) -> str:
-        """``invalid-json``, ``truncated-line``, ``unknown-event``, ``malformed-event``,
+        """``invalid-json``, ``lone-surrogate``, ``truncated-line``, ``unknown-event``, ``malformed-event``,
         ``foreign-dialect``, ``undetected-dialect``, ``rejected``, ``unknown-call``, …"""
     @property
     def severity(self) -> Literal["error", "notice"]: ...

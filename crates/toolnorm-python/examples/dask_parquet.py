@@ -24,6 +24,9 @@ from dask.distributed import Client, LocalCluster
 
 import toolnorm
 
+# The most files whose rows one partition holds, for a large folder.
+FILES_PER_PARTITION = 1000
+
 COLUMNS = {
     "source": "string",
     "position": "int64",
@@ -77,6 +80,15 @@ def rows(path):
     ]
 
 
+def partitions(files, workers):
+    """How many partitions ``files`` files are mapped in: two per worker, so that each
+    has work while the other's partition is written, and more for a large folder, so
+    that no partition holds more than about ``FILES_PER_PARTITION`` files' rows. Each
+    partition costs some tens of milliseconds (a pandas frame, a Parquet file): split
+    finer, the files of a few thousand sessions take longer on two workers than on one."""
+    return max(1, min(files, max(2 * workers, -(-files // FILES_PER_PARTITION))))
+
+
 def normalize_folder(folder, out, workers):
     """Normalizes every session file of ``folder`` on ``workers`` worker processes into
     the Parquet dataset ``out``; returns the files, the rows and the seconds it took
@@ -94,7 +106,7 @@ def normalize_folder(folder, out, workers):
     ) as cluster, Client(cluster) as client:
         client.wait_for_workers(workers)
         start = time.perf_counter()
-        bag = db.from_sequence(files, npartitions=max(1, min(len(files), workers * 16)))
+        bag = db.from_sequence(files, npartitions=partitions(len(files), workers))
         frame = bag.map(rows).flatten().to_dataframe(meta=meta)
         frame.to_parquet(out, write_index=False)
         seconds = time.perf_counter() - start

@@ -10,8 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 runs=${1:-5}
 files=${2:-3000}
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
-target=$(cd "$CARGO_TARGET_DIR" 2>/dev/null && pwd || echo "$PWD/$CARGO_TARGET_DIR")
+# Absolute: maturin builds from the package's folder, where a relative path would name
+# another target folder (and build everything again there).
+export CARGO_TARGET_DIR=$(realpath -m "${CARGO_TARGET_DIR:-target}")
+target=$CARGO_TARGET_DIR
 venv=$target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r crates/toolnorm-python/requirements.txt

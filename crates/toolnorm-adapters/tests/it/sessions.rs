@@ -201,3 +201,26 @@ fn interleaved_threads_with_the_same_call_ids_keep_every_call() {
     interleaved("opencode-serve", "shell-ok.jsonl", "subagent.jsonl");
     interleaved("codex-acp", "shell-ok.jsonl", "read-file.jsonl");
 }
+
+#[test]
+fn session_files_and_newer_dialects_concatenated_keep_every_call() {
+    for dir in [
+        "codex-rollout",
+        "codex-rollout@0.142.0",
+        "gemini-cli",
+        "gemini-cli@0.44.0",
+        "gemini-cli-session",
+        "gemini-cli-session@0.44.0",
+        "qwen-code",
+        "qwen-code@0.15.10",
+        "qwen-code-session",
+        "qwen-code-session@0.15.10",
+        "claude-code@2.1.36",
+        "claude-code-transcript@2.1.36",
+        "codex-exec@0.142.0",
+        "opencode-export@1.17.19",
+        "opencode-serve@1.17.19",
+    ] {
+        concatenated(dir, own_sessions);
+    }
+}

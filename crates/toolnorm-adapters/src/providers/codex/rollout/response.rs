@@ -248,9 +248,11 @@ pub(super) fn ended(at: &At<'_>, mut facts: ItemFacts, items: &mut Items, out: &
     items.seen(at.line, facts, at.session, out);
 }
 
-/// Whether the call has ended already (its later lines are the same call again).
+/// Whether the call has ended already in this session (its later lines are the same
+/// call again). An id a call of an earlier session had, seen again after another
+/// `session_meta`, is a call of its own.
 pub(super) fn known(id: &str, out: &Facts<'_>) -> bool {
-    !out.is_open(id) && out.finished(id).is_some()
+    !out.is_open(id) && out.finished(id).is_some() && !out.is_other_sessions(id)
 }
 
 /// A function call, named as the app-server names the same call.
@@ -448,7 +450,7 @@ fn text_outcome(text: &str, is_command: bool) -> Outcome {
 /// A result for a call that is not open: one ended already is the same call again; one
 /// the file never opened cannot be named.
 fn not_open(at: &At<'_>, call_id: &str, out: &mut Facts<'_>) {
-    if out.finished(call_id).is_some() {
+    if known(call_id, out) {
         return;
     }
     out.diagnostic(Diagnostic::notice(

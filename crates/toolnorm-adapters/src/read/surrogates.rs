@@ -17,30 +17,33 @@ pub struct Repaired {
     pub replaced: Vec<String>,
 }
 
+/// Finds `\u`: two bytes compared at once, so no other escape is a candidate.
+static ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+
+/// Whether the backslash at `at` is itself escaped (an odd run of backslashes before it).
+fn escaped(line: &[u8], at: usize) -> bool {
+    let before = line.get(..at).unwrap_or_default();
+    before
+        .iter()
+        .rev()
+        .take_while(|&&byte| byte == b'\\')
+        .count()
+        % 2
+        == 1
+}
+
 /// The escape written for each lone surrogate.
 const REPLACEMENT: &[u8; 6] = b"\\ufffd";
 
 /// `line` with each escaped lone surrogate replaced by `\ufffd`; `None` when it has none
-/// (the common case, found by one pass over its backslashes).
+/// (the common case, found by one search).
 pub fn repair(line: &[u8]) -> Option<Repaired> {
-    let mut lone = Vec::new();
-    // Where the next escape may start: a backslash before it is escaped (`\\u` is text)
-    // or inside a pair just read.
-    let mut next = 0;
-    for at in memchr::memchr_iter(b'\\', line) {
-        if at < next {
-            continue;
-        }
-        next = at + 2;
-        if line.get(at + 1) != Some(&b'u') {
-            continue;
-        }
-        match surrogate(line, at) {
-            Some(Half::High) if surrogate(line, at + 6) == Some(Half::Low) => next = at + 12,
-            Some(_) => lone.push(at),
-            None => {}
-        }
-    }
+    let lone = if line.len() < SHORT {
+        lone_in_short(line)
+    } else {
+        lone_in_long(line)
+    };
     if lone.is_empty() {
         return None;
     }
@@ -53,6 +56,53 @@ pub fn repair(line: &[u8]) -> Option<Repaired> {
         }
     }
     Some(Repaired { bytes, replaced })
+}
+
+/// Lines shorter than this are searched backslash by backslash: setting up the search
+/// for `\u` costs more than it saves on them.
+const SHORT: usize = 256;
+
+/// Where the lone surrogates' escapes of a short line start: each backslash looked at.
+fn lone_in_short(line: &[u8]) -> Vec<usize> {
+    let mut lone = Vec::new();
+    // Where the next escape may start: a backslash escaped (`\\u` is text) or inside a
+    // pair just read cannot.
+    let mut next = 0;
+    for at in memchr::memchr_iter(b'\\', line) {
+        if at < next {
+            continue;
+        }
+        next = at + 2;
+        if line.get(at + 1) == Some(&b'u') {
+            next = lone_at(line, at, &mut lone);
+        }
+    }
+    lone
+}
+
+/// Where the lone surrogates' escapes of a long line start: each `\u` looked at.
+fn lone_in_long(line: &[u8]) -> Vec<usize> {
+    let mut lone = Vec::new();
+    let mut next = 0;
+    for at in ESCAPE.find_iter(line) {
+        if at >= next && !escaped(line, at) {
+            next = lone_at(line, at, &mut lone);
+        }
+    }
+    lone
+}
+
+/// Looks at the `\u` escape at `at`: records it when it is a lone surrogate; where the
+/// next escape may start (after a pair, after both halves).
+fn lone_at(line: &[u8], at: usize, lone: &mut Vec<usize>) -> usize {
+    match surrogate(line, at) {
+        Some(Half::High) if surrogate(line, at + 6) == Some(Half::Low) => at + 12,
+        Some(_) => {
+            lone.push(at);
+            at + 6
+        }
+        None => at + 2,
+    }
 }
 
 /// Which half of a pair a surrogate is.
@@ -114,9 +164,13 @@ mod tests {
             "",
         ] {
             assert_eq!(repair(line.as_bytes()), None, "{line}");
+            let long = format!("{}{line}", " ".repeat(SHORT));
+            assert_eq!(repair(long.as_bytes()), None, "{long}");
         }
         // After an even run of backslashes, `\u` is an escape again.
         assert!(repair(br#"{"a":"\\\ud800"}"#).is_some());
+        let long = format!(r#"{}{{"a":"\\\ud800"}}"#, " ".repeat(SHORT));
+        assert!(repair(long.as_bytes()).is_some());
     }
 
     /// `units` as a JSON string literal: each unit as itself when it may be (a pair as its
@@ -161,8 +215,11 @@ mod tests {
             ),
             escape_all: bool,
             upper: bool,
+            long: bool,
         ) {
-            let line = literal(&units, escape_all, upper);
+            // A long line (searched otherwise) is the same literal after blanks.
+            let blanks = if long { SHORT } else { 0 };
+            let line = format!("{}{}", " ".repeat(blanks), literal(&units, escape_all, upper));
             let expected = String::from_utf16_lossy(&units);
             let lone = char::decode_utf16(units.iter().copied()).filter(Result::is_err).count();
             match repair(line.as_bytes()) {

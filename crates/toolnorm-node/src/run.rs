@@ -109,6 +109,7 @@ impl Run {
         self.take()
     }
 
+    /// Reads a chunk (cut anywhere), writing what its complete lines gave.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
         if self.finished {
             return Err(Error::Finished);
@@ -128,6 +129,7 @@ impl Run {
         Ok(())
     }
 
+    /// Ends the input, writing what the end gave (in `parts`, the calls still open).
     pub(crate) fn end(&mut self) -> Result<(), Error> {
         if self.finished {
             return Err(Error::Finished);

@@ -235,6 +235,12 @@ pub(super) enum ExecItem {
     Mcp(exec::McpToolCallItem),
     Collab(exec::CollabToolCallItem),
     Todo(exec::TodoListItem),
+    /// A `web_search` item, each of its keys' last value (`id` comes twice).
+    WebSearch {
+        id: String,
+        query: String,
+        action: Option<Value>,
+    },
     /// `agent_message`, `reasoning`, `error`: conversation, not tool calls.
     NotACall,
 }
@@ -338,6 +344,9 @@ fn item_facts(item: ExecItem, completed: bool, out: &Facts<'_>) -> Option<ItemFa
                 Outcome::InProgress
             };
             ItemFacts::new(sighting, outcome)
+        }
+        ExecItem::WebSearch { id, query, action } => {
+            web_search_facts(id, query, action, None, completed, "web_search")
         }
         ExecItem::NotACall => return None,
     };

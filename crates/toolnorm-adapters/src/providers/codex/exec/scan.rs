@@ -3,9 +3,10 @@
 //!
 //! It reads only the common shapes: an item whose `type` comes among its first keys (as
 //! `codex exec` writes them, after `id`), of a type read in its generated type, readable as
-//! that type. Anything else (a `web_search` item, written with `id` twice; an item type
-//! this version does not know; an item that does not read; a line that is not JSON)
-//! makes the scan give up, and the line is read as before, the event first, then the
+//! that type, or a `web_search` item (written with `id` twice, each key's last value
+//! kept, as the field-by-field reading keeps it). Anything else (an item type this
+//! version does not know; an item that does not read; a line that is not JSON) makes the
+//! scan give up, and the line is read as before, the event first, then the
 //! item's `type`, then the item (`CodexExecAdapter::read_fields`), which says what is
 //! wrong with it: the scan changes how often the bytes are read, never what a line means.
 
@@ -90,6 +91,9 @@ impl<'de> Visitor<'de> for ItemVisitor {
             }
             return Ok(ExecItem::NotACall);
         }
+        if kind == "web_search" {
+            return web_search(before.into_iter().flatten(), map);
+        }
         let rest = MapAccessDeserializer::new(Replayed {
             before: before.into_iter().flatten(),
             value: None,
@@ -106,6 +110,48 @@ impl<'de> Visitor<'de> for ItemVisitor {
             "todo_list" => exec::TodoListItem::deserialize(rest).map(ExecItem::Todo),
             _ => Err(give_up()),
         }
+    }
+}
+
+/// A `web_search` item's entries after its `type` (`before` those read before it), each
+/// key's last value kept, as reading the item into a `serde_json::Value` first keeps it.
+/// Gives up on anything else: a value of another type, a second `type`, a missing `id` or
+/// `query`.
+fn web_search<'de, A: MapAccess<'de>>(
+    before: impl Iterator<Item = (&'de str, &'de RawValue)>,
+    mut map: A,
+) -> Result<ExecItem, A::Error> {
+    let (mut id, mut query, mut action) = (None, None, None);
+    for (key, raw) in before {
+        let raw = raw.get();
+        match key {
+            "id" => id = Some(serde_json::from_str(raw).map_err(|_| give_up::<A::Error>())?),
+            "query" => query = Some(serde_json::from_str(raw).map_err(|_| give_up::<A::Error>())?),
+            "action" => {
+                action = serde_json::from_str(raw).map_err(|_| give_up::<A::Error>())?;
+            }
+            // Read as the `Value` reading reads it, so that what it refuses this refuses.
+            _ => {
+                serde_json::from_str::<serde_json::Value>(raw)
+                    .map_err(|_| give_up::<A::Error>())?;
+            }
+        }
+    }
+    while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        match key.as_ref() {
+            "id" => id = Some(map.next_value::<String>()?),
+            "query" => query = Some(map.next_value::<String>()?),
+            "action" => action = map.next_value::<Option<serde_json::Value>>()?,
+            // A second `type` is left to the field-by-field reading (it says so).
+            "type" => return Err(give_up()),
+            _ => {
+                map.next_value::<serde_json::Value>()?;
+            }
+        }
+    }
+    match (id, query) {
+        (Some(id), Some(query)) => Ok(ExecItem::WebSearch { id, query, action }),
+        _ => Err(give_up()),
     }
 }
 
@@ -192,6 +238,18 @@ mod tests {
             r#"{"type":"session.nope"}"#,
             r#"{"item":{}}"#,
             r#"{"type":"item.completed","item":{"id":"h","type":"command_execution""#,
+            r#"{"type":"item.started","item":{"id":"w","type":"web_search","id":"ws","query":"q","action":{"type":"search","query":"q"}}}"#,
+            r#"{"type":"item.completed","item":{"query":"q","id":"w","type":"web_search","id":"ws","action":null}}"#,
+            r#"{"type":"item.completed","item":{"id":1,"type":"web_search","id":"ws","query":"q"}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search","id":2,"query":"q"}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search","query":"q","type":"web_search"}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search","query":"q","type":"x"}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search"}}"#,
+            r#"{"type":"item.completed","item":{"type":"web_search","query":"q"}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search","query":"q","n":1e400}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","n":1e400,"type":"web_search","query":"q"}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search","\u0069d":"esc","query":"q","extra":[1,{"a":null}]}}"#,
+            r#"{"type":"item.completed","item":{"id":"w","type":"web_search","query":"q","action":{"type":"open_page"},"action":"x"}}"#,
         ];
         let text = lines.join("\n");
         assert_eq!(
@@ -211,6 +269,12 @@ mod tests {
             })
         ));
         let line = br#"{"type":"item.completed","item":{"id":"w","type":"web_search","id":"x","query":"q"}}"#;
-        assert!(scan(line).is_none());
+        assert!(matches!(
+            scan(line),
+            Some(Scanned {
+                item: Some(ExecItem::WebSearch { ref id, .. }),
+                ..
+            }) if id == "x"
+        ));
     }
 }

@@ -166,18 +166,34 @@ impl FieldPath {
         self.steps.iter().try_fold(input, |value, step| match step {
             Step::Key(key) => match value {
                 Value::Array(items) => items.get(key.parse::<usize>().ok()?),
-                _ => value.get(key),
+                _ => field(value, key),
             },
             Step::Find {
                 key,
-                field,
+                field: name,
                 value: wanted,
-            } => value.get(key)?.as_array()?.iter().find(|item| {
-                item.get(field)
+            } => field(value, key)?.as_array()?.iter().find(|item| {
+                field(item, name)
                     .and_then(scalar_text)
                     .is_some_and(|text| text == *wanted)
             }),
         })
+    }
+}
+
+/// Objects with at most this many keys are searched key by key: comparing a few short
+/// keys costs less than hashing the one looked for.
+const SCANNED: usize = 8;
+
+/// The value of `key` in `value`, if it is an object that has it.
+fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+    let object = value.as_object()?;
+    if object.len() <= SCANNED {
+        object
+            .iter()
+            .find_map(|(name, value)| (name == key).then_some(value))
+    } else {
+        object.get(key)
     }
 }
 

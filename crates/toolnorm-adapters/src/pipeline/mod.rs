@@ -22,6 +22,7 @@ pub use builder::NormalizerBuilder;
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::providers::{Adapter, ProviderOptions};
+use crate::read::encoding::Decoding;
 use crate::read::lines::Lines;
 use crate::read::surrogates;
 use crate::registry::{self, detect_line};
@@ -168,6 +169,8 @@ impl std::fmt::Display for Stats {
 /// assert_eq!((part.title.as_str(), part.state.as_str()), ("ls", "complete"));
 /// ```
 pub struct Normalizer {
+    /// The input's encoding: UTF-8 passed through, UTF-16 read as UTF-8.
+    decoding: Decoding,
     lines: Lines,
     core: Core,
 }
@@ -219,6 +222,7 @@ impl Normalizer {
             None => Lines::new(),
         };
         Normalizer {
+            decoding: Decoding::default(),
             lines,
             core: Core {
                 stage,
@@ -250,17 +254,33 @@ impl Normalizer {
 
     /// Feeds a chunk of input.
     pub fn push(&mut self, chunk: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
-        let core = &mut self.core;
-        self.lines.push(chunk, |line, bytes, cuts| {
-            core.recent.add(cuts);
-            core.line(line, bytes, false, on_step);
+        let Normalizer {
+            decoding,
+            lines,
+            core,
+        } = self;
+        decoding.push(chunk, |text| {
+            lines.push(text, |line, bytes, cuts| {
+                core.recent.add(cuts);
+                core.line(line, bytes, false, on_step);
+            });
         });
     }
 
     /// Ends the input: reads a last line without newline, flushes detection and the adapter.
     pub fn finish(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
-        let core = &mut self.core;
-        self.lines.finish(|line, bytes, cuts| {
+        let Normalizer {
+            decoding,
+            lines,
+            core,
+        } = self;
+        decoding.finish(|text| {
+            lines.push(text, |line, bytes, cuts| {
+                core.recent.add(cuts);
+                core.line(line, bytes, false, on_step);
+            });
+        });
+        lines.finish(|line, bytes, cuts| {
             core.recent.add(cuts);
             core.line(line, bytes, true, on_step);
         });

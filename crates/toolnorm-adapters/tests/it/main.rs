@@ -10,6 +10,7 @@ mod arbitrary_bytes;
 mod bad_input;
 mod claude_code_user_rules;
 mod codex_rules;
+mod encodings;
 mod export;
 mod gemini_cli;
 mod json_schema;

@@ -11,6 +11,7 @@ mod audit;
 mod builder;
 mod cap;
 mod document;
+mod glued;
 
 use std::io;
 use std::sync::Arc;
@@ -434,9 +435,12 @@ impl Core {
             }
             None => bytes,
         };
-        let events = self.read(Some((line, read_bytes)), on_step, |adapter, facts| {
+        let mut events = self.read(Some((line, read_bytes)), on_step, |adapter, facts| {
             adapter.line(line, read_bytes, facts);
         });
+        if events == 0 {
+            events = self.read_glued(line, read_bytes, on_step).unwrap_or(events);
+        }
         self.foreign_dialect(line, read_bytes, events);
         self.classify(events);
         self.report(Some((line, bytes)), on_step);

@@ -1,5 +1,6 @@
 //! Reading wire data: its text encoding (UTF-8, or UTF-16 read as UTF-8), lines (a long
-//! one read as a stream, its over-long strings cut when asked), JSON lines with diagnostics that say what is wrong, and tool input that is
+//! one read as a stream, its over-long strings cut when asked; several events on one line
+//! read apart), JSON lines with diagnostics that say what is wrong, and tool input that is
 //! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the probe
 //! that tells dialects apart.
 
@@ -9,6 +10,7 @@ pub(crate) mod borrowed;
 pub(crate) mod checked;
 pub mod cut;
 pub(crate) mod encoding;
+pub mod glued;
 pub mod json;
 pub mod lines;
 pub mod partial_json;

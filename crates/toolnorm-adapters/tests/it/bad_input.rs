@@ -406,3 +406,36 @@ fn a_missing_required_field() {
         ["line 3: `tool_use` block: missing field `id`"]
     );
 }
+
+#[test]
+fn two_events_on_one_line() {
+    // `cat` of a file that does not end with a newline: its last event and the next
+    // file's first on one line.
+    let mut lines = shell_ok();
+    let fifth = lines.remove(4);
+    lines[3].push_str(&fifth);
+    let run = run(join(&lines).as_bytes());
+    assert_eq!(run.parts, baseline());
+    assert_eq!(
+        run.diagnostics,
+        [
+            "line 4: notice: 2 JSON objects on one line (no newline between them), read one after the other"
+        ]
+    );
+}
+
+#[test]
+fn a_line_cut_short_with_the_next_written_after_it() {
+    // A writer killed in the middle of a line, then the next event appended.
+    let mut lines = shell_ok();
+    let cut = &lines[1][..60];
+    lines[3] = format!("{cut}{}", lines[3]);
+    let run = run(join(&lines).as_bytes());
+    assert_eq!(run.parts, baseline());
+    assert_eq!(
+        run.diagnostics,
+        [
+            "line 4: its first 60 bytes are not a whole JSON object (a line cut short, the next written after it): lost; the 1 object(s) after them read"
+        ]
+    );
+}

@@ -224,3 +224,48 @@ fn session_files_and_newer_dialects_concatenated_keep_every_call() {
         concatenated(dir, own_sessions);
     }
 }
+
+#[test]
+fn recordings_concatenated_without_their_last_newline_keep_every_call() {
+    // `cat` of files that do not end with a newline: each file's last line and the next
+    // file's first share a line, read as the two events they are.
+    for dir in [
+        "claude-code",
+        "claude-code-transcript",
+        "codex-exec",
+        "codex-rollout",
+        "gemini-cli",
+        "gemini-cli-session",
+        "opencode-serve",
+        "claude-code-acp",
+    ] {
+        let files = recordings(dir);
+        let texts: Vec<String> = files
+            .iter()
+            .enumerate()
+            .map(|(index, (_, text))| own_sessions(index, text))
+            .collect();
+        let (expected, diagnostics) = common::normalize(texts.concat().as_bytes(), None);
+        assert!(diagnostics.is_empty(), "{dir}: {diagnostics:?}");
+        let glued: String = texts
+            .iter()
+            .map(|text| text.trim_end_matches('\n'))
+            .collect();
+        let (parts, diagnostics) = common::normalize(glued.as_bytes(), None);
+        let essences = |parts: &[NormalizedToolPart]| -> Vec<String> {
+            parts.iter().map(|part| essence(part).to_string()).collect()
+        };
+        assert_eq!(essences(&parts), essences(&expected), "{dir}");
+        assert_eq!(
+            diagnostics.len(),
+            files.len() - 1,
+            "{dir}: {diagnostics:#?}"
+        );
+        assert!(
+            diagnostics
+                .iter()
+                .all(|d| d.message.starts_with("2 JSON objects on one line")),
+            "{dir}: {diagnostics:#?}"
+        );
+    }
+}

@@ -11,6 +11,24 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
+/// The recordings of one fixture directory (`.jsonl` files), in name order: each file's
+/// name and text.
+pub fn recordings(dir: &str) -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(fixtures().join(dir))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(path).unwrap())
+        })
+        .collect()
+}
+
 /// Runs `bytes` through `normalizer`: the final parts and every diagnostic.
 pub fn run(mut normalizer: Normalizer, bytes: &[u8]) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();

@@ -55,30 +55,22 @@ fn every_recording_reads_alike_in_utf16_and_with_a_byte_order_mark() {
         "claude-code-acp",
     ];
     for dir in dirs {
-        let mut files: Vec<_> = std::fs::read_dir(common::fixtures().join(dir))
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
-        files.sort();
-        for path in files.iter().take(4) {
-            let text = std::fs::read_to_string(path).unwrap();
+        for (name, text) in common::recordings(dir).iter().take(4) {
             let expected = read(text.as_bytes(), 1 << 16);
-            assert!(expected.0.len() > 2, "{}: no parts", path.display());
+            assert!(expected.0.len() > 2, "{dir}/{name}: no parts");
             let encoded = [
                 [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat(),
-                utf16(&text, false, true),
-                utf16(&text, true, true),
-                utf16(&text, false, false),
-                utf16(&text, true, false),
+                utf16(text, false, true),
+                utf16(text, true, true),
+                utf16(text, false, false),
+                utf16(text, true, false),
             ];
             for (which, bytes) in encoded.iter().enumerate() {
                 for size in [1, 7, 1 << 16] {
                     assert_eq!(
                         read(bytes, size),
                         expected,
-                        "{}: encoding {which}, pieces of {size}",
-                        path.display()
+                        "{dir}/{name}: encoding {which}, pieces of {size}"
                     );
                 }
             }

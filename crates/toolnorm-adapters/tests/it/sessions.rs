@@ -12,23 +12,6 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 use toolnorm::NormalizedToolPart;
 
-/// The recordings of one provider directory, in name order.
-fn recordings(dir: &str) -> Vec<(String, String)> {
-    let mut files: Vec<_> = std::fs::read_dir(common::fixtures().join(dir))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(path).unwrap())
-        })
-        .collect()
-}
-
 /// What a part says, beside its id and the metadata that names its session.
 fn essence(part: &NormalizedToolPart) -> Value {
     let mut value = serde_json::to_value(part).unwrap();
@@ -45,7 +28,7 @@ fn essence(part: &NormalizedToolPart) -> Value {
 /// into one of its own, as two real sessions have) and checks every recording's parts come
 /// out, each once.
 fn concatenated(dir: &str, distinct: impl Fn(usize, &str) -> String) {
-    let files = recordings(dir);
+    let files = common::recordings(dir);
     let mut stream = String::new();
     let mut expected = Vec::new();
     for (index, (name, text)) in files.iter().enumerate() {
@@ -239,7 +222,7 @@ fn recordings_concatenated_without_their_last_newline_keep_every_call() {
         "opencode-serve",
         "claude-code-acp",
     ] {
-        let files = recordings(dir);
+        let files = common::recordings(dir);
         let texts: Vec<String> = files
             .iter()
             .enumerate()

@@ -4,9 +4,14 @@
 //! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the probe
 //! that tells dialects apart.
 
-#[cfg(any(feature = "claude-code", feature = "gemini-cli", feature = "acp"))]
+#[cfg(any(
+    feature = "claude-code",
+    feature = "codex",
+    feature = "gemini-cli",
+    feature = "acp"
+))]
 pub(crate) mod borrowed;
-#[cfg(feature = "gemini-cli")]
+#[cfg(any(feature = "codex", feature = "gemini-cli"))]
 pub(crate) mod checked;
 pub mod cut;
 pub(crate) mod encoding;

@@ -20,6 +20,7 @@ use serde_json::value::RawValue;
 use toolnorm_wire::codex_exec as exec;
 
 use super::ExecItem;
+use crate::read::checked::Checked;
 
 /// The line read in one scan, or `None` when it is not of the shapes the scan reads.
 pub(super) fn scan(bytes: &[u8]) -> Option<Scanned<'_>> {
@@ -130,10 +131,9 @@ fn web_search<'de, A: MapAccess<'de>>(
             "action" => {
                 action = serde_json::from_str(raw).map_err(|_| give_up::<A::Error>())?;
             }
-            // Read as the `Value` reading reads it, so that what it refuses this refuses.
+            // Checked as the `Value` reading reads it, so that what it refuses this refuses.
             _ => {
-                serde_json::from_str::<serde_json::Value>(raw)
-                    .map_err(|_| give_up::<A::Error>())?;
+                serde_json::from_str::<Checked>(raw).map_err(|_| give_up::<A::Error>())?;
             }
         }
     }
@@ -145,7 +145,7 @@ fn web_search<'de, A: MapAccess<'de>>(
             // A second `type` is left to the field-by-field reading (it says so).
             "type" => return Err(give_up()),
             _ => {
-                map.next_value::<serde_json::Value>()?;
+                map.next_value::<Checked>()?;
             }
         }
     }

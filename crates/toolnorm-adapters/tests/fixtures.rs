@@ -1,10 +1,13 @@
 //! Every recorded fixture: normalized with no diagnostic, every call id of the raw stream
-//! exactly once in the parts, and the parts as reviewed (one golden per fixture).
+//! exactly once in the parts, the parts and the event log as reviewed (a golden per
+//! fixture, stored once: see `tests/goldens.toml`), and every fixture written in every
+//! emitter format, whose goldens are on the named cases of `tests/goldens.toml`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod goldens;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -125,8 +128,27 @@ fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
     }
 }
 
+/// Every fixture's output for one golden test, by `folder/name.jsonl`.
+fn outputs(output: impl Fn(&std::path::Path) -> String) -> BTreeMap<String, String> {
+    goldens::fixtures()
+        .into_iter()
+        .map(|fixture| {
+            let text = output(&goldens::fixtures_dir().join(&fixture));
+            (fixture, text)
+        })
+        .collect()
+}
+
+/// A fixture's parts, as compact JSON.
+fn parts_json(path: &std::path::Path) -> String {
+    let (parts, _) = common::normalize(&std::fs::read(path).unwrap(), None);
+    serde_json::to_string(&parts).unwrap()
+}
+
 #[test]
 fn every_fixture_normalizes_to_its_reviewed_parts() {
+    let rules = goldens::Rules::load();
+    let outputs = outputs(parts_json);
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
         let bytes = std::fs::read(path).unwrap();
         let (parts, diagnostics) = common::normalize(&bytes, None);
@@ -159,7 +181,11 @@ fn every_fixture_normalizes_to_its_reviewed_parts() {
             "{}: call ids of the stream and of the parts differ",
             path.display()
         );
-        insta::assert_json_snapshot!(parts);
+        let fixture = goldens::relative(path);
+        let test = "every_fixture_normalizes_to_its_reviewed_parts";
+        if rules.needs_golden(test, &fixture, &outputs, "[]") {
+            insta::assert_json_snapshot!(parts);
+        }
     });
 }
 
@@ -190,32 +216,154 @@ fn written(path: &std::path::Path, format: toolnorm_adapters::Format) -> String 
 
 #[test]
 fn every_fixture_gives_its_reviewed_event_log() {
+    let rules = goldens::Rules::load();
+    let outputs = outputs(|path| written(path, toolnorm_adapters::Format::Events));
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
-        let log = written(path, toolnorm_adapters::Format::Events);
-        insta::assert_snapshot!(log);
+        let fixture = goldens::relative(path);
+        let test = "every_fixture_gives_its_reviewed_event_log";
+        if rules.needs_golden(test, &fixture, &outputs, "") {
+            let log = &outputs[&fixture];
+            insta::assert_snapshot!(log);
+        }
     });
 }
 
 #[test]
-fn every_fixture_gives_its_reviewed_acp_frames() {
-    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+fn every_case_gives_its_reviewed_acp_frames() {
+    let rules = goldens::Rules::load();
+    insta::glob!("../../../fixtures", &rules.case_pattern(), |path| {
         let frames = written(path, toolnorm_adapters::Format::Acp);
         insta::assert_snapshot!(frames);
     });
 }
 
 #[test]
-fn every_fixture_gives_its_reviewed_ai_sdk_chunks() {
-    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+fn every_case_gives_its_reviewed_ai_sdk_chunks() {
+    let rules = goldens::Rules::load();
+    insta::glob!("../../../fixtures", &rules.case_pattern(), |path| {
         let chunks = written(path, toolnorm_adapters::Format::AiSdk);
         insta::assert_snapshot!(chunks);
     });
 }
 
 #[test]
-fn every_fixture_gives_its_reviewed_ag_ui_events() {
-    insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
+fn every_case_gives_its_reviewed_ag_ui_events() {
+    let rules = goldens::Rules::load();
+    insta::glob!("../../../fixtures", &rules.case_pattern(), |path| {
         let events = written(path, toolnorm_adapters::Format::AgUi);
         insta::assert_snapshot!(events);
     });
+}
+
+/// The emitter formats whose goldens are on the cases.
+const CASE_FORMATS: &[toolnorm_adapters::Format] = &[
+    toolnorm_adapters::Format::Acp,
+    toolnorm_adapters::Format::AiSdk,
+    toolnorm_adapters::Format::AgUi,
+];
+
+#[test]
+fn the_cases_write_every_frame_shape() {
+    let rules = goldens::Rules::load();
+    for format in CASE_FORMATS {
+        // Every fixture written in the format (with no diagnostic, as `written` asserts):
+        // the shapes of its lines, and a fixture that writes each.
+        let mut shapes: BTreeMap<String, String> = BTreeMap::new();
+        let mut covered = BTreeSet::new();
+        for fixture in goldens::fixtures() {
+            let text = written(&goldens::fixtures_dir().join(&fixture), *format);
+            for line in text.lines() {
+                let value: serde_json::Value = serde_json::from_str(line)
+                    .unwrap_or_else(|error| panic!("{fixture} in {format}: {error}: {line}"));
+                let shape = goldens::shape(&value);
+                if rules.cases.contains_key(&fixture) {
+                    covered.insert(shape.clone());
+                }
+                shapes.entry(shape).or_insert_with(|| fixture.clone());
+            }
+        }
+        let missing: Vec<String> = shapes
+            .iter()
+            .filter(|(shape, _)| !covered.contains(*shape))
+            .map(|(shape, fixture)| format!("{fixture}: {shape}"))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{format}: no case of goldens.toml writes these shapes (add a case):\n{}",
+            missing.join("\n")
+        );
+    }
+}
+
+#[test]
+fn every_event_log_replays_to_its_parts() {
+    for fixture in goldens::fixtures() {
+        let path = goldens::fixtures_dir().join(&fixture);
+        let log = written(&path, toolnorm_adapters::Format::Events);
+        let (replayed, diagnostics) = common::normalize(
+            log.as_bytes(),
+            toolnorm_adapters::Dialect::from_name("events"),
+        );
+        assert!(diagnostics.is_empty(), "{fixture}: {diagnostics:?}");
+        assert_eq!(
+            serde_json::to_string(&replayed).unwrap(),
+            parts_json(&path),
+            "{fixture}: its event log replays to other parts"
+        );
+    }
+}
+
+#[test]
+fn every_golden_is_used_and_no_two_are_identical() {
+    let rules = goldens::Rules::load();
+    let fixtures: BTreeSet<String> = goldens::fixtures().into_iter().collect();
+    let mut expected: BTreeSet<String> = BTreeSet::new();
+    for fixture in &fixtures {
+        for test in [
+            "every_fixture_normalizes_to_its_reviewed_parts",
+            "every_fixture_gives_its_reviewed_event_log",
+        ] {
+            expected.insert(goldens::golden_name(test, fixture));
+        }
+    }
+    for case in rules.cases.keys() {
+        assert!(fixtures.contains(case), "goldens.toml: no fixture {case}");
+        for test in [
+            "every_case_gives_its_reviewed_acp_frames",
+            "every_case_gives_its_reviewed_ai_sdk_chunks",
+            "every_case_gives_its_reviewed_ag_ui_events",
+        ] {
+            expected.insert(goldens::golden_name(test, case));
+        }
+    }
+    for fixture in rules.no_calls.keys() {
+        assert!(
+            fixtures.contains(fixture),
+            "goldens.toml: no fixture {fixture}"
+        );
+    }
+    let cli =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolnorm-cli/tests/it/snapshots");
+    let mut bodies: BTreeMap<String, String> = BTreeMap::new();
+    for dir in [goldens::snapshots(), cli] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !name.ends_with(".snap") {
+                continue;
+            }
+            if dir == goldens::snapshots() {
+                assert!(
+                    expected.contains(&name),
+                    "{}: no fixture or case of goldens.toml has this golden; delete it",
+                    path.display()
+                );
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let body = goldens::body(&text).to_owned();
+            if let Some(other) = bodies.insert(body, path.display().to_string()) {
+                panic!("{} and {other} hold the same output", path.display());
+            }
+        }
+    }
 }

@@ -149,6 +149,7 @@ fn parts_json(path: &std::path::Path) -> String {
 fn every_fixture_normalizes_to_its_reviewed_parts() {
     let rules = goldens::Rules::load();
     let outputs = outputs(parts_json);
+    let mut redundant = Vec::new();
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
         let bytes = std::fs::read(path).unwrap();
         let (parts, diagnostics) = common::normalize(&bytes, None);
@@ -183,10 +184,11 @@ fn every_fixture_normalizes_to_its_reviewed_parts() {
         );
         let fixture = goldens::relative(path);
         let test = "every_fixture_normalizes_to_its_reviewed_parts";
-        if rules.needs_golden(test, &fixture, &outputs, "[]") {
+        if rules.needs_golden(test, &fixture, &outputs, "[]", &mut redundant) {
             insta::assert_json_snapshot!(parts);
         }
     });
+    goldens::assert_none_redundant(&redundant);
 }
 
 /// Every fixture written in `format` exactly as `toolnorm normalize --format <format>`
@@ -218,14 +220,16 @@ fn written(path: &std::path::Path, format: toolnorm_adapters::Format) -> String 
 fn every_fixture_gives_its_reviewed_event_log() {
     let rules = goldens::Rules::load();
     let outputs = outputs(|path| written(path, toolnorm_adapters::Format::Events));
+    let mut redundant = Vec::new();
     insta::glob!("../../../fixtures", "*/*.jsonl", |path| {
         let fixture = goldens::relative(path);
         let test = "every_fixture_gives_its_reviewed_event_log";
-        if rules.needs_golden(test, &fixture, &outputs, "") {
+        if rules.needs_golden(test, &fixture, &outputs, "", &mut redundant) {
             let log = &outputs[&fixture];
             insta::assert_snapshot!(log);
         }
     });
+    goldens::assert_none_redundant(&redundant);
 }
 
 #[test]

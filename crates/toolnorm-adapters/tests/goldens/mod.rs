@@ -128,15 +128,17 @@ impl Rules {
     }
 
     /// Whether `fixture` needs its own golden for `test` (a test of `fixtures.rs`), given
-    /// every fixture's output for it. Panics where the fixture's own golden is redundant (a
-    /// fixture it shares with has its output, or it has no calls), or where a recording
-    /// listed without calls has output (`empty` is the output of no calls).
+    /// every fixture's output for it. A golden of its own that is redundant (a fixture it
+    /// shares with writes its output, or it has no calls) is added to `redundant`, to be
+    /// deleted. Panics where a recording listed without calls has output (`empty` is the
+    /// output of no calls).
     pub fn needs_golden(
         &self,
         test: &str,
         fixture: &str,
         outputs: &BTreeMap<String, String>,
         empty: &str,
+        redundant: &mut Vec<String>,
     ) -> bool {
         let golden = snapshots().join(golden_name(test, fixture));
         let own = golden.exists();
@@ -146,11 +148,9 @@ impl Rules {
                 output, empty,
                 "{fixture} is listed in goldens.toml as having no calls, and has output"
             );
-            assert!(
-                !own,
-                "{} is redundant: {fixture} has no calls; delete it",
-                golden.display()
-            );
+            if own {
+                redundant.push(format!("{} ({fixture} has no calls)", golden.display()));
+            }
             return false;
         }
         let keys: BTreeSet<String> = outputs.keys().cloned().collect();
@@ -160,16 +160,27 @@ impl Rules {
             .find(|other| outputs.get(other) == Some(output));
         match shared {
             Some(other) => {
-                assert!(
-                    !own,
-                    "{} is redundant: {fixture} writes what {other} writes; delete it",
-                    golden.display()
-                );
+                if own {
+                    redundant.push(format!(
+                        "{} ({fixture} writes what {other} writes)",
+                        golden.display()
+                    ));
+                }
                 false
             }
             None => true,
         }
     }
+}
+
+/// Panics listing the goldens that `needs_golden` found redundant.
+pub fn assert_none_redundant(redundant: &[String]) {
+    assert!(
+        redundant.is_empty(),
+        "redundant goldens (their fixture's output is pinned by the golden of the fixture it \
+         shares with, see tests/goldens.toml); delete them:\n{}",
+        redundant.join("\n")
+    );
 }
 
 /// The golden file insta names for `test` on `fixture` (`folder/name.jsonl`).

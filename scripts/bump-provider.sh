@@ -6,7 +6,11 @@
 #      recorded from it (`toolnorm-record all --package`), when the package records any;
 #   3. run the fixture goldens, leave each changed golden as a `.snap.new` beside its
 #      `.snap`, and summarize the changes of the parts goldens: calls added or removed,
-#      states, kinds and titles changed.
+#      states, kinds and titles changed. A version folder's golden is stored only where
+#      its output differs from a newer version's (crates/toolnorm-adapters/tests/goldens.toml):
+#      a `.snap.new` without a `.snap` is a fixture that shared a golden and now writes
+#      its own output (or a new fixture), and the goldens a new recording makes redundant
+#      are listed, to be deleted.
 # Then review with `cargo insta review` (see README, "Bump a provider").
 #
 #   scripts/bump-provider.sh PACKAGE VERSION     e.g. scripts/bump-provider.sh @openai/codex 0.172.0
@@ -15,7 +19,7 @@
 # is the recorder's scratch directory; the CLI is installed into $TOOLNORM_SCRATCH/npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 2 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 package=$1 version=$2
 scratch=${TOOLNORM_SCRATCH:-/tmp/toolnorm-record}
 snapshots=crates/toolnorm-adapters/tests/snapshots
@@ -46,7 +50,9 @@ fi
 
 step "fixture goldens"
 find "$snapshots" -name '*.snap.new' -delete
-if INSTA_UPDATE=new cargo test --quiet --locked -p toolnorm-adapters --test fixtures >/dev/null 2>&1; then
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if INSTA_UPDATE=new cargo test --quiet --locked -p toolnorm-adapters --test fixtures >"$log" 2>&1; then
   echo "every golden is unchanged"
 else
   python3 - "$snapshots" <<'PY'
@@ -69,7 +75,13 @@ def calls(lines):
         return {}
     return {part.get("id"): part for part in parts if isinstance(part, dict)}
 
-NAMES = {"parts": "parts", "event_log": "event log", "acp_frames": "ACP frames"}
+NAMES = {
+    "parts": "parts",
+    "event_log": "event log",
+    "acp_frames": "ACP frames",
+    "ai_sdk_chunks": "AI SDK chunks",
+    "ag_ui_events": "AG-UI events",
+}
 
 changed = sorted(glob.glob(os.path.join(sys.argv[1], "*.snap.new")))
 print(f"{len(changed)} goldens changed")
@@ -80,7 +92,7 @@ for new_path in changed:
     test = os.path.basename(old_path).split("@")[0]
     kind = next((name for key, name in NAMES.items() if test.endswith(key)), test)
     if not old:
-        print(f"  {source} [{kind}]: new golden, {len(new)} lines")
+        print(f"  {source} [{kind}]: golden of its own (it shared one before, or is new), {len(new)} lines")
         continue
     if kind != "parts":
         differ = len(set(new) ^ set(old))
@@ -102,6 +114,10 @@ for new_path in changed:
             notes.append(f"{id} also: {', '.join(sorted(rest))}")
     print(f"  {source} [parts]: " + ("; ".join(notes) if notes else "same calls, states and titles"))
 PY
+  if grep -q ' writes what \| has no calls)' "$log"; then
+    echo "Redundant goldens (their fixture now writes what a fixture it shares with writes): git rm them"
+    grep ' writes what \| has no calls)' "$log" | sed 's/^/  /'
+  fi
   echo "Review: cargo insta review (or accept all: cargo insta accept), then strip"
   echo "assertion_line: sed -i '/^assertion_line:/d' $snapshots/*.snap"
 fi

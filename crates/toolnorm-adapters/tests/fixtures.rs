@@ -266,6 +266,9 @@ const CASE_FORMATS: &[toolnorm_adapters::Format] = &[
     toolnorm_adapters::Format::AgUi,
 ];
 
+/// Every frame shape that any fixture writes in an emitter format is written by a case
+/// (see `goldens::shape`): the cases' goldens reach every kind of frame each emitter
+/// builds.
 #[test]
 fn the_cases_write_every_frame_shape() {
     let rules = goldens::Rules::load();
@@ -299,6 +302,8 @@ fn the_cases_write_every_frame_shape() {
     }
 }
 
+/// Every fixture's event log, read back as the `events` dialect, folds into the fixture's
+/// parts.
 #[test]
 fn every_event_log_replays_to_its_parts() {
     for fixture in goldens::fixtures() {
@@ -317,6 +322,9 @@ fn every_event_log_replays_to_its_parts() {
     }
 }
 
+/// Every golden of this crate belongs to a fixture or a case, and no two goldens of the
+/// workspace hold the same output (insta's header, which names the test and the input,
+/// left out).
 #[test]
 fn every_golden_is_used_and_no_two_are_identical() {
     let rules = goldens::Rules::load();
@@ -346,17 +354,16 @@ fn every_golden_is_used_and_no_two_are_identical() {
             "goldens.toml: no fixture {fixture}"
         );
     }
-    let cli =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolnorm-cli/tests/it/snapshots");
+    let own = goldens::snapshots().canonicalize().unwrap();
     let mut bodies: BTreeMap<String, String> = BTreeMap::new();
-    for dir in [goldens::snapshots(), cli] {
+    for dir in goldens::snapshot_dirs() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             if !name.ends_with(".snap") {
                 continue;
             }
-            if dir == goldens::snapshots() {
+            if dir.canonicalize().unwrap() == own {
                 assert!(
                     expected.contains(&name),
                     "{}: no fixture or case of goldens.toml has this golden; delete it",

@@ -12,6 +12,35 @@ pub fn snapshots() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
 }
 
+/// Every golden directory of the workspace: the folders named `snapshots` under each
+/// crate's `tests/`, this crate's first.
+pub fn snapshot_dirs() -> Vec<PathBuf> {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|name| name == "snapshots") {
+                    found.push(path);
+                } else {
+                    walk(&path, found);
+                }
+            }
+        }
+    }
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut dirs = Vec::new();
+    for entry in std::fs::read_dir(&crates).unwrap() {
+        let tests = entry.unwrap().path().join("tests");
+        if tests.is_dir() {
+            walk(&tests, &mut dirs);
+        }
+    }
+    dirs.sort();
+    let own = snapshots().canonicalize().unwrap();
+    dirs.sort_by_key(|dir| dir.canonicalize().unwrap() != own);
+    dirs
+}
+
 /// The workspace's `fixtures/` directory.
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")

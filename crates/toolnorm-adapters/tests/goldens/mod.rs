@@ -183,10 +183,10 @@ impl Rules {
             return false;
         }
         let keys: BTreeSet<String> = outputs.keys().cloned().collect();
-        let shared = self
-            .shared_with(fixture, &keys)
-            .into_iter()
-            .find(|other| outputs.get(other) == Some(output));
+        let candidates = self.shared_with(fixture, &keys);
+        let shared = candidates
+            .iter()
+            .find(|other| outputs.get(*other) == Some(output));
         match shared {
             Some(other) => {
                 if own {
@@ -197,7 +197,17 @@ impl Rules {
                 }
                 false
             }
-            None => true,
+            None => {
+                if !own && !candidates.is_empty() {
+                    // The golden insta proposes is the whole output: say what to diff it with.
+                    eprintln!(
+                        "{fixture} writes its own output now, not that of {}: compare its new \
+                         golden with theirs",
+                        candidates.join(" or ")
+                    );
+                }
+                true
+            }
         }
     }
 }

@@ -302,6 +302,43 @@ fn the_cases_write_every_frame_shape() {
     }
 }
 
+/// Every fixture written in every format, with no diagnostic: the `parts` lines are its
+/// parts, and the last `updates` snapshot of each call is its part.
+#[test]
+fn every_fixture_is_written_in_every_format() {
+    use toolnorm_adapters::Format;
+    for fixture in goldens::fixtures() {
+        let path = goldens::fixtures_dir().join(&fixture);
+        let parts: serde_json::Value = serde_json::from_str(&parts_json(&path)).unwrap();
+        let by_id = |lines: &str| -> BTreeMap<String, serde_json::Value> {
+            lines
+                .lines()
+                .map(|line| {
+                    let part: serde_json::Value = serde_json::from_str(line).unwrap();
+                    (part["id"].as_str().unwrap().to_owned(), part)
+                })
+                .collect()
+        };
+        let expected = by_id(
+            &parts
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|part| format!("{part}\n"))
+                .collect::<String>(),
+        );
+        for format in Format::ALL {
+            let text = written(&path, *format);
+            match format {
+                Format::Parts | Format::Updates => {
+                    assert_eq!(by_id(&text), expected, "{fixture} in {format}");
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 /// Every fixture's event log, read back as the `events` dialect, folds into the fixture's
 /// parts.
 #[test]

@@ -116,6 +116,12 @@ impl TitleRules {
         }
     }
 
+    /// How many rules the set holds.
+    #[cfg(test)]
+    pub(crate) fn rules_len(&self) -> usize {
+        self.rules.len()
+    }
+
     /// These rules, then `fallback`'s.
     #[must_use]
     pub fn then(self, fallback: TitleRules) -> Self {

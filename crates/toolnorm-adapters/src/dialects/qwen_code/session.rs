@@ -25,8 +25,9 @@ use serde_json::Value;
 use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::rules::mcp;
@@ -34,6 +35,23 @@ use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
 
 /// The dialect: Qwen Code's session files, with Qwen Code's provider for the rules.
 pub(crate) const DIALECT: Dialect = Dialect::new("qwen-code-session", "qwen-code");
+
+impl Dialect {
+    /// Qwen Code's session files (`~/.qwen/projects/<project>/chats/<session>.jsonl`).
+    pub const QWEN_CODE_SESSION: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Qwen Code session file (`~/.qwen/projects/…/chats/*.jsonl`)",
+    feature: "qwen-code",
+    rules: super::RULES,
+    claims: claims,
+    adapter: |_| Box::new(QwenSessionAdapter),
+    // The session files the stream-json runs wrote (`fixtures/qwen-code-session/`).
+    recordings: &["qwen-code"],
+};
 
 /// The raw item type of the calls (`metadata.itemType`).
 const ITEM_TYPE: &str = "functionCall";

@@ -11,7 +11,7 @@ use toolnorm_wire::codex_rollout as wire;
 
 use super::At;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::codex::items::{
+use crate::dialects::codex::items::{
     Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
     command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };

@@ -26,8 +26,9 @@ use toolnorm_wire::acp;
 
 use crate::Dialect;
 use crate::acp::{Clues, kind_of, state_of};
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::track::{Ending, Facts, Sighting};
@@ -37,6 +38,30 @@ use seen::{Raw, Seen, foreign_metadata, marked_mcp, mcp_input, mcp_name};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("acp", "acp");
+
+/// Its rules file (the kind and title of each of its tools), as `(origin, TOML text)`.
+pub(crate) const RULES: (&str, &str) = ("src/dialects/acp/rules.toml", include_str!("rules.toml"));
+
+impl Dialect {
+    /// Agent Client Protocol v1 JSON-RPC, as a client sees it.
+    pub const ACP: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Agent Client Protocol JSON-RPC, as a client sees it",
+    feature: "acp",
+    rules: RULES,
+    claims: claims,
+    adapter: |options| Box::new(AcpAdapter::new(options.mcp_servers.clone())),
+    recordings: &[
+        "opencode-acp",
+        "claude-code-acp",
+        "codex-acp",
+        "claude-code-zed-acp",
+    ],
+};
 
 /// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` (methods `session/…`,
 /// `fs/…`, `terminal/…`, `_…` extensions).

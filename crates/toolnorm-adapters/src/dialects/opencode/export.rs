@@ -17,14 +17,32 @@ use toolnorm_wire::opencode_export as wire;
 
 use super::OpenCodeAdapter;
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::track::Facts;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("opencode-export", "opencode");
+
+impl Dialect {
+    /// OpenCode's stored sessions, as `opencode export <session>` prints them.
+    pub const OPENCODE_EXPORT: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "OpenCode stored session, as `opencode export <session>` prints it",
+    feature: "opencode",
+    rules: super::RULES,
+    claims: claims,
+    adapter: |options| Box::new(OpenCodeExportAdapter::new(options.mcp_servers.clone())),
+    // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
+    recordings: &["opencode-serve"],
+};
 
 /// Whether a line is an export: `info` and `messages` at the top level, and no `type`.
 pub(crate) fn claims(probe: &Probe<'_>) -> bool {

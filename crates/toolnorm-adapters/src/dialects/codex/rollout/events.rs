@@ -13,7 +13,7 @@ use toolnorm::{ToolError, meta};
 use super::At;
 use super::response::{Kind, ended, known};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::codex::items::{
+use crate::dialects::codex::items::{
     Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
     command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };

@@ -25,7 +25,7 @@
 //! | any other line type, `response_item` type or thread item type | a notice (a tool-like one is still a call) |
 //!
 //! The calls have the names, kinds and titles of `codex app-server`'s items for the same
-//! calls (`rules/codex.toml`): a shell call is `commandExecution`, a patch `fileChange`,
+//! calls (`rules.toml`): a shell call is `commandExecution`, a patch `fileChange`,
 //! an MCP tool (`namespace` `mcp__<server>`) its tool of that server, a web search
 //! `webSearch`, a subagent spawn `subAgentActivity` (running until the agent ends) and the
 //! other collaboration tools their app-server names (`wait`, `sendMessage`, …).
@@ -46,14 +46,32 @@ use toolnorm::Timestamp;
 
 use super::items::Items;
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::track::Facts;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("codex-rollout", "codex");
+
+impl Dialect {
+    /// Codex rollout files (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`).
+    pub const CODEX_ROLLOUT: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Codex rollout file (`$CODEX_HOME/sessions/…/rollout-*.jsonl`)",
+    feature: "codex",
+    rules: super::RULES,
+    claims: claims,
+    adapter: |_| Box::new(CodexRolloutAdapter::new()),
+    // The rollout files the app-server runs write (`fixtures/codex-rollout/`).
+    recordings: &["codex-app-server"],
+};
 
 /// The line types of a rollout file.
 const LINE_TYPES: &[&str] = &[

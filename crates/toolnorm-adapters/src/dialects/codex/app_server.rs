@@ -13,13 +13,30 @@ use toolnorm_wire::codex_app_server as app;
 
 use super::items::{Items, object, unknown_item};
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::track::{Facts, Sighting};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("codex-app-server", "codex");
+
+impl Dialect {
+    /// `codex app-server` (JSON-RPC, protocol v2).
+    pub const CODEX_APP_SERVER: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "`codex app-server` JSON-RPC stream",
+    feature: "codex",
+    rules: super::RULES,
+    claims: super::claims_app_server,
+    adapter: |_| Box::new(CodexAppServerAdapter::new()),
+    recordings: &["codex-app-server"],
+};
 
 /// A JSON-RPC message as the app-server writes it.
 #[derive(Deserialize)]

@@ -1,8 +1,8 @@
 //! toolnorm's title for another agent's ACP call, instead of the agent's own.
 //!
-//! The order (documented in `rules/acp.toml`): the rules of the agent's own tool when the
+//! The order (documented in `rules.toml`): the rules of the agent's own tool when the
 //! frame names one a provider's rules know; for an MCP tool, the rules of the bare tool,
-//! else its name as action text; the ACP kind's rules in `rules/acp.toml`; else none (the
+//! else its name as action text; the ACP kind's rules in `rules.toml`; else none (the
 //! agent's title stays).
 
 use serde_json::{Map, Value};

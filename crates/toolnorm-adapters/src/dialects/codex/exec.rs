@@ -13,8 +13,9 @@ use super::items::{
     command_outcome, file_change_facts, item_metadata, mcp_facts, unknown_item, web_search_facts,
 };
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::track::Facts;
 use crate::track::Sighting;
@@ -23,6 +24,22 @@ mod scan;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("codex-exec", "codex");
+
+impl Dialect {
+    /// `codex exec --json`.
+    pub const CODEX_EXEC: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "`codex exec --json`",
+    feature: "codex",
+    rules: super::RULES,
+    claims: super::claims_exec,
+    adapter: |_| Box::new(CodexExecAdapter::new()),
+    recordings: &["codex-exec"],
+};
 
 /// An exec event, read once: its `type`, and its item still raw, to be read with the
 /// generated type of the item's kind.

@@ -30,8 +30,9 @@ use toolnorm::{JsonObject, Timestamp, ToolError};
 use toolnorm_wire::opencode as wire;
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::rules::mcp;
 use crate::track::Facts;
@@ -41,6 +42,28 @@ use crate::read::probe::Probe;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("opencode", "opencode");
+
+/// Its rules file (the kind and title of each of its tools), as `(origin, TOML text)`.
+pub(crate) const RULES: (&str, &str) = (
+    "src/dialects/opencode/rules.toml",
+    include_str!("rules.toml"),
+);
+
+impl Dialect {
+    /// OpenCode: `opencode serve` events (plain or `/global/event`), `opencode run --format json`.
+    pub const OPENCODE: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "OpenCode serve events, `/global/event`, or `opencode run --format json`",
+    feature: "opencode",
+    rules: RULES,
+    claims: claims,
+    adapter: |options| Box::new(OpenCodeAdapter::new(options.mcp_servers.clone())),
+    recordings: &["opencode-run", "opencode-serve"],
+};
 
 /// The part types of the pinned schema other than `tool`: they carry no tool call.
 const NON_TOOL_PARTS: &[&str] = &[

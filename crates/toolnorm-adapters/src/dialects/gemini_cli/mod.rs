@@ -17,8 +17,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::rules::mcp;
@@ -33,6 +34,28 @@ mod stream_scan;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("gemini-cli", "gemini-cli");
+
+/// Its rules file (the kind and title of each of its tools), as `(origin, TOML text)`.
+pub(crate) const RULES: (&str, &str) = (
+    "src/dialects/gemini_cli/rules.toml",
+    include_str!("rules.toml"),
+);
+
+impl Dialect {
+    /// Gemini CLI `--output-format stream-json`, and its session files.
+    pub const GEMINI_CLI: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Gemini CLI stream-json or session file",
+    feature: "gemini-cli",
+    rules: RULES,
+    claims: claims,
+    adapter: |options| Box::new(GeminiCliAdapter::new(options.mcp_servers.clone())),
+    recordings: &["gemini-cli"],
+};
 
 /// stream-json event types.
 const STREAM_TYPES: &[&str] = &[

@@ -167,7 +167,7 @@ pub(super) struct Change {
     pub diff: Option<String>,
 }
 
-/// File changes. Their kind and title are the rules' (`rules/codex.toml`), read from the
+/// File changes. Their kind and title are the rules' (`rules.toml`), read from the
 /// input's `changes` (path and kind of each); only the title of several files, which
 /// counts them, is given here: no title template counts.
 pub(super) fn file_change_facts(

@@ -10,7 +10,8 @@ use toolnorm::{
 };
 
 use crate::Dialect;
-use crate::providers::Adapter;
+use crate::adapter::Adapter;
+use crate::dialects::{DEFAULT_RULES, Entry};
 use crate::read::json;
 use crate::track::Facts;
 
@@ -18,6 +19,22 @@ use crate::read::probe::Probe;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("events", "toolnorm");
+
+impl Dialect {
+    /// toolnorm's own canonical event log.
+    pub const EVENTS: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "toolnorm's own event log (`--format events`)",
+    feature: "",
+    rules: DEFAULT_RULES,
+    claims: claims,
+    adapter: |_| Box::new(EventLogAdapter),
+    recordings: &[],
+};
 
 /// The canonical event types.
 const EVENT_TYPES: &[&str] = &[

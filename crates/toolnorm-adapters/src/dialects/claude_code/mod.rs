@@ -28,8 +28,9 @@ use toolnorm::{JsonObject, meta};
 use toolnorm_wire::claude_messages as wire;
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::Adapter;
+use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::probe::Probe;
 use crate::rules::mcp;
@@ -46,6 +47,28 @@ use envelope::{Block, Envelope};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("claude-code", "claude-code");
+
+/// Its rules file (the kind and title of each of its tools), as `(origin, TOML text)`.
+pub(crate) const RULES: (&str, &str) = (
+    "src/dialects/claude_code/rules.toml",
+    include_str!("rules.toml"),
+);
+
+impl Dialect {
+    /// Claude Code `--output-format stream-json`, and its session transcripts.
+    pub const CLAUDE_CODE: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Claude Code stream-json or session transcript",
+    feature: "claude-code",
+    rules: RULES,
+    claims: claims,
+    adapter: |_| Box::new(ClaudeCodeAdapter::new()),
+    recordings: &["claude-code"],
+};
 
 /// Claude Code stream-json and transcript line types that identify the dialect.
 const LINE_TYPES: &[&str] = &[

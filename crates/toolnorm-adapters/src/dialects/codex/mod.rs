@@ -5,7 +5,7 @@
 //! Both dialects describe tool calls as thread items that start and complete with their
 //! whole state. Each item becomes `ItemFacts` (what the item says, whatever the dialect,
 //! in [`items`]); the tracker turns the facts into canonical events, with the kind and
-//! title from `rules/codex.toml`.
+//! title from `rules.toml`.
 //!
 //! | dialect | line | canonical events |
 //! | --- | --- | --- |
@@ -51,11 +51,12 @@ pub(crate) mod exec;
 mod items;
 pub(crate) mod rollout;
 
-pub(crate) use app_server::CodexAppServerAdapter;
-pub(crate) use exec::CodexExecAdapter;
-pub(crate) use rollout::CodexRolloutAdapter;
-
 use crate::read::probe::Probe;
+
+/// The rules file of the three Codex dialects (the kind and title of each of its tools),
+/// as `(origin, TOML text)`.
+pub(crate) const RULES: (&str, &str) =
+    ("src/dialects/codex/rules.toml", include_str!("rules.toml"));
 
 /// Whether a line is the Codex app-server's: JSON-RPC without `"jsonrpc"`, whose method
 /// is a `noun/verb` path other than ACP's `session/…`.

@@ -15,7 +15,7 @@ use crate::dialects::{DEFAULT_RULES, Entry};
 use crate::read::json;
 use crate::track::Facts;
 
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("events", "toolnorm");
@@ -49,10 +49,13 @@ const EVENT_TYPES: &[&str] = &[
 ];
 
 /// Whether a line is a canonical event.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.method.is_none()
-        && probe.payload.is_none()
-        && probe.kind().is_some_and(|kind| EVENT_TYPES.contains(&kind))
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method")
+        && !keys.has("payload")
+        && keys
+            .kind()
+            .as_deref()
+            .is_some_and(|kind| EVENT_TYPES.contains(&kind))
 }
 
 /// Reads toolnorm's own event log (what `--format events` writes).

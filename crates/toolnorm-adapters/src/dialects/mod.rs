@@ -35,7 +35,7 @@ mod tests;
 
 use crate::Dialect;
 use crate::adapter::{Adapter, AdapterOptions};
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::rules::TitleRules;
 
 /// One dialect: how to recognise its lines and how to read them.
@@ -49,7 +49,7 @@ pub(crate) struct Entry {
     /// Its rules file, as `(origin, TOML text)`.
     pub rules: (&'static str, &'static str),
     /// Whether a line is one of its own (the first row that claims a line decides).
-    pub claims: fn(&Probe<'_>) -> bool,
+    pub claims: fn(&LineKeys<'_>) -> bool,
     /// A fresh adapter.
     pub adapter: fn(&AdapterOptions) -> Box<dyn Adapter + Send>,
     /// The recorder's sources that record this dialect from the real CLIs (each names
@@ -141,10 +141,10 @@ pub(crate) fn entry(dialect: Dialect) -> Option<&'static Entry> {
 
 /// The dialect one line belongs to, if it says: the first row that claims it.
 pub fn detect_line(bytes: &[u8]) -> Option<Dialect> {
-    let probe = Probe::of(bytes)?;
+    let keys = LineKeys::of(bytes)?;
     TABLE
         .iter()
-        .find(|entry| (entry.claims)(&probe))
+        .find(|entry| (entry.claims)(&keys))
         .map(|entry| entry.dialect)
 }
 

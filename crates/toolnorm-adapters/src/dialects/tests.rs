@@ -52,12 +52,12 @@ fn no_line_of_any_fixture_is_claimed_by_two_dialects() {
     for file in files {
         let bytes = std::fs::read(file).unwrap();
         for line in bytes.split(|byte| *byte == b'\n') {
-            let Some(probe) = Probe::of(line) else {
+            let Some(keys) = LineKeys::of(line) else {
                 continue;
             };
             let claims: Vec<&str> = TABLE
                 .iter()
-                .filter(|entry| (entry.claims)(&probe))
+                .filter(|entry| (entry.claims)(&keys))
                 .map(|entry| entry.dialect.as_str())
                 .collect();
             assert!(

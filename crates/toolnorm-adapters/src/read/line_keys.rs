@@ -122,7 +122,13 @@ mod tests {
         assert!(keys.object_has("m", "parts") && !keys.object_has("x", "parts"));
         assert_eq!(keys.str("x"), None);
         assert!(LineKeys::of(b"[1]").is_none());
-        assert_eq!(LineKeys::of(br#"{"a":"1","a":"2"}"#).unwrap().str("a").as_deref(), Some("1"));
+        assert_eq!(
+            LineKeys::of(br#"{"a":"1","a":"2"}"#)
+                .unwrap()
+                .str("a")
+                .as_deref(),
+            Some("1")
+        );
         assert!(LineKeys::of(br#"{"a":1} x"#).is_none());
     }
 }

@@ -30,7 +30,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::track::{Ending, Facts, Sighting};
 use outcome::{exit_error, foreign_error, truncation_flags};
 use scan::Frame;
@@ -65,8 +65,8 @@ pub(crate) const ENTRY: Entry = Entry {
 
 /// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` (methods `session/…`,
 /// `fs/…`, `terminal/…`, `_…` extensions).
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.method.is_some() && probe.jsonrpc.as_deref() == Some("2.0")
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    keys.has("method") && keys.str("jsonrpc").as_deref() == Some("2.0")
 }
 
 /// `session/request_permission` params (the pinned schema holds only `session/update`;

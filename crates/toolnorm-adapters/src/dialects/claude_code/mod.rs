@@ -32,7 +32,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::rules::mcp;
 use crate::track::{Facts, Sighting};
 
@@ -88,15 +88,15 @@ const LINE_TYPES: &[&str] = &[
 /// JSON-RPC and OpenCode envelopes. A `user`/`assistant` line has its `message`, a `result` its `subtype` (Gemini CLI
 /// writes records of those types without them); a `message` with `parts` and a `system`
 /// line with `systemPayload` are Qwen Code's session records.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.method.is_none()
-        && probe.payload.is_none()
-        && probe.qwen_code_version.is_none()
-        && probe.kind().is_some_and(|kind| match kind {
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method")
+        && !keys.has("payload")
+        && !keys.has("qwen_code_version")
+        && keys.kind().as_deref().is_some_and(|kind| match kind {
             // Qwen Code's session records hold Gemini's `parts` in this envelope.
-            "user" | "assistant" => probe.message.is_some() && !probe.message_has_parts(),
-            "result" => probe.subtype.is_some(),
-            "system" => probe.system_payload.is_none(),
+            "user" | "assistant" => keys.has("message") && !keys.object_has("message", "parts"),
+            "result" => keys.has("subtype"),
+            "system" => !keys.has("systemPayload"),
             kind => LINE_TYPES.contains(&kind),
         })
 }

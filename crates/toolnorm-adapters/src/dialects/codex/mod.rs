@@ -51,7 +51,7 @@ pub(crate) mod exec;
 mod items;
 pub(crate) mod rollout;
 
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 
 /// The rules file of the three Codex dialects (the kind and title of each of its tools),
 /// as `(origin, TOML text)`.
@@ -60,20 +60,20 @@ pub(crate) const RULES: (&str, &str) =
 
 /// Whether a line is the Codex app-server's: JSON-RPC without `"jsonrpc"`, whose method
 /// is a `noun/verb` path other than ACP's `session/…`.
-pub(crate) fn claims_app_server(probe: &Probe<'_>) -> bool {
-    probe.jsonrpc.as_deref() != Some("2.0")
-        && probe
-            .method
+pub(crate) fn claims_app_server(keys: &LineKeys<'_>) -> bool {
+    keys.str("jsonrpc").as_deref() != Some("2.0")
+        && keys
+            .str("method")
             .as_deref()
             .is_some_and(|method| method.contains('/') && !method.starts_with("session/"))
 }
 
 /// Whether a line is `codex exec --json`'s: a `thread.*`, `turn.*` or `item.*` event.
-pub(crate) fn claims_exec(probe: &Probe<'_>) -> bool {
-    probe.method.is_none()
-        && probe.payload.is_none()
-        && probe.properties.is_none()
-        && probe.kind().is_some_and(|kind| {
+pub(crate) fn claims_exec(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method")
+        && !keys.has("payload")
+        && !keys.has("properties")
+        && keys.kind().as_deref().is_some_and(|kind| {
             ["thread.", "turn.", "item."]
                 .iter()
                 .any(|prefix| kind.starts_with(prefix))

@@ -21,7 +21,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::rules::mcp;
 use crate::track::Facts;
 
@@ -74,18 +74,19 @@ const MESSAGE_TYPES: &[&str] = &["user", "gemini", "info", "error", "warning"];
 /// (`type` and `timestamp`, no Claude `message` envelope, no OpenCode `sessionID`, no
 /// JSON-RPC), or a session file's metadata (`sessionId` with `projectHash`), `$set` or
 /// `$rewindTo` record.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    if probe.method.is_some() || probe.payload.is_some() || probe.session_id.is_some() {
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    if keys.has("method") || keys.has("payload") || keys.has("sessionID") {
         return false;
     }
-    if probe.kind.is_none() {
-        return probe.project_hash.is_some() || probe.set.is_some() || probe.rewind_to.is_some();
+    if !keys.has("type") {
+        return keys.has("projectHash") || keys.has("$set") || keys.has("$rewindTo");
     }
-    probe.timestamp.is_some()
-        && probe.message.is_none()
-        && probe.subtype.is_none()
-        && probe
+    keys.has("timestamp")
+        && !keys.has("message")
+        && !keys.has("subtype")
+        && keys
             .kind()
+            .as_deref()
             .is_some_and(|kind| STREAM_TYPES.contains(&kind) || MESSAGE_TYPES.contains(&kind))
 }
 

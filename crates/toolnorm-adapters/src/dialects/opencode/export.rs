@@ -21,7 +21,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
 /// The dialect this module reads.
@@ -45,11 +45,8 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// Whether a line is an export: `info` and `messages` at the top level, and no `type`.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.kind.is_none()
-        && probe.method.is_none()
-        && probe.info.is_some()
-        && probe.messages.is_some()
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("type") && !keys.has("method") && keys.has("info") && keys.has("messages")
 }
 
 /// The export's envelope, which `opencode-ai` declares in no schema (the CLI's

@@ -38,7 +38,7 @@ use crate::rules::mcp;
 use crate::track::Facts;
 use crate::track::{Ending, Sighting, exit_error, is_refusal, text_error};
 
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("opencode", "opencode");
@@ -82,22 +82,22 @@ const NON_TOOL_PARTS: &[&str] = &[
 
 /// Whether a line is OpenCode's: a `/global/event` envelope (`payload`, no `type`), a bus event
 /// (`type` with a dot, and `properties`), or an `opencode run` event (`sessionID`).
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    if probe.method.is_some() {
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    if keys.has("method") {
         return false;
     }
     // `/global/event` wraps the event in `payload` and has no `type` of its own; a Codex
     // rollout line (`{"timestamp", "type": "response_item", "payload"}`) has one.
-    if probe.payload.is_some() {
-        return probe.kind.is_none();
+    if keys.has("payload") {
+        return !keys.has("type");
     }
-    let Some(kind) = probe.kind() else {
+    let Some(kind) = keys.kind() else {
         return false;
     };
-    (probe.properties.is_some() && kind.contains('.'))
-        || (probe.session_id.is_some()
+    (keys.has("properties") && kind.contains('.'))
+        || (keys.has("sessionID")
             && matches!(
-                kind,
+                kind.as_ref(),
                 "tool_use" | "step_start" | "step_finish" | "text" | "reasoning" | "error"
             ))
 }

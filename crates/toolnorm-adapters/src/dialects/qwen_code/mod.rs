@@ -11,7 +11,7 @@
 use crate::Dialect;
 use crate::dialects::Entry;
 use crate::dialects::claude_code::ClaudeCodeAdapter;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 
 pub(crate) mod session;
 
@@ -41,6 +41,6 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// Whether a line is Qwen Code's own: its `system` `init` line.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.method.is_none() && probe.kind() == Some("system") && probe.qwen_code_version.is_some()
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method") && keys.kind().as_deref() == Some("system") && keys.has("qwen_code_version")
 }

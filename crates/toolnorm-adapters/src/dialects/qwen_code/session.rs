@@ -29,7 +29,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::rules::mcp;
 use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
 
@@ -58,13 +58,15 @@ const ITEM_TYPE: &str = "functionCall";
 
 /// Whether a line is a Qwen Code session record: a message whose `message` holds
 /// `parts`, a `tool_result` record, or a `system` record with its `systemPayload`.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.method.is_none()
-        && probe.payload.is_none()
-        && match probe.kind() {
-            Some("user" | "assistant") => probe.message_has_parts(),
-            Some("tool_result") => probe.tool_call_result.is_some() || probe.message_has_parts(),
-            Some("system") => probe.system_payload.is_some(),
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method")
+        && !keys.has("payload")
+        && match keys.kind().as_deref() {
+            Some("user" | "assistant") => keys.object_has("message", "parts"),
+            Some("tool_result") => {
+                keys.has("toolCallResult") || keys.object_has("message", "parts")
+            }
+            Some("system") => keys.has("systemPayload"),
             _ => false,
         }
 }

@@ -50,7 +50,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
-use crate::read::probe::Probe;
+use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
 /// The dialect this module reads.
@@ -86,10 +86,13 @@ const LINE_TYPES: &[&str] = &[
 ];
 
 /// Whether a line is a rollout file's: no `method`, a `payload`, and a rollout line type.
-pub(crate) fn claims(probe: &Probe<'_>) -> bool {
-    probe.method.is_none()
-        && probe.payload.is_some()
-        && probe.kind().is_some_and(|kind| LINE_TYPES.contains(&kind))
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method")
+        && keys.has("payload")
+        && keys
+            .kind()
+            .as_deref()
+            .is_some_and(|kind| LINE_TYPES.contains(&kind))
 }
 
 /// One rollout line: its type, when it was written, and its payload still raw.

@@ -1,5 +1,5 @@
-//! The rules file format (TOML), and loading it (the built-in files are the provider
-//! registry's).
+//! The rules file format (TOML), and loading it (the built-in files are the dialect
+//! folders').
 
 use serde::Deserialize;
 use toolnorm::ToolKind;

@@ -251,3 +251,74 @@ fn dump_detection() {
     }
     std::fs::write(out, text).unwrap();
 }
+
+/// The features `all-dialects` lists in `Cargo.toml`.
+fn all_dialects_features() -> Vec<String> {
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let manifest: toml::Table = toml::from_str(&manifest).unwrap();
+    let features = manifest["features"].as_table().unwrap();
+    assert_eq!(
+        features["default"].as_array().unwrap(),
+        &vec![toml::Value::from("all-dialects")]
+    );
+    let listed: Vec<String> = features["all-dialects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|feature| feature.as_str().unwrap().to_owned())
+        .collect();
+    for feature in &listed {
+        assert!(features.contains_key(feature), "no feature `{feature}`");
+    }
+    listed
+}
+
+#[test]
+fn the_feature_list_is_the_tables() {
+    let mut listed = all_dialects_features();
+    listed.sort();
+    let mut table: Vec<String> = TABLE
+        .iter()
+        .map(|entry| entry.feature.to_owned())
+        .filter(|feature| !feature.is_empty())
+        .collect();
+    table.sort();
+    table.dedup();
+    assert_eq!(
+        listed, table,
+        "`all-dialects` in Cargo.toml and the table's features"
+    );
+    for dialect in Dialect::all() {
+        assert_eq!(dialect.feature(), entry(dialect).unwrap().feature);
+    }
+    assert_eq!(Dialect::CODEX_EXEC.feature(), "codex");
+    assert_eq!(Dialect::EVENTS.feature(), "");
+    assert_eq!(Dialect::new("mine", "mine").feature(), "");
+}
+
+#[test]
+fn the_crate_docs_name_every_dialect_feature() {
+    let lib = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")).unwrap();
+    for feature in all_dialects_features() {
+        assert!(
+            lib.contains(&format!("`{feature}`")),
+            "lib.rs does not name `{feature}`"
+        );
+    }
+}
+
+#[test]
+fn every_dialect_folder_has_its_call_ids() {
+    let dialects = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/dialects");
+    for entry in std::fs::read_dir(&dialects).unwrap() {
+        let folder = entry.unwrap().path();
+        if folder.is_dir() {
+            assert!(
+                folder.join("call_ids.toml").is_file(),
+                "{}",
+                folder.display()
+            );
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! Normalization of raw recordings into stable fixtures.
+//! Scrubbing raw recordings into stable fixtures.
 //!
 //! Volatile values (temp paths, ports, UUIDs, time-ordered ids, timestamps,
 //! durations, process ids) are replaced consistently: the same raw value always

@@ -42,13 +42,12 @@
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
 //! | `dialect` | [`Dialect`], the name of what a stream speaks |
 //!
-//! Each dialect folder is a cargo feature: `claude-code`, `codex` (its app-server, exec
-//! and rollout dialects), `opencode` (its events and its exports), `acp` (the ACP reader;
-//! the ACP emitter is always there), `gemini-cli`, `qwen-code` (its stream-json, read by
-//! Claude Code's reader, and its session files). `all-dialects`, the default, turns them
-//! all on. Without a dialect's feature, its folder, its [`Dialect`] constants and its row
-//! of the table are not compiled, nor its generated wire types in `toolnorm-wire`; its
-//! [`Dialect::feature`] names it. The event log ([`Dialect::EVENTS`]) is always read.
+//! Each dialect folder is a cargo feature, named as the folder with `-` for `_` (the
+//! folder `claude_code` is the feature `claude-code`); `all-dialects`, the default, turns
+//! them all on, and [`Dialect::feature`] names the one a dialect needs. Without a
+//! dialect's feature, its folder, its [`Dialect`] constants and its row of the table are
+//! not compiled, nor its generated wire types in `toolnorm-wire`. The event log
+//! ([`Dialect::EVENTS`]) is always read; the ACP emitter is always there.
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
 #![deny(
@@ -58,18 +57,8 @@
     clippy::indexing_slicing
 )]
 // Helpers several dialects share go unused when only some dialects are compiled; the
-// default build (every dialect) is linted in full.
-#![cfg_attr(
-    not(all(
-        feature = "claude-code",
-        feature = "codex",
-        feature = "opencode",
-        feature = "acp",
-        feature = "gemini-cli",
-        feature = "qwen-code"
-    )),
-    allow(dead_code, unused_imports)
-)]
+// default build (`all-dialects`) is linted in full.
+#![cfg_attr(not(feature = "all-dialects"), allow(dead_code, unused_imports))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod acp;

@@ -4,6 +4,8 @@
 //! Unit tests (`#[cfg(test)]` modules, inline at a file's end or files of their own) may
 //! drive the whole pipeline: they are no arrows.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

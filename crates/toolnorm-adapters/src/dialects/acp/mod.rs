@@ -53,7 +53,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "Agent Client Protocol JSON-RPC, as a client sees it",
     feature: "acp",
     rules: RULES,
-    claims: claims,
+    claims,
     adapter: |options| Box::new(AcpAdapter::new(options.mcp_servers.clone())),
     recordings: &[
         "opencode-acp",

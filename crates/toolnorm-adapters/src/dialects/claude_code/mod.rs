@@ -65,7 +65,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "Claude Code stream-json or session transcript",
     feature: "claude-code",
     rules: RULES,
-    claims: claims,
+    claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::new()),
     recordings: &["claude-code"],
 };

@@ -31,7 +31,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "toolnorm's own event log (`--format events`)",
     feature: "",
     rules: DEFAULT_RULES,
-    claims: claims,
+    claims,
     adapter: |_| Box::new(EventLogAdapter),
     recordings: &[],
 };

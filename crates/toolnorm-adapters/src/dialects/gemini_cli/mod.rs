@@ -52,7 +52,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "Gemini CLI stream-json or session file",
     feature: "gemini-cli",
     rules: RULES,
-    claims: claims,
+    claims,
     adapter: |options| Box::new(GeminiCliAdapter::new(options.mcp_servers.clone())),
     recordings: &["gemini-cli"],
 };

@@ -38,7 +38,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "OpenCode stored session, as `opencode export <session>` prints it",
     feature: "opencode",
     rules: super::RULES,
-    claims: claims,
+    claims,
     adapter: |options| Box::new(OpenCodeExportAdapter::new(options.mcp_servers.clone())),
     // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
     recordings: &["opencode-serve"],

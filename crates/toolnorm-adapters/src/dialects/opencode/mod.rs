@@ -60,7 +60,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "OpenCode serve events, `/global/event`, or `opencode run --format json`",
     feature: "opencode",
     rules: RULES,
-    claims: claims,
+    claims,
     adapter: |options| Box::new(OpenCodeAdapter::new(options.mcp_servers.clone())),
     recordings: &["opencode-run", "opencode-serve"],
 };

@@ -35,7 +35,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "Qwen Code stream-json",
     feature: "qwen-code",
     rules: RULES,
-    claims: claims,
+    claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::for_dialect(DIALECT)),
     recordings: &["qwen-code"],
 };

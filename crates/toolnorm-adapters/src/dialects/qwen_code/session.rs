@@ -47,7 +47,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "Qwen Code session file (`~/.qwen/projects/…/chats/*.jsonl`)",
     feature: "qwen-code",
     rules: super::RULES,
-    claims: claims,
+    claims,
     adapter: |_| Box::new(QwenSessionAdapter),
     // The session files the stream-json runs wrote (`fixtures/qwen-code-session/`).
     recordings: &["qwen-code"],

@@ -67,7 +67,7 @@ pub(crate) const ENTRY: Entry = Entry {
     summary: "Codex rollout file (`$CODEX_HOME/sessions/…/rollout-*.jsonl`)",
     feature: "codex",
     rules: super::RULES,
-    claims: claims,
+    claims,
     adapter: |_| Box::new(CodexRolloutAdapter::new()),
     // The rollout files the app-server runs write (`fixtures/codex-rollout/`).
     recordings: &["codex-app-server"],

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-10000000}
 MAX_TIME=${MAX_TIME:-0}
 WORK=$(realpath -m "${WORK:-target/fuzz-work}")
-# Targets: `dialect:<name>` for every dialect of the provider registry (the `dialect`
+# Targets: `dialect:<name>` for every dialect of the dialect table (the `dialect`
 # fuzz target with TOOLNORM_FUZZ_DIALECT=<name>), `detect` and `fold`. Every target is
 # seeded with every fixture; libFuzzer keeps what reaches new code.
 targets=("$@")

@@ -1,5 +1,5 @@
 //! One dialect's adapter, through the pipeline, over arbitrary bytes. The dialect is
-//! named by `TOOLNORM_FUZZ_DIALECT` (a name of the provider registry, as `--provider`
+//! named by `TOOLNORM_FUZZ_DIALECT` (a name of the dialect table, as `--provider`
 //! takes it); `scripts/fuzz.sh` runs this target once per registered dialect.
 #![no_main]
 

@@ -5,8 +5,8 @@ use std::fmt;
 /// An input dialect: the wire format of one provider's stream (for example Claude Code
 /// stream-json, or `codex exec --json`).
 ///
-/// The dialects toolnorm reads are listed by [`Dialect::all`], each one an entry of the
-/// provider registry (and a constant such as [`Dialect::CLAUDE_CODE`]); an engine names
+/// The dialects toolnorm reads are listed by [`Dialect::all`], each one a row of the
+/// dialect table (and a constant such as [`Dialect::CLAUDE_CODE`]); an engine names
 /// its own with [`Dialect::new`] for an [`Adapter`](crate::Adapter) it plugs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dialect {
@@ -30,21 +30,6 @@ impl Dialect {
     /// The provider whose calls this dialect carries, e.g. `codex` for both Codex dialects.
     pub const fn provider(self) -> &'static str {
         self.provider
-    }
-
-    /// Every dialect toolnorm reads, in the provider registry's order.
-    pub fn all() -> impl Iterator<Item = Dialect> {
-        crate::registry::ENTRIES.iter().map(|entry| entry.dialect)
-    }
-
-    /// The dialect with this command-line name, among those toolnorm reads.
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        Dialect::all().find(|dialect| dialect.as_str() == name)
-    }
-
-    /// A line's worth of help about the dialect, for toolnorm's own dialects.
-    pub fn summary(self) -> Option<&'static str> {
-        crate::registry::entry(self).map(|entry| entry.summary)
     }
 }
 

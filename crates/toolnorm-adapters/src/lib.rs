@@ -26,27 +26,28 @@
 //! ```
 //!
 //! The crate is laid out by role, and its modules depend on each other in one direction
-//! (`pipeline` → `registry` → `providers` → `track` → `rules`; `emit` reads `pipeline`'s
-//! steps):
+//! (`pipeline` → `dialects` → `track` → `rules`, each reading the ones below it;
+//! `emit` reads `pipeline`'s steps; a test, `layers`, checks the arrows):
 //!
 //! | module | role |
 //! | --- | --- |
 //! | `pipeline` | the [`Normalizer`]: lines, detection, the fold, steps, the audit copy |
-//! | `registry` | every provider dialect: detection, its adapter, its rules file, the built-in rules |
-//! | `dialect` | [`Dialect`], the name of what a stream speaks |
-//! | `providers` | one module per dialect: wire data into facts |
+//! | `read_options` | the reading options of `toolnorm normalize` into a [`NormalizerBuilder`], for the command and the bindings |
+//! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
+//! | `dialects` | one folder per dialect (its reader, its claims, its rules file) and the table that lists them |
+//! | `adapter` | the [`Adapter`] trait a dialect's reader implements |
 //! | `track` | the tracker: facts into canonical events, the same for every provider |
 //! | `rules` | kind and title rules (TOML), the fallbacks, MCP names |
-//! | `read` | reading JSON lines, partial JSON and the dialect probe |
-//! | `reading` | the reading options of `toolnorm normalize` into a [`NormalizerBuilder`], for the command and the bindings |
-//! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
+//! | `read` | reading JSON lines, partial JSON, and the top-level keys of a line |
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
+//! | `dialect` | [`Dialect`], the name of what a stream speaks |
 //!
-//! Each provider is a cargo feature, all on by default: `claude-code`, `codex`,
-//! `opencode`, `acp` (the ACP reader; the ACP emitter is always there). Without a
-//! provider's feature, its module, its [`Dialect`] constant and its registry entry are
+//! Each dialect folder is a cargo feature, named as the folder with `-` for `_` (the
+//! folder `claude_code` is the feature `claude-code`); `all-dialects`, the default, turns
+//! them all on, and [`Dialect::feature`] names the one a dialect needs. Without a
+//! dialect's feature, its folder, its [`Dialect`] constants and its row of the table are
 //! not compiled, nor its generated wire types in `toolnorm-wire`. The event log
-//! ([`Dialect::EVENTS`]) is always read.
+//! ([`Dialect::EVENTS`]) is always read; the ACP emitter is always there.
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
 #![deny(
@@ -55,46 +56,38 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
-// Helpers several providers share go unused when only some providers are compiled; the
-// default build (every provider) is linted in full.
-#![cfg_attr(
-    not(all(
-        feature = "claude-code",
-        feature = "codex",
-        feature = "opencode",
-        feature = "acp"
-    )),
-    allow(dead_code, unused_imports)
-)]
+// Helpers several dialects share go unused when only some dialects are compiled; the
+// default build (`all-dialects`) is linted in full.
+#![cfg_attr(not(feature = "all-dialects"), allow(dead_code, unused_imports))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod acp;
+mod adapter;
 mod diagnostic;
 mod dialect;
+mod dialects;
 mod emit;
 mod error;
 mod pipeline;
-mod providers;
 mod read;
-mod reading;
+mod read_options;
 mod redact;
-mod registry;
 mod rules;
 mod track;
 
 pub use acp::{META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation};
+pub use adapter::Adapter;
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity, unrecognized_input};
 pub use dialect::Dialect;
+pub use dialects::{detect_line, recordings};
 pub use emit::{
     AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,
     first_line,
 };
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
-pub use providers::Adapter;
-pub use reading::{ReadOptions, Reading, Toml};
+pub use read_options::{ReadOptions, Reading, Toml};
 pub use redact::Redactor;
-pub use registry::{detect_line, recordings};
 pub use rules::{TitleRules, ToolRef};
 pub use track::{Ending, Facts, Sighting};
 

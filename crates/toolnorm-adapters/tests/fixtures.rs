@@ -1,7 +1,8 @@
 //! Every recorded fixture: normalized with no diagnostic, every call id of the raw stream
-//! exactly once in the parts, the parts and the event log as reviewed (a golden per
-//! fixture, stored once: see `tests/goldens.toml`), and every fixture written in every
-//! emitter format, whose goldens are on the named cases of `tests/goldens.toml`.
+//! (as the dialects' `call_ids.toml` say) exactly once in the parts, the parts and the
+//! event log as reviewed (a golden per fixture, stored once: see `tests/goldens.toml`),
+//! and every fixture written in every emitter format, whose goldens are on the named
+//! cases of `tests/goldens.toml`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -9,124 +10,7 @@ mod goldens;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
-
-/// Item types that are tool calls, in Codex's two dialects.
-const CODEX_TOOL_ITEMS: &[&str] = &[
-    "commandExecution",
-    "fileChange",
-    "mcpToolCall",
-    "dynamicToolCall",
-    "collabAgentToolCall",
-    "webSearch",
-    "imageView",
-    "command_execution",
-    "file_change",
-    "mcp_tool_call",
-    "web_search",
-    "collab_tool_call",
-    "todo_list",
-    // Rollout files: the thread items of `item_completed`, and the model's web searches.
-    "CommandExecution",
-    "FileChange",
-    "McpToolCall",
-    "CollabAgentToolCall",
-    "WebSearch",
-    "ImageView",
-    "web_search_call",
-];
-
-/// Rollout lines that name their call by `call_id`: the model's calls and their results,
-/// and the CLI's begin/end events.
-const ROLLOUT_CALL_ID_TYPES: &[&str] = &[
-    "function_call",
-    "custom_tool_call",
-    "local_shell_call",
-    "function_call_output",
-    "custom_tool_call_output",
-    "exec_command_begin",
-    "exec_command_end",
-    "patch_apply_begin",
-    "patch_apply_end",
-    "mcp_tool_call_begin",
-    "mcp_tool_call_end",
-];
-
-/// The call ids a raw line names, whatever its dialect.
-fn raw_call_ids(value: &Value, ids: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(object) => {
-            let kind = object
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let id = object.get("id").and_then(Value::as_str);
-            let tool_block = matches!(
-                kind,
-                "tool_use" | "server_tool_use" | "mcp_tool_use" | "toolCallStarted"
-            );
-            let started_agent = matches!(kind, "subAgentActivity" | "SubAgentActivity")
-                && object.get("kind").and_then(Value::as_str) == Some("started");
-            if ROLLOUT_CALL_ID_TYPES.contains(&kind)
-                && let Some(call) = object.get("call_id").and_then(Value::as_str)
-            {
-                ids.insert(call.to_owned());
-            }
-            if let Some(id) =
-                id.filter(|_| tool_block || started_agent || CODEX_TOOL_ITEMS.contains(&kind))
-            {
-                ids.insert(id.to_owned());
-            }
-            if kind == "tool"
-                && let Some(call) = object.get("callID").and_then(Value::as_str)
-            {
-                ids.insert(call.to_owned());
-            }
-            if kind == "tool_result"
-                && let Some(call) = object.get("tool_use_id").and_then(Value::as_str)
-            {
-                ids.insert(call.to_owned());
-            }
-            // Gemini CLI: stream-json `tool_use`, and a session message's `toolCalls`.
-            if kind == "tool_use"
-                && let Some(call) = object.get("tool_id").and_then(Value::as_str)
-            {
-                ids.insert(call.to_owned());
-            }
-            if let Some(Value::Array(calls)) = object.get("toolCalls") {
-                calls
-                    .iter()
-                    .filter_map(|call| call.get("id").and_then(Value::as_str))
-                    .for_each(|call| {
-                        ids.insert(call.to_owned());
-                    });
-            }
-            // Qwen Code session files: Gemini's `functionCall` / `functionResponse` parts,
-            // and the CLI's `toolCallResult`.
-            for key in ["functionCall", "functionResponse"] {
-                if let Some(call) = object.get(key).and_then(|part| part.get("id"))
-                    && let Some(call) = call.as_str()
-                {
-                    ids.insert(call.to_owned());
-                }
-            }
-            if let Some(call) = object
-                .get("toolCallResult")
-                .and_then(|result| result.get("callId"))
-                .and_then(Value::as_str)
-            {
-                ids.insert(call.to_owned());
-            }
-            // ACP: `tool_call` / `tool_call_update` and permission requests.
-            if let Some(call) = object.get("toolCallId").and_then(Value::as_str) {
-                ids.insert(call.to_owned());
-            }
-            object.values().for_each(|value| raw_call_ids(value, ids));
-        }
-        Value::Array(items) => items.iter().for_each(|value| raw_call_ids(value, ids)),
-        _ => {}
-    }
-}
+use common::call_ids::CallIds;
 
 /// Every fixture's output for one golden test, by `folder/name.jsonl`.
 fn outputs(output: impl Fn(&std::path::Path) -> String) -> BTreeMap<String, String> {
@@ -147,6 +31,7 @@ fn parts_json(path: &std::path::Path) -> String {
 
 #[test]
 fn every_fixture_normalizes_to_its_reviewed_parts() {
+    let call_ids = CallIds::load();
     let rules = goldens::Rules::load();
     let outputs = outputs(parts_json);
     let mut redundant = Vec::new();
@@ -165,7 +50,7 @@ fn every_fixture_normalizes_to_its_reviewed_parts() {
             .split(|byte| *byte == b'\n')
             .filter(|line| !line.is_empty())
         {
-            raw_call_ids(&serde_json::from_slice(line).unwrap(), &mut raw_ids);
+            call_ids.of(&serde_json::from_slice(line).unwrap(), &mut raw_ids);
         }
         let part_ids: Vec<&str> = parts.iter().map(|part| part.id.as_str()).collect();
         let unique: BTreeSet<&str> = part_ids.iter().copied().collect();

@@ -207,7 +207,7 @@ pub struct StatsArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Provider(pub Option<Dialect>);
 
-/// `--provider` values: `auto`, then every dialect of the provider registry.
+/// `--provider` values: `auto`, then every dialect of the dialect table.
 fn provider_parser() -> impl TypedValueParser<Value = Provider> {
     let auto = PossibleValue::new("auto").help("Detect the dialect from the first lines");
     let dialects = Dialect::all()
@@ -250,7 +250,7 @@ pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     }
 }
 
-/// `toolnorm dialects`: the dialects of the provider registry, in its order.
+/// `toolnorm dialects`: the dialects of the dialect table, in its order.
 pub fn dialects(args: &DialectsArgs, mut stdout: impl Write) -> ExitCode {
     let mut result = Ok(());
     for dialect in Dialect::all() {

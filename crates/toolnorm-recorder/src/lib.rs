@@ -7,10 +7,10 @@ pub mod drivers;
 pub mod error;
 pub mod mcp;
 pub mod mock;
-pub mod normalize;
 pub mod provenance;
 pub mod providers;
 pub mod run;
 pub mod scenario;
+pub mod scrub;
 
 pub use error::{Error, Result};

@@ -1,11 +1,11 @@
 //! The recorder's sources (each a driver that runs one CLI and writes one provider
 //! directory of fixtures) and the npm package behind each.
 //!
-//! Which sources exist is the adapters' provider registry's business
+//! Which sources exist is the adapters' dialect table's business
 //! (`toolnorm_adapters::recordings`): a dialect lists the sources that record it, and
 //! the recorder has a driver for each.
 
-/// Every source the recorder records, in the provider registry's order, once each (the
+/// Every source the recorder records, in the dialect table's order, once each (the
 /// `codex-app-server` source records two dialects: its stream and the rollout files).
 pub fn providers() -> Vec<&'static str> {
     let mut sources: Vec<&'static str> = Vec::new();

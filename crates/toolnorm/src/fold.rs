@@ -14,7 +14,7 @@ use std::collections::btree_map::Entry;
 
 use foldhash::HashMap;
 
-use crate::dynamic::{AnyToolCall, Applied, Rejected};
+use crate::any_call::{AnyToolCall, Applied, Rejected};
 use crate::error::Error;
 use crate::event::ToolEvent;
 use crate::finished::FinishedCalls;

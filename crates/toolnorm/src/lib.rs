@@ -30,9 +30,9 @@
     clippy::indexing_slicing
 )]
 
-mod code;
-mod dynamic;
+mod any_call;
 mod error;
+mod error_code;
 mod event;
 mod finished;
 mod fold;
@@ -42,9 +42,9 @@ mod log;
 pub mod meta;
 mod part;
 
-pub use code::ErrorCode;
-pub use dynamic::{AnyToolCall, Applied, Rejected};
+pub use any_call::{AnyToolCall, Applied, Rejected};
 pub use error::{Error, Rejection};
+pub use error_code::ErrorCode;
 pub use event::{
     InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
     ToolCallRunning, ToolCallStarted, ToolEvent,

@@ -9,7 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::code::ErrorCode;
+use crate::error_code::ErrorCode;
 
 /// A JSON object: the type of `metadata`.
 pub type JsonObject = Map<String, Value>;

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::Normalizer;
 use crate::Dialect;
-use crate::providers::Adapter;
+use crate::adapter::Adapter;
 use crate::rules::TitleRules;
 
 /// What the normalizer is set to do.

@@ -3,8 +3,8 @@
 
 use super::{Core, Step};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::dialects::detect_line;
 use crate::read::glued;
-use crate::registry::detect_line;
 
 impl Core {
     /// A line the adapter found no JSON value in, that holds several (see

@@ -21,12 +21,12 @@ use toolnorm::{Fold, ToolEvent, Update};
 pub use builder::NormalizerBuilder;
 
 use crate::Dialect;
+use crate::adapter::{Adapter, AdapterOptions};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::providers::{Adapter, ProviderOptions};
+use crate::dialects::{self, detect_line};
 use crate::read::encoding::Decoding;
 use crate::read::lines::Lines;
 use crate::read::surrogates;
-use crate::registry::{self, detect_line};
 use crate::rules::TitleRules;
 use crate::track::{Facts, Tracker};
 use apply::Applier;
@@ -107,7 +107,7 @@ enum Stage {
 struct Core {
     stage: Stage,
     setup: TrackerSetup,
-    provider_options: ProviderOptions,
+    adapter_options: AdapterOptions,
     keep_events: bool,
     /// Metadata every call starts with ([`NormalizerBuilder::metadata`]).
     start_metadata: toolnorm::JsonObject,
@@ -200,7 +200,7 @@ impl Normalizer {
     }
 
     fn from_settings(settings: Settings) -> Self {
-        let provider_options = ProviderOptions {
+        let adapter_options = AdapterOptions {
             mcp_servers: settings.mcp_servers,
         };
         let setup = TrackerSetup {
@@ -211,8 +211,8 @@ impl Normalizer {
         };
         let stage = match (settings.adapter, settings.dialect) {
             (Some(adapter), _) => ready(adapter, &setup),
-            (None, Some(dialect)) => match registry::entry(dialect) {
-                Some(entry) => ready((entry.adapter)(&provider_options), &setup),
+            (None, Some(dialect)) => match dialects::entry(dialect) {
+                Some(entry) => ready((entry.adapter)(&adapter_options), &setup),
                 None => Stage::Detecting(Vec::new()),
             },
             (None, None) => Stage::Detecting(Vec::new()),
@@ -228,7 +228,7 @@ impl Normalizer {
             core: Core {
                 stage,
                 setup,
-                provider_options,
+                adapter_options,
                 keep_events: settings.keep_events,
                 start_metadata: settings.metadata,
                 fold: Fold::builder()
@@ -516,12 +516,12 @@ impl Core {
 
     /// Starts the adapter for `dialect` and replays the buffered lines through it.
     fn start(&mut self, dialect: Dialect, on_step: &mut dyn FnMut(Step<'_>)) {
-        let Some(entry) = registry::entry(dialect) else {
+        let Some(entry) = dialects::entry(dialect) else {
             return;
         };
         let buffered = match std::mem::replace(
             &mut self.stage,
-            ready((entry.adapter)(&self.provider_options), &self.setup),
+            ready((entry.adapter)(&self.adapter_options), &self.setup),
         ) {
             Stage::Detecting(buffered) => buffered,
             Stage::Ready(..) => Vec::new(),

@@ -1,8 +1,8 @@
 //! Reading wire data: its text encoding (UTF-8, or UTF-16 read as UTF-8), lines (a long
 //! one read as a stream, its over-long strings cut when asked; several events on one line
 //! read apart), JSON lines with diagnostics that say what is wrong, and tool input that is
-//! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the probe
-//! that tells dialects apart.
+//! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the top-level
+//! keys of a line that the dialects' claims read.
 
 #[cfg(any(
     feature = "claude-code",
@@ -17,9 +17,9 @@ pub mod cut;
 pub(crate) mod encoding;
 pub mod glued;
 pub mod json;
+pub mod line_keys;
 pub mod lines;
 pub mod partial_json;
-pub mod probe;
 #[cfg(test)]
 pub(crate) mod scan_check;
 pub mod surrogates;

@@ -1,5 +1,5 @@
-//! The rules file format (TOML), and loading it (the built-in files are the provider
-//! registry's).
+//! The rules file format (TOML), and loading it (the built-in files are the dialect
+//! folders').
 
 use serde::Deserialize;
 use toolnorm::ToolKind;
@@ -123,14 +123,6 @@ mod tests {
     use crate::rules::ToolRef;
 
     #[test]
-    fn builtin_rules_parse() {
-        for (origin, text) in crate::registry::rules_files() {
-            TitleRules::from_toml(text, origin).unwrap();
-        }
-        assert!(!TitleRules::builtin().rules.is_empty());
-    }
-
-    #[test]
     fn bad_rules_are_reported_with_their_origin() {
         let error =
             TitleRules::from_toml("[[rule]]\ntool = \"x\"\ntitle = \"{a|nope}\"", "mine.toml")
@@ -166,15 +158,6 @@ mod tests {
         let rules = TitleRules::from_sources(&[second, first]).unwrap();
         assert_eq!(rules.title(&tool).as_deref(), Some("Second"));
         assert!(TitleRules::from_sources(&[]).unwrap().rules.is_empty());
-
-        let builtin = TitleRules::from_sources(&crate::registry::rules_files()).unwrap();
-        assert_eq!(builtin.rules.len(), TitleRules::builtin().rules.len());
-        let opencode = TitleRules::from_sources(&[(
-            "rules/opencode.toml",
-            include_str!("../../rules/opencode.toml"),
-        )])
-        .unwrap();
-        assert!(opencode.knows("opencode", "bash") && !opencode.knows("codex", "shell"));
 
         let bad = ("bad.toml", "[[rule]]\ntool = \"x\"\ntitle = \"{a|nope}\"");
         let error = TitleRules::from_sources(&[first, bad, second]).unwrap_err();

@@ -27,8 +27,8 @@
 //! - this module: the rule set ([`TitleRules`]), what a rule is matched against
 //!   ([`ToolRef`]), and matching;
 //! - [`file`](mod@file): the TOML format, loading it ([`TitleRules::from_toml`],
-//!   [`TitleRules::from_sources`], [`TitleRules::builtin`]: each provider's file as
-//!   the provider registry lists it, then `rules/default.toml`);
+//!   [`TitleRules::from_sources`], [`TitleRules::builtin`]: each dialect's file as
+//!   the dialect table lists it, then `rules/default.toml`);
 //! - [`template`]: the template language (pieces, filters, field paths);
 //! - [`words`]: English, for action text ([`action_text`]);
 //! - [`text`]: path, URL and shell helpers ([`relative_to`](text::relative_to),
@@ -114,6 +114,12 @@ impl TitleRules {
             by_name: std::sync::Arc::new(ByName::of(&rules)),
             rules: rules.into(),
         }
+    }
+
+    /// How many rules the set holds.
+    #[cfg(test)]
+    pub(crate) fn rules_len(&self) -> usize {
+        self.rules.len()
     }
 
     /// These rules, then `fallback`'s.

@@ -1,6 +1,8 @@
 //! Helpers shared by the adapter tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod call_ids;
+
 use std::path::{Path, PathBuf};
 
 use toolnorm::NormalizedToolPart;

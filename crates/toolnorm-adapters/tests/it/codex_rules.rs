@@ -1,5 +1,5 @@
 //! Codex items take their kind and title from the rules, in both dialects: the built-in
-//! rules of `rules/codex.toml`, and a user's rules tried before them.
+//! rules of `src/dialects/codex/rules.toml`, and a user's rules tried before them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;

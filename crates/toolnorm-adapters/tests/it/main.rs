@@ -14,6 +14,7 @@ mod encodings;
 mod export;
 mod gemini_cli;
 mod json_schema;
+mod layers;
 mod line_classes;
 mod lone_surrogates;
 mod midstream;

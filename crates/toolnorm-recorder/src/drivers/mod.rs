@@ -13,11 +13,11 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::normalize::Normalizer;
 use crate::provenance::{Cli, Entry};
 use crate::providers::package_of;
 use crate::run::{self, RunDirs};
 use crate::scenario::Scenario;
+use crate::scrub::Normalizer;
 
 mod acp;
 mod appserver;
@@ -231,7 +231,7 @@ impl Recorder {
     fn write_session(
         &self,
         scenario: &Scenario,
-        subs: &crate::normalize::Substitutions,
+        subs: &crate::scrub::Substitutions,
         files: Vec<(String, Vec<String>)>,
         command: &str,
     ) -> Result<Vec<Entry>> {

@@ -4,8 +4,8 @@
 
 use super::Recorder;
 use crate::error::Result;
-use crate::normalize::{Normalizer, Substitutions};
 use crate::run::RunDirs;
+use crate::scrub::{Normalizer, Substitutions};
 
 /// Port shown in fixtures instead of the mock model's real port.
 pub const SHOWN_PORT: u16 = 4010;

@@ -1,0 +1,123 @@
+//! toolnorm's title for another agent's ACP call, instead of the agent's own.
+//!
+//! The order (documented in `rules.toml`): the rules of the agent's own tool when the
+//! frame names one a provider's rules know; for an MCP tool, the rules of the bare tool,
+//! else its name as action text; the ACP kind's rules in `rules.toml`; else none (the
+//! agent's title stays).
+
+use serde_json::{Map, Value};
+use toolnorm::ToolKind;
+
+use crate::Dialect;
+use crate::rules::action_text;
+use crate::track::Facts;
+
+/// The `_meta` namespace of Claude Code's ACP adapter, which names the Claude Code tool.
+const CLAUDE_CODE_META: &str = "claudeCode";
+/// The provider Claude Code's rules are written for (whether or not its reader is built).
+const CLAUDE_CODE_PROVIDER: &str = "claude-code";
+
+/// What a title is made from: one call of another agent, as far as it is known.
+pub(super) struct Call<'a> {
+    /// The tool name the frames gave (or the agent's first title, for agents without one).
+    pub name: &'a str,
+    /// toolnorm's kind of the call.
+    pub kind: ToolKind,
+    /// The ACP kind, as the agent sent it (`read`, `execute`, …).
+    pub acp_kind: Option<&'a str>,
+    /// The MCP server and bare tool, for MCP calls.
+    pub mcp: Option<(&'a str, &'a str)>,
+    /// The `rawInput`.
+    pub input: &'a Value,
+    /// The frame's `locations`.
+    pub locations: Option<&'a Value>,
+    /// The agent's `_meta`.
+    pub meta: Option<&'a Map<String, Value>>,
+}
+
+/// toolnorm's title of the call, when its tool, MCP name or kind gives one.
+pub(super) fn title(call: &Call<'_>, out: &Facts<'_>) -> Option<String> {
+    let input = title_input(call.input, call.locations);
+    let cwd = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .or_else(|| out.cwd())
+        .map(str::to_owned);
+    let cwd = cwd.as_deref();
+    if let Some(provider) = native_provider(call, out)
+        && let Some(title) = out.rules_title(provider, call.name, None, &input, cwd)
+    {
+        return Some(title);
+    }
+    if let Some((server, tool)) = call.mcp {
+        // Codex's adapter sends an MCP call's input as `{server, tool, arguments}`.
+        let arguments = input.get("arguments").unwrap_or(&input);
+        let provider = DIALECT_PROVIDER;
+        return out
+            .rules_title(provider, tool, Some(server), arguments, cwd)
+            .or_else(|| action_text(tool));
+    }
+    let kind = match (call.acp_kind?, call.kind) {
+        ("edit", ToolKind::FileWrite) => "write",
+        (kind, _) => kind,
+    };
+    out.rules_title(DIALECT_PROVIDER, kind, None, &input, cwd)
+}
+
+/// The provider the ACP rules are written for.
+const DIALECT_PROVIDER: &str = super::DIALECT.provider();
+
+/// The provider whose built-in tool the call is: Claude Code when its adapter's `_meta`
+/// says so, else the first provider whose rules list the name as a built-in tool.
+fn native_provider(call: &Call<'_>, out: &Facts<'_>) -> Option<&'static str> {
+    if call
+        .meta
+        .is_some_and(|meta| meta.contains_key(CLAUDE_CODE_META))
+    {
+        return Some(CLAUDE_CODE_PROVIDER);
+    }
+    Dialect::all()
+        .map(Dialect::provider)
+        .filter(|provider| *provider != DIALECT_PROVIDER)
+        .find(|provider| out.is_builtin_of(provider, call.name))
+}
+
+/// The input the rules read: the `rawInput`, with a command given as an argument list
+/// joined into one command line, and the frame's `locations` when the input has none.
+fn title_input(input: &Value, locations: Option<&Value>) -> Value {
+    let mut view = match input {
+        Value::Object(object) => object.clone(),
+        _ => Map::new(),
+    };
+    if let Some(Value::Array(arguments)) = view.get("command") {
+        let words: Option<Vec<&str>> = arguments.iter().map(Value::as_str).collect();
+        if let Some(line) = words.and_then(|words| shlex::try_join(words).ok()) {
+            view.insert("command".into(), line.into());
+        }
+    }
+    if let Some(locations) = locations.filter(|_| !view.contains_key("locations")) {
+        view.insert("locations".into(), locations.clone());
+    }
+    Value::Object(view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_argument_list_becomes_one_command_line() {
+        let input = serde_json::json!({"command": ["/bin/bash", "-lc", "cat 'my notes.txt'"]});
+        let view = title_input(&input, None);
+        assert_eq!(view["command"], "/bin/bash -lc \"cat 'my notes.txt'\"");
+    }
+
+    #[test]
+    fn locations_fill_in_only_when_the_input_has_none() {
+        let locations = serde_json::json!([{"path": "/w/a.txt"}]);
+        let view = title_input(&Value::Null, Some(&locations));
+        assert_eq!(view["locations"][0]["path"], "/w/a.txt");
+        let own = serde_json::json!({"locations": "mine"});
+        assert_eq!(title_input(&own, Some(&locations))["locations"], "mine");
+    }
+}

@@ -1,0 +1,685 @@
+//! Claude Code: `claude -p --output-format stream-json --verbose` and the session
+//! transcripts Claude Code writes under its config dir (`projects/…/*.jsonl`).
+//!
+//! | line | canonical events | module |
+//! | --- | --- | --- |
+//! | `system` `init`; any transcript line's `cwd` | (remembers `cwd`) | |
+//! | `assistant` with `tool_use` / `server_tool_use` / `mcp_tool_use` | `toolCallStarted` (or `inputUpdated` when partial messages started it) | |
+//! | `assistant` with `web_search_tool_result` / `web_fetch_tool_result` / `mcp_tool_result` | `toolCallCompleted` / `toolCallFailed` of the server tool | `results` |
+//! | `user` with `tool_result` | `toolCallCompleted`, or `toolCallFailed` when `is_error` | `results` |
+//! | `stream_event` `content_block_start` / `input_json_delta` | `toolCallStarted`, then `inputUpdated` as the input streams | `stream` |
+//! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call | `tasks` |
+//! | `system` `task_notification` | finishes a background subagent call | `tasks` |
+//! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` | `permissions` |
+//!
+//! Errors: a shell call's (kind `bash`) result `Exit code N` fails with code `exit_code`
+//! and `details.exitCode`; a denied permission with `permission_denied`; a call the user
+//! rejected with `user_rejected` (the `results` module has the whole table). A subagent
+//! call answered with `status: async_launched` runs in the background until its
+//! `task_notification`. Calls inside a subagent carry `metadata.parentToolCallId`.
+//!
+//! `envelope` reads what every line has; the other lines carry nothing about tools.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+use toolnorm::{JsonObject, meta};
+use toolnorm_wire::claude_messages as wire;
+
+use crate::Dialect;
+use crate::adapter::Adapter;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::dialects::Entry;
+use crate::read::json;
+use crate::read::line_keys::LineKeys;
+use crate::rules::mcp;
+use crate::track::{Facts, Sighting};
+
+mod envelope;
+mod permissions;
+mod results;
+mod scan;
+mod stream;
+mod tasks;
+
+use envelope::{Block, Envelope};
+
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("claude-code", "claude-code");
+
+/// Its rules file (the kind and title of each of its tools), as `(origin, TOML text)`.
+pub(crate) const RULES: (&str, &str) = (
+    "src/dialects/claude_code/rules.toml",
+    include_str!("rules.toml"),
+);
+
+impl Dialect {
+    /// Claude Code `--output-format stream-json`, and its session transcripts.
+    pub const CLAUDE_CODE: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Claude Code stream-json or session transcript",
+    feature: "claude-code",
+    rules: RULES,
+    claims,
+    adapter: |_| Box::new(ClaudeCodeAdapter::new()),
+    recordings: &["claude-code"],
+};
+
+/// Claude Code stream-json and transcript line types that identify the dialect.
+const LINE_TYPES: &[&str] = &[
+    "system",
+    "assistant",
+    "user",
+    "result",
+    "stream_event",
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "last-prompt",
+];
+
+/// Whether a line is Claude Code's: a message or record `type` of its own, outside
+/// JSON-RPC and OpenCode envelopes. A `user`/`assistant` line has its `message`, a `result` its `subtype` (Gemini CLI
+/// writes records of those types without them); a `message` with `parts` and a `system`
+/// line with `systemPayload` are Qwen Code's session records.
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    !keys.has("method")
+        && !keys.has("payload")
+        && !keys.has("qwen_code_version")
+        && keys.kind().as_deref().is_some_and(|kind| match kind {
+            // Qwen Code's session records hold Gemini's `parts` in this envelope.
+            "user" | "assistant" => keys.has("message") && !keys.object_has("message", "parts"),
+            "result" => keys.has("subtype"),
+            "system" => !keys.has("systemPayload"),
+            kind => LINE_TYPES.contains(&kind),
+        })
+}
+
+/// Line types that carry nothing about tools (stream-json and transcripts).
+const IGNORED_TYPES: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "attachment",
+    "queue-operation",
+    "api-request",
+    "last-prompt",
+    "tools-used",
+    "cost-state",
+    "atis-latch",
+    "custom-title",
+    "tool_progress",
+    "tool_use_summary",
+    "auth_status",
+    "rate_limit_event",
+    "keep_alive",
+];
+
+/// `system` subtypes that carry nothing about tools.
+const IGNORED_SUBTYPES: &[&str] = &[
+    "status",
+    "background_tasks_changed",
+    "compact_boundary",
+    "hook_started",
+    "hook_progress",
+    "hook_response",
+    "api_error",
+    "informational",
+    "local_command",
+    "files_persisted",
+    "session_state_changed",
+    "turn_duration",
+    "stop_hook_summary",
+];
+
+/// Reads Claude Code stream-json and transcripts (and Qwen Code's stream-json, which
+/// has the same shape).
+pub struct ClaudeCodeAdapter {
+    /// The dialect its calls are said to be in: Claude Code's, or Qwen Code's.
+    dialect: Dialect,
+    /// Tool-use blocks being streamed.
+    streams: stream::Streams,
+    /// Calls a permission check denied, waiting for their result.
+    denials: permissions::Denials,
+    /// Subagent tasks and the calls that spawned them.
+    tasks: tasks::Tasks,
+}
+
+impl Default for ClaudeCodeAdapter {
+    fn default() -> Self {
+        Self::for_dialect(DIALECT)
+    }
+}
+
+impl ClaudeCodeAdapter {
+    /// An adapter at the start of a stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An adapter at the start of a stream in Claude Code's shape written by another
+    /// CLI (Qwen Code): the calls carry that `dialect`'s provider, so its rules apply.
+    pub(crate) fn for_dialect(dialect: Dialect) -> Self {
+        ClaudeCodeAdapter {
+            dialect,
+            streams: Default::default(),
+            denials: Default::default(),
+            tasks: Default::default(),
+        }
+    }
+}
+
+impl Adapter for ClaudeCodeAdapter {
+    fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        // One scan of the line reads nearly every line; the rest are read field by field,
+        // which also says what is wrong with them.
+        let scanned = scan::scan(bytes);
+        let mut envelope: Envelope<'_> = match scanned {
+            Some(envelope) => envelope,
+            None => match json::parse_line(line, bytes, "not a Claude Code message") {
+                Ok(envelope) => envelope,
+                Err(diagnostic) => return out.diagnostic(diagnostic),
+            },
+        };
+        // A transcript's sidechain line is its subagent's: inside the call that spawned
+        // it, once that is known (its result names the agent).
+        if envelope.parent_tool_use_id.is_none()
+            && let Some(call) = envelope
+                .sidechain_agent()
+                .and_then(|agent| self.tasks.spawner(agent))
+        {
+            envelope.parent_tool_use_id = Some(Cow::Owned(call.to_owned()));
+        }
+        // Transcript lines carry the session's directory on every line.
+        if let Some(cwd) = envelope.cwd.as_deref()
+            && out.cwd().is_none()
+        {
+            out.set_cwd(cwd);
+        }
+        let Some(kind) = envelope.kind.as_deref() else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a line without `type`",
+            ));
+            return;
+        };
+        // A stream-json run (`claude -p`, a resumed session) begins with `system` `init`;
+        // its calls are its own. Transcripts have no such line: a new session id is a new
+        // session (files concatenated).
+        if kind == "system"
+            && envelope.subtype.as_deref() == Some("init")
+            && let Some(session) = envelope.session_id.as_deref()
+        {
+            out.begin_session(session);
+        } else if let Some(session) = envelope.transcript_session.as_deref() {
+            out.session(session);
+        }
+        match kind {
+            "assistant" => {
+                let blocks = envelope.blocks(line, out);
+                self.assistant(line, &envelope, blocks, out);
+            }
+            "user" => {
+                let blocks = envelope.blocks(line, out);
+                self.user(line, &envelope, blocks, out);
+            }
+            "progress" => self.progress(line, &envelope, out),
+            "stream_event" => self.streams.event(line, &envelope, out),
+            "system" => self.system(line, bytes, &envelope, out),
+            "result" => {
+                let denials = envelope
+                    .scanned
+                    .as_ref()
+                    .map(|scanned| scanned.permission_denials);
+                self.denials.turn_ended(line, bytes, denials, out);
+            }
+            other if IGNORED_TYPES.contains(&other) => {}
+            // Tool calls come in `assistant`, `user`, `stream_event` and `system`
+            // messages: a new line type is a notice.
+            other => out.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown Claude Code message type `{other}`"),
+            )),
+        }
+    }
+}
+
+impl ClaudeCodeAdapter {
+    fn assistant(
+        &mut self,
+        line: u64,
+        envelope: &Envelope<'_>,
+        blocks: Vec<Block<'_>>,
+        out: &mut Facts<'_>,
+    ) {
+        let at = envelope.at();
+        for block in blocks {
+            let (kind, block) = match block {
+                Block::ToolUse(block) => {
+                    self.streams.sighted(line, block.into(), envelope, out);
+                    continue;
+                }
+                Block::ToolResult(_) | Block::Skipped => continue,
+                Block::Raw(kind, block) => (kind, block),
+            };
+            let text = block.get();
+            let result = match kind.as_ref() {
+                TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                // The schema lists the server tools it knows; one it does not (a newer API's)
+                // is read by what identifies the call.
+                SERVER_TOOL_USE => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
+                    .map(ToolUse::from)
+                    .or_else(|error| {
+                        serde_json::from_str::<OtherToolUse>(text)
+                            .map(|block| ToolUse::other(block, SERVER_TOOL_USE))
+                            .map_err(|_| error)
+                    })
+                    .map(|block| self.streams.sighted(line, block, envelope, out)),
+                MCP_TOOL_USE => serde_json::from_str::<wire::BetaMcpToolUseBlock>(text)
+                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                "web_search_tool_result" => {
+                    serde_json::from_str::<wire::BetaWebSearchToolResultBlock>(text).map(|result| {
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
+                    })
+                }
+                "web_fetch_tool_result" => {
+                    serde_json::from_str::<wire::BetaWebFetchToolResultBlock>(text).map(|result| {
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
+                    })
+                }
+                "mcp_tool_result" => serde_json::from_str::<wire::BetaMcpToolResultBlock>(text)
+                    .map(|result| results::mcp_result(line, result, at.clone(), out)),
+                other if NON_TOOL_BLOCKS.contains(&other) => Ok(()),
+                // A server tool this version does not know (`code_execution_tool_result`,
+                // `tool_search_tool_result`, …): its result ends the call its use started.
+                other if other.ends_with("_tool_result") => {
+                    serde_json::from_str::<OtherToolResult>(text).map(|result| {
+                        let id = &result.tool_use_id;
+                        results::server_result(line, id, &result.content, at.clone(), out);
+                    })
+                }
+                // A tool-use block of a type this version does not know is still a call.
+                other if other.ends_with("tool_use") => serde_json::from_str::<OtherToolUse>(text)
+                    .map(|block| {
+                        out.diagnostic(Diagnostic::notice(
+                            line,
+                            DiagnosticKind::UnknownEvent,
+                            format!("unknown content block type `{other}`, read as a tool call"),
+                        ));
+                        let block = ToolUse::other(block, other);
+                        self.streams.sighted(line, block, envelope, out);
+                    }),
+                other => {
+                    out.diagnostic(Diagnostic::notice(
+                        line,
+                        DiagnosticKind::UnknownEvent,
+                        format!("unknown content block type `{other}`"),
+                    ));
+                    Ok(())
+                }
+            };
+            if let Err(error) = result {
+                out.diagnostic(json::malformed(line, &format!("`{kind}` block"), &error));
+            }
+        }
+    }
+
+    /// A transcript's `progress` line. Some versions write a subagent's messages into the
+    /// parent transcript this way (`data.type = "agent_progress"`, the subagent's message
+    /// in `data.message`, the spawning call in `parentToolUseID`): its tool calls are read
+    /// as the subagent's, with `parentToolCallId`. Other progress (shell output, hooks)
+    /// carries no call.
+    fn progress(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        #[derive(Deserialize)]
+        struct Data<'a> {
+            #[serde(borrow, rename = "type", default)]
+            kind: Option<Cow<'a, str>>,
+            #[serde(borrow, default)]
+            message: Option<&'a serde_json::value::RawValue>,
+        }
+        let Some(data) = envelope
+            .data
+            .and_then(|data| serde_json::from_str::<Data<'_>>(data.get()).ok())
+        else {
+            return;
+        };
+        let (Some("agent_progress"), Some(message)) = (data.kind.as_deref(), data.message) else {
+            return;
+        };
+        let mut nested: Envelope<'_> = match serde_json::from_str(message.get()) {
+            Ok(nested) => nested,
+            Err(error) => {
+                return out.diagnostic(json::malformed(line, "`agent_progress` message", &error));
+            }
+        };
+        if nested.parent_tool_use_id.is_none() {
+            nested.parent_tool_use_id = envelope.progress_parent.clone();
+        }
+        if nested.timestamp.is_none() {
+            nested.timestamp = envelope.timestamp.clone();
+        }
+        match nested.kind.as_deref() {
+            Some("assistant") => {
+                let blocks = nested.blocks(line, out);
+                self.assistant(line, &nested, blocks, out);
+            }
+            Some("user") => {
+                let blocks = nested.blocks(line, out);
+                self.user(line, &nested, blocks, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn system(&mut self, line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+        let subtype = envelope.subtype.as_deref().unwrap_or_default();
+        let result = match subtype {
+            "init" => {
+                if let Some(cwd) = &envelope.cwd {
+                    out.set_cwd(cwd.as_ref());
+                }
+                Ok(())
+            }
+            "task_started" => serde_json::from_slice::<wire::SdkTaskStartedMessage>(bytes)
+                .map(|started| self.tasks.started(line, started, out)),
+            "task_progress" => serde_json::from_slice::<wire::SdkTaskProgressMessage>(bytes)
+                .map(|progress| self.tasks.progress(line, progress, out)),
+            "task_updated" => serde_json::from_slice::<wire::SdkTaskUpdatedMessage>(bytes)
+                .map(|updated| self.tasks.updated(line, updated, out)),
+            "task_notification" => serde_json::from_slice::<wire::SdkTaskNotificationMessage>(
+                bytes,
+            )
+            .map(|notification| {
+                self.tasks
+                    .notification(line, notification, envelope.at(), out)
+            }),
+            "permission_denied" => {
+                self.denials.announced(line, bytes, envelope, out);
+                Ok(())
+            }
+            other if IGNORED_SUBTYPES.contains(&other) => Ok(()),
+            other => {
+                out.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("unknown Claude Code system message `{other}`"),
+                ));
+                Ok(())
+            }
+        };
+        if let Err(error) = result {
+            out.diagnostic(json::malformed(
+                line,
+                &format!("system `{subtype}` message"),
+                &error,
+            ));
+        }
+    }
+}
+
+pub(super) const TOOL_USE: &str = "tool_use";
+const SERVER_TOOL_USE: &str = "server_tool_use";
+const MCP_TOOL_USE: &str = "mcp_tool_use";
+
+/// What a tool-use block (`tool_use`, `server_tool_use`, `mcp_tool_use`) says of its
+/// call, whole in a message or starting to stream.
+struct ToolUse {
+    id: String,
+    name: String,
+    /// The MCP server and bare tool name, when the block names the server.
+    mcp: Option<(String, String)>,
+    input: Value,
+    /// The block's type (`metadata.itemType`).
+    item_type: Cow<'static, str>,
+}
+
+/// Content block types that carry no tool call.
+pub(super) const NON_TOOL_BLOCKS: &[&str] = &[
+    "text",
+    "thinking",
+    "redacted_thinking",
+    "image",
+    "document",
+    "search_result",
+    "container_upload",
+    "compaction",
+    "tool_result",
+];
+
+/// A tool-use block of a type this version does not know: what identifies a call.
+#[derive(Deserialize)]
+struct OtherToolUse {
+    id: String,
+    name: String,
+    #[serde(default)]
+    input: Value,
+}
+
+/// A server tool's result block of a type this version does not know.
+#[derive(Deserialize)]
+struct OtherToolResult {
+    tool_use_id: String,
+    #[serde(default)]
+    content: Value,
+}
+
+impl ToolUse {
+    /// A tool-use block of type `item_type` that this version does not know.
+    fn other(block: OtherToolUse, item_type: &str) -> Self {
+        ToolUse {
+            id: block.id,
+            name: block.name,
+            mcp: None,
+            input: block.input,
+            item_type: Cow::Owned(item_type.to_owned()),
+        }
+    }
+}
+
+impl From<wire::BetaToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaToolUseBlock) -> Self {
+        ToolUse {
+            id: block.id,
+            name: block.name,
+            mcp: None,
+            input: block.input,
+            item_type: Cow::Borrowed(TOOL_USE),
+        }
+    }
+}
+
+impl From<wire::BetaServerToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaServerToolUseBlock) -> Self {
+        ToolUse {
+            id: block.id,
+            // The API's own name for the server tool (`web_search`).
+            name: block.name.to_string(),
+            mcp: None,
+            input: Value::Object(block.input),
+            item_type: Cow::Borrowed(SERVER_TOOL_USE),
+        }
+    }
+}
+
+impl From<wire::BetaMcpToolUseBlock> for ToolUse {
+    fn from(block: wire::BetaMcpToolUseBlock) -> Self {
+        ToolUse {
+            mcp: Some((block.server_name, block.name.clone())),
+            id: block.id,
+            name: block.name,
+            input: block.input,
+            item_type: Cow::Borrowed(MCP_TOOL_USE),
+        }
+    }
+}
+
+impl ToolUse {
+    /// The call as the tracker hears of it: what the block says, and what the line's
+    /// envelope says (the subagent it runs in, when it was seen). A tool named
+    /// `mcp__server__tool` is that server's.
+    fn sighting(self, envelope: &Envelope<'_>) -> Sighting {
+        let mcp = self.mcp.or_else(|| {
+            mcp::split_double_underscore(&self.name)
+                .map(|split| (split.server.to_owned(), split.tool.to_owned()))
+        });
+        let mut metadata = JsonObject::new();
+        if let Some(parent) = envelope.parent() {
+            metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
+        }
+        if let Some(agent) = envelope.sidechain_agent() {
+            metadata.insert(meta::AGENT_ID.into(), agent.into());
+        }
+        metadata.insert(meta::ITEM_TYPE.into(), self.item_type.as_ref().into());
+        Sighting {
+            mcp,
+            metadata,
+            at: envelope.at(),
+            ..Sighting::new(self.id, self.name, self.input)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+    use toolnorm::NormalizedToolPart;
+
+    use crate::{Dialect, Normalizer, Step};
+
+    /// The parts Claude Code lines make; no line may give a diagnostic.
+    pub(super) fn parts(lines: &[Value]) -> Vec<NormalizedToolPart> {
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
+        let mut diagnostics = Vec::new();
+        let mut on_step = |step: Step<'_>| {
+            if let Step::Diagnostic(diagnostic) = step {
+                diagnostics.push(diagnostic.clone());
+            }
+        };
+        normalizer.push(text.as_bytes(), &mut on_step);
+        normalizer.finish(&mut on_step);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        normalizer.fold().parts()
+    }
+
+    /// The one part Claude Code lines make.
+    pub(super) fn part(lines: &[Value]) -> NormalizedToolPart {
+        let mut parts = parts(lines);
+        assert_eq!(parts.len(), 1, "{parts:#?}");
+        parts.remove(0)
+    }
+
+    /// The parts and the diagnostics (as shown) of Claude Code lines.
+    fn run(lines: &[Value]) -> (Vec<NormalizedToolPart>, Vec<String>) {
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
+        let mut diagnostics = Vec::new();
+        let mut on_step = |step: Step<'_>| {
+            if let Step::Diagnostic(diagnostic) = step {
+                diagnostics.push(diagnostic.to_string());
+            }
+        };
+        normalizer.push(text.as_bytes(), &mut on_step);
+        normalizer.finish(&mut on_step);
+        (normalizer.fold().parts(), diagnostics)
+    }
+
+    #[test]
+    fn a_subagents_calls_written_as_agent_progress_come_out_with_their_parent() {
+        let progress = |message: serde_json::Value| {
+            serde_json::json!({"type": "progress", "parentToolUseID": "toolu_task",
+                "toolUseID": "agent_msg_1", "sessionId": "s",
+                "timestamp": "2026-01-01T00:00:05.000Z",
+                "data": {"type": "agent_progress", "agentId": "a1", "message": message}})
+        };
+        let parts = parts(&[
+            serde_json::json!({"type": "assistant", "sessionId": "s", "message": {"content": [
+                {"type": "tool_use", "id": "toolu_task", "name": "Task",
+                 "input": {"description": "Count", "prompt": "count"}}]}}),
+            progress(
+                serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "tool_use", "id": "toolu_child", "name": "Bash",
+                 "input": {"command": "ls | wc -l"}}]}}),
+            ),
+            progress(serde_json::json!({"type": "user", "message": {"content": [
+                {"type": "tool_result", "tool_use_id": "toolu_child", "content": "3"}]}})),
+            serde_json::json!({"type": "progress", "parentToolUseID": "toolu_task",
+                "data": {"type": "bash_progress", "output": "…"}}),
+        ]);
+        assert_eq!(parts.len(), 2);
+        let child = &parts[1];
+        assert_eq!(child.id, "toolu_child");
+        assert_eq!(child.state.as_str(), "complete");
+        assert_eq!(
+            child.metadata.as_ref().unwrap()["parentToolCallId"],
+            "toolu_task"
+        );
+    }
+
+    #[test]
+    fn a_server_tool_this_version_does_not_know_still_ends() {
+        let call = part(&[
+            serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "code_execution",
+                 "input": {"code": "print(1)"}},
+                {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_1",
+                 "content": {"type": "code_execution_result", "stdout": "1\n", "return_code": 0}}
+            ]}}),
+        ]);
+        assert_eq!(call.state.as_str(), "complete");
+        assert_eq!(call.output.unwrap()["stdout"], "1\n");
+
+        let failed = part(&[
+            serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "server_tool_use", "id": "srvtoolu_2", "name": "tool_search", "input": {}},
+                {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_2",
+                 "content": {"type": "tool_search_tool_result_error", "error_code": "unavailable"}}
+            ]}}),
+        ]);
+        assert_eq!(failed.state.as_str(), "error");
+        assert_eq!(failed.error.unwrap().code.unwrap().as_str(), "unavailable");
+    }
+
+    #[test]
+    fn a_tool_use_block_of_a_new_type_is_a_call_with_a_notice() {
+        let (parts, diagnostics) = run(&[serde_json::json!({"type": "assistant", "message":
+        {"content": [
+            {"type": "thinking", "thinking": "hm"},
+            {"type": "future_tool_use", "id": "ftu_1", "name": "teleport", "input": {"to": "x"}},
+            {"type": "hologram", "data": 1}
+        ]}})]);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].id, "ftu_1");
+        assert_eq!(
+            parts[0].metadata.as_ref().unwrap()["itemType"],
+            "future_tool_use"
+        );
+        assert_eq!(
+            diagnostics,
+            [
+                "line 1: notice: unknown content block type `future_tool_use`, read as a tool call",
+                "line 1: notice: unknown content block type `hologram`",
+            ]
+        );
+        // One that cannot be read as a call is an error.
+        let (parts, diagnostics) = run(&[serde_json::json!({"type": "assistant", "message":
+            {"content": [{"type": "future_tool_use", "name": "teleport"}]}})]);
+        assert!(parts.is_empty());
+        assert_eq!(diagnostics.len(), 1);
+        assert!(!diagnostics[0].contains("notice"), "{diagnostics:?}");
+    }
+}

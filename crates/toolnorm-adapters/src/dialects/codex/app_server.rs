@@ -1,0 +1,484 @@
+//! `codex app-server`: the v2 JSON-RPC stream (items, output deltas, approvals).
+
+mod thread_items;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use toolnorm::{JsonObject, Timestamp, meta};
+use toolnorm_wire::codex_app_server as app;
+
+use super::items::{Items, object, unknown_item};
+use crate::Dialect;
+use crate::adapter::Adapter;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::dialects::Entry;
+use crate::read::json;
+use crate::track::{Facts, Sighting};
+
+/// The dialect this module reads.
+pub(crate) const DIALECT: Dialect = Dialect::new("codex-app-server", "codex");
+
+impl Dialect {
+    /// `codex app-server` (JSON-RPC, protocol v2).
+    pub const CODEX_APP_SERVER: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "`codex app-server` JSON-RPC stream",
+    feature: "codex",
+    rules: super::RULES,
+    claims: super::claims_app_server,
+    adapter: |_| Box::new(CodexAppServerAdapter::new()),
+    recordings: &["codex-app-server"],
+};
+
+/// A JSON-RPC message as the app-server writes it.
+#[derive(Deserialize)]
+struct Rpc<'a> {
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+/// `params` fields shared by approval requests and their resolution.
+#[derive(Deserialize)]
+struct RequestParams<'a> {
+    #[serde(borrow, default, rename = "itemId")]
+    item_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "requestId")]
+    request_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    reason: Option<Cow<'a, str>>,
+    #[serde(borrow, default, rename = "threadId")]
+    thread_id: Option<Cow<'a, str>>,
+}
+
+/// The item types of the pinned schema's `ThreadItem`.
+const THREAD_ITEM_TYPES: &[&str] = &[
+    "agentMessage",
+    "collabAgentToolCall",
+    "commandExecution",
+    "contextCompaction",
+    "dynamicToolCall",
+    "enteredReviewMode",
+    "exitedReviewMode",
+    "fileChange",
+    "functionCallOutput",
+    "hookPrompt",
+    "imageGeneration",
+    "imageView",
+    "mcpToolCall",
+    "plan",
+    "reasoning",
+    "sleep",
+    "subAgentActivity",
+    "userMessage",
+    "webSearch",
+];
+
+/// The item types of [`THREAD_ITEM_TYPES`] that are tool calls.
+const TOOL_ITEM_TYPES: &[&str] = &[
+    "collabAgentToolCall",
+    "commandExecution",
+    "dynamicToolCall",
+    "fileChange",
+    "imageGeneration",
+    "imageView",
+    "mcpToolCall",
+    "sleep",
+    "webSearch",
+];
+
+/// An item's `type`.
+#[derive(Deserialize)]
+struct ItemType<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: Cow<'a, str>,
+}
+
+/// Methods that carry nothing about tool calls.
+const IGNORED_METHODS: &[&str] = &[
+    "account/rateLimits/updated",
+    "account/updated",
+    "configWarning",
+    // 0.14x: a thread-level warning (e.g. under-development features enabled).
+    "warning",
+    "mcpServer/startupStatus/updated",
+    "remoteControl/status/changed",
+    "thread/status/changed",
+    "thread/tokenUsage/updated",
+    "thread/name/updated",
+    "thread/compacted",
+    "thread/archived",
+    "turn/started",
+    "turn/completed",
+    "turn/diff/updated",
+    "turn/plan/updated",
+    "item/agentMessage/delta",
+    "item/reasoning/summaryTextDelta",
+    "item/reasoning/summaryPartAdded",
+    "item/reasoning/textDelta",
+    "item/plan/delta",
+    "error",
+    "deprecationNotice",
+    "sessionConfigured",
+];
+
+/// Reads `codex app-server` output (every server line of the JSON-RPC stream).
+pub struct CodexAppServerAdapter {
+    items: Items,
+    /// Approval request id → the item it is about, and its `metadata.approval`.
+    approvals: HashMap<String, (String, JsonObject)>,
+    /// Item id → `metadata.approval` of a request that came before the item did (before
+    /// 0.12x a declined command has no `item/started`; its approval comes first).
+    early_approvals: HashMap<String, JsonObject>,
+}
+
+impl CodexAppServerAdapter {
+    /// An adapter using these title rules.
+    pub fn new() -> Self {
+        CodexAppServerAdapter {
+            items: Items::new(),
+            approvals: HashMap::new(),
+            early_approvals: HashMap::new(),
+        }
+    }
+}
+
+impl Adapter for CodexAppServerAdapter {
+    fn dialect(&self) -> Dialect {
+        DIALECT
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        let rpc: Rpc<'_> = match json::parse_line(line, bytes, "not a JSON-RPC message") {
+            Ok(rpc) => rpc,
+            Err(diagnostic) => return out.diagnostic(diagnostic),
+        };
+        let Some(method) = rpc.method.as_deref() else {
+            // A response to a client request (initialize, thread/start, …): no tool in it.
+            if rpc.id.is_none() || (rpc.result.is_none() && rpc.error.is_none()) {
+                out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::MalformedEvent,
+                    "a JSON-RPC message with neither method nor result",
+                ));
+            }
+            return;
+        };
+        let params = rpc.params.map_or("{}", RawValue::get);
+        match method {
+            "thread/started" => self.thread_started(line, params, out),
+            "item/started" => match serde_json::from_str::<app::ItemStartedNotification>(params) {
+                Ok(started) => self.item(line, started.item, false, &started.thread_id, out),
+                Err(error) => self.unknown_item(line, method, params, false, &error, out),
+            },
+            "item/completed" => {
+                match serde_json::from_str::<app::ItemCompletedNotification>(params) {
+                    Ok(completed) => {
+                        self.item(line, completed.item, true, &completed.thread_id, out)
+                    }
+                    Err(error) => self.unknown_item(line, method, params, true, &error, out),
+                }
+            }
+            "item/commandExecution/outputDelta" => {
+                match serde_json::from_str::<app::CommandExecutionOutputDeltaNotification>(params) {
+                    Ok(delta) => {
+                        out.session(&delta.thread_id);
+                        joined(line, &delta.item_id, "commandExecution", out);
+                        out.output(line, &delta.item_id, &delta.delta);
+                    }
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
+                }
+            }
+            "item/fileChange/outputDelta" => {
+                match serde_json::from_str::<app::FileChangeOutputDeltaNotification>(params) {
+                    Ok(delta) => {
+                        out.session(&delta.thread_id);
+                        joined(line, &delta.item_id, "fileChange", out);
+                        out.output(line, &delta.item_id, &delta.delta);
+                    }
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
+                }
+            }
+            "item/mcpToolCall/progress" => {
+                match serde_json::from_str::<app::McpToolCallProgressNotification>(params) {
+                    Ok(progress) => {
+                        out.session(&progress.thread_id);
+                        joined(line, &progress.item_id, "mcpToolCall", out);
+                        let metadata = object([(meta::PROGRESS, Value::from(progress.message))]);
+                        out.merge_metadata(line, &progress.item_id, metadata);
+                    }
+                    Err(error) => out.diagnostic(json::malformed(line, method, &error)),
+                }
+            }
+            "serverRequest/resolved" => self.resolved(line, params, out),
+            method if method.ends_with("/requestApproval") => {
+                self.approval_requested(line, method, rpc.id, params, out)
+            }
+            method if IGNORED_METHODS.contains(&method) => {}
+            method if method.starts_with("codex/event/") => {}
+            other if other.starts_with("item/") => {
+                self.unknown_item_method(line, other, params, out)
+            }
+            // A new `thread/*`, `account/*`, `turn/*` … method carries no call: a notice.
+            other => out.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("unknown Codex app-server method `{other}`"),
+            )),
+        }
+    }
+}
+
+impl CodexAppServerAdapter {
+    fn thread_started(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
+        let Ok(value) = serde_json::from_str::<Value>(params) else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "thread/started without params",
+            ));
+            return;
+        };
+        let thread = value.get("thread");
+        // A thread started (or resumed) is a session: its calls carry its id.
+        if let Some(id) = thread
+            .and_then(|thread| thread.get("id"))
+            .and_then(Value::as_str)
+        {
+            out.begin_session(id);
+        }
+        let cwd = thread
+            .and_then(|thread| {
+                thread
+                    .pointer("/environments/0/cwd")
+                    .or_else(|| thread.get("cwd"))
+            })
+            .and_then(Value::as_str);
+        if let Some(cwd) = cwd {
+            out.set_cwd(cwd);
+        }
+    }
+
+    /// A new `item/<type>/<update>` method (an update this version does not know, such
+    /// as a new delta): said with a notice. It names the item and its type, so an item
+    /// whose start the stream does not hold is opened from it, as for known updates; a
+    /// method that names no item carries no call.
+    fn unknown_item_method(&mut self, line: u64, method: &str, params: &str, out: &mut Facts<'_>) {
+        #[derive(Deserialize)]
+        struct Update<'a> {
+            #[serde(borrow, default, rename = "itemId")]
+            item_id: Option<Cow<'a, str>>,
+            #[serde(borrow, default, rename = "threadId")]
+            thread_id: Option<Cow<'a, str>>,
+        }
+        let update = match serde_json::from_str::<Update<'_>>(params) {
+            Ok(update) => update,
+            Err(error) => return out.diagnostic(json::malformed(line, method, &error)),
+        };
+        out.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            format!("unknown Codex app-server method `{method}`"),
+        ));
+        if let Some(thread) = &update.thread_id {
+            out.session(thread);
+        }
+        let item_type = method.split('/').nth(1).filter(|kind| !kind.is_empty());
+        let (Some(id), Some(item_type)) = (update.item_id, item_type) else {
+            return;
+        };
+        if THREAD_ITEM_TYPES.contains(&item_type) && !TOOL_ITEM_TYPES.contains(&item_type) {
+            return;
+        }
+        joined(line, &id, item_type, out);
+    }
+
+    /// An `item/started` / `item/completed` whose item does not read as the pinned schema's
+    /// `ThreadItem`: an item type this version does not know is still a call (named after
+    /// its type, with a notice); one that is not even an item with an id is an error.
+    fn unknown_item(
+        &mut self,
+        line: u64,
+        method: &str,
+        params: &str,
+        completed: bool,
+        error: &serde_json::Error,
+        out: &mut Facts<'_>,
+    ) {
+        #[derive(Deserialize)]
+        struct Params<'a> {
+            #[serde(borrow)]
+            item: &'a RawValue,
+        }
+        let item = serde_json::from_str::<Params<'_>>(params).ok();
+        let known = item
+            .as_ref()
+            .and_then(|params| serde_json::from_str::<ItemType<'_>>(params.item.get()).ok())
+            .is_some_and(|item| THREAD_ITEM_TYPES.contains(&item.kind.as_ref()));
+        let facts = item
+            .filter(|_| !known)
+            .and_then(|params| unknown_item(params.item.get(), completed));
+        let Some((kind, facts)) = facts else {
+            return out.diagnostic(json::malformed(line, method, error));
+        };
+        out.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            format!("unknown Codex app-server item type `{kind}`, read as a tool call"),
+        ));
+        self.items.seen(line, facts, None, out);
+    }
+
+    fn item(
+        &mut self,
+        line: u64,
+        item: app::ThreadItem,
+        completed: bool,
+        thread: &str,
+        out: &mut Facts<'_>,
+    ) {
+        out.session(thread);
+        if let app::ThreadItem::SubAgentActivity {
+            id,
+            kind,
+            agent_thread_id,
+            completed_at_ms,
+            ..
+        } = &item
+        {
+            use app::SubAgentActivityKind as K;
+            let failed = match kind {
+                // The activity item that starts an agent completes at once; the call lasts
+                // until the agent ends.
+                K::Started if completed_at_ms.is_some() && out.is_open(id) => return,
+                K::Started => None,
+                K::Completed => Some(None),
+                K::Interrupted => Some(Some("interrupted")),
+                K::Interacted => return,
+            };
+            if let Some(failed) = failed {
+                // The activity is announced (`item/started`), then done (`item/completed`,
+                // with its time): the agent's call ends with the latter.
+                if let Some(at) = completed_at_ms {
+                    let at = Some(Timestamp::from(*at));
+                    self.items
+                        .agent_finished(line, agent_thread_id, at, failed, out);
+                }
+                return;
+            }
+        }
+        if let Some(mut facts) = thread_items::item_facts(item, completed, out) {
+            if let Some(approval) = self.early_approvals.remove(&facts.sighting.id) {
+                facts
+                    .sighting
+                    .metadata
+                    .insert(meta::APPROVAL.into(), Value::Object(approval));
+            }
+            self.items.seen(line, facts, Some(thread), out);
+        }
+    }
+
+    fn approval_requested(
+        &mut self,
+        line: u64,
+        method: &str,
+        id: Option<&RawValue>,
+        params: &str,
+        out: &mut Facts<'_>,
+    ) {
+        let Ok(request) = serde_json::from_str::<RequestParams<'_>>(params) else {
+            out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                format!("{method} without params"),
+            ));
+            return;
+        };
+        if let Some(thread) = &request.thread_id {
+            out.session(thread);
+        }
+        let Some(item) = request.item_id else { return };
+        let mut approval = object([
+            ("status", Value::from("requested")),
+            ("method", Value::from(method)),
+        ]);
+        if let Some(reason) = request.reason {
+            approval.insert("reason".into(), reason.as_ref().into());
+        }
+        if let Some(id) = id {
+            self.approvals.insert(
+                id.get().to_owned(),
+                (item.as_ref().to_owned(), approval.clone()),
+            );
+        }
+        if !out.is_open(&item) || out.is_other_sessions(&item) {
+            self.early_approvals.insert(item.into_owned(), approval);
+            return;
+        }
+        out.merge_metadata(
+            line,
+            &item,
+            object([(meta::APPROVAL, Value::Object(approval))]),
+        );
+    }
+
+    fn resolved(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
+        let Ok(RequestParams {
+            request_id: Some(request),
+            thread_id,
+            ..
+        }) = serde_json::from_str::<RequestParams<'_>>(params)
+        else {
+            return;
+        };
+        if let Some(thread) = &thread_id {
+            out.session(thread);
+        }
+        let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
+            return;
+        };
+        if let Some(early) = self.early_approvals.get_mut(&item) {
+            early.insert("status".into(), "resolved".into());
+        } else if out.is_open(&item) {
+            approval.insert("status".into(), "resolved".into());
+            out.merge_metadata(
+                line,
+                &item,
+                object([(meta::APPROVAL, Value::Object(approval))]),
+            );
+        }
+    }
+}
+
+/// A stream joined in the middle: an update (`item/<type>/…`) for an item whose start the
+/// stream does not hold. The method names the item's type, so the call is opened from it,
+/// running, with a notice; the item's completion fills in the rest.
+fn joined(line: u64, id: &str, item_type: &str, out: &mut Facts<'_>) {
+    if out.call(id).is_some() || out.finished(id).is_some() {
+        return;
+    }
+    out.diagnostic(Diagnostic::notice(
+        line,
+        DiagnosticKind::UnknownCall,
+        format!("an update of `{item_type}` item `{id}`, whose start the stream does not hold: the call is opened from it"),
+    ));
+    let sighting = Sighting::new(id, item_type, Value::Object(JsonObject::new()))
+        .metadata(object([(meta::ITEM_TYPE, Value::from(item_type))]));
+    out.sighted(line, sighting);
+    out.running(line, id, None);
+}

@@ -1,0 +1,437 @@
+//! What both Codex dialects share: the facts of one thread item, how it stands, and the
+//! correlation of subagent threads with the calls that started them.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
+
+use crate::track::Facts;
+use crate::track::{Ending, MCP_TOOL_FAILED, Sighting, exit_error, text_error};
+
+/// How an item stands.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    InProgress,
+    Completed(Option<Value>),
+    Failed(ToolError),
+}
+
+/// An item of a type this version does not know, read by what identifies a call (its
+/// `id` and `type`): a call of that name, its other fields the input, ended when the
+/// item is (`completed`). `None` when the item has no id.
+pub(super) fn unknown_item(raw: &str, completed: bool) -> Option<(String, ItemFacts)> {
+    #[derive(serde::Deserialize)]
+    struct Unknown {
+        id: String,
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(flatten)]
+        rest: JsonObject,
+    }
+    let Unknown { id, kind, rest } = serde_json::from_str(raw).ok()?;
+    let mut sighting = Sighting::new(id, kind.clone(), Value::Object(rest));
+    sighting.metadata = item_metadata(&kind);
+    let outcome = if completed {
+        Outcome::Completed(None)
+    } else {
+        Outcome::InProgress
+    };
+    Some((kind, ItemFacts::new(sighting, outcome)))
+}
+
+/// What one thread item says about its call, in either dialect.
+#[derive(Debug)]
+pub(super) struct ItemFacts {
+    pub sighting: Sighting,
+    pub outcome: Outcome,
+    pub started_at: Option<Timestamp>,
+    pub completed_at: Option<Timestamp>,
+    pub elapsed_ms: Option<u64>,
+    /// For a subagent start: the thread the agent runs in.
+    pub agent_thread: Option<String>,
+}
+
+impl ItemFacts {
+    pub(super) fn new(sighting: Sighting, outcome: Outcome) -> Self {
+        ItemFacts {
+            sighting,
+            outcome,
+            started_at: None,
+            completed_at: None,
+            elapsed_ms: None,
+            agent_thread: None,
+        }
+    }
+
+    pub(super) fn times(
+        mut self,
+        started: Option<i64>,
+        completed: Option<i64>,
+        duration: Option<i64>,
+    ) -> Self {
+        self.started_at = started.map(Timestamp::from);
+        self.completed_at = completed.map(Timestamp::from);
+        self.elapsed_ms = duration.and_then(|ms| u64::try_from(ms).ok());
+        self
+    }
+}
+
+pub(super) fn object(pairs: impl IntoIterator<Item = (&'static str, Value)>) -> JsonObject {
+    pairs
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
+}
+
+pub(super) fn item_metadata(item_type: &str) -> JsonObject {
+    object([(meta::ITEM_TYPE, Value::from(item_type))])
+}
+
+/// How an item stands, in the words both dialects share (each maps its own generated
+/// status enums here, exhaustively).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Status {
+    InProgress,
+    Completed,
+    Failed,
+    /// The user declined it (app-server only).
+    Declined,
+}
+
+/// A shell command's end: output on success, `exit_code` on a non-zero exit,
+/// `permission_denied` when the user declined it.
+pub(super) fn command_outcome(
+    status: Status,
+    exit_code: Option<i64>,
+    output: Option<String>,
+) -> Outcome {
+    match (status, exit_code) {
+        (Status::InProgress, _) => Outcome::InProgress,
+        (Status::Declined, _) => Outcome::Failed(
+            ToolError::new("the command was declined").with_code(ErrorCode::PermissionDenied),
+        ),
+        (_, Some(code)) if code != 0 => {
+            Outcome::Failed(exit_error(code, output.unwrap_or_default()))
+        }
+        (Status::Failed, _) => Outcome::Failed(match output.as_deref() {
+            Some(text) if !text.trim().is_empty() => text_error(text),
+            _ => ToolError::new("the command failed"),
+        }),
+        (Status::Completed, _) => Outcome::Completed(output.map(Value::String)),
+    }
+}
+
+pub(super) fn command_facts(
+    id: String,
+    command: String,
+    cwd: Option<String>,
+    outcome: Outcome,
+    item_type: &str,
+) -> ItemFacts {
+    let input = Value::Object(object([
+        ("command", Value::from(command)),
+        ("cwd", cwd.map_or(Value::Null, Value::from)),
+    ]));
+    let mut sighting = Sighting::new(id, "commandExecution", input);
+    sighting.metadata = item_metadata(item_type);
+    ItemFacts::new(sighting, outcome)
+}
+
+/// What a file change does to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChangeKind {
+    Add,
+    Delete,
+    Update,
+}
+
+impl ChangeKind {
+    /// Its name in the call's input and output (both dialects spell it so).
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Add => "add",
+            ChangeKind::Delete => "delete",
+            ChangeKind::Update => "update",
+        }
+    }
+}
+
+/// One change of a file change item.
+#[derive(Debug)]
+pub(super) struct Change {
+    pub path: String,
+    pub kind: ChangeKind,
+    /// The diff, when the dialect gives it.
+    pub diff: Option<String>,
+}
+
+/// File changes. Their kind and title are the rules' (`rules.toml`), read from the
+/// input's `changes` (path and kind of each); only the title of several files, which
+/// counts them, is given here: no title template counts.
+pub(super) fn file_change_facts(
+    id: String,
+    changes: Vec<Change>,
+    status: Status,
+    item_type: &str,
+) -> ItemFacts {
+    let input_changes: Vec<Value> = changes
+        .iter()
+        .map(|change| json!({ "path": change.path, "kind": change.kind.as_str() }))
+        .collect();
+    let mut sighting = Sighting::new(id, "fileChange", json!({ "changes": input_changes }));
+    sighting.metadata = item_metadata(item_type);
+    if let [_, _, ..] = changes.as_slice() {
+        let all_added = changes.iter().all(|change| change.kind == ChangeKind::Add);
+        let verb = if all_added { "Writing" } else { "Editing" };
+        sighting.title = Some(format!("{verb} {} files", changes.len()));
+    }
+    let outcome = match status {
+        Status::InProgress => Outcome::InProgress,
+        Status::Declined => Outcome::Failed(
+            ToolError::new("the change was declined").with_code(ErrorCode::PermissionDenied),
+        ),
+        Status::Failed => Outcome::Failed(ToolError::new("the patch did not apply")),
+        Status::Completed => {
+            let output: Vec<Value> = changes
+                .into_iter()
+                .map(|Change { path, kind, diff }| {
+                    let mut change = json!({ "path": path, "kind": kind.as_str() });
+                    if let (Some(diff), Some(change)) = (diff, change.as_object_mut()) {
+                        change.insert("diff".into(), diff.into());
+                    }
+                    change
+                })
+                .collect();
+            Outcome::Completed(Some(json!({ "changes": output })))
+        }
+    };
+    ItemFacts::new(sighting, outcome)
+}
+
+/// A collab (subagent) tool call. Its kind is its rule's; a tool no rule knows (one a
+/// newer Codex adds) is still a subagent call.
+pub(super) fn collab_sighting(
+    id: String,
+    tool: String,
+    input: Value,
+    item_type: &str,
+    out: &Facts<'_>,
+) -> Sighting {
+    let mut sighting = Sighting::new(id, tool, input);
+    sighting.metadata = item_metadata(item_type);
+    if !out.is_builtin(&sighting.name) {
+        sighting.kind = Some(ToolKind::Subagent);
+    }
+    sighting
+}
+
+/// An MCP tool call item, in either dialect.
+pub(super) struct McpItem {
+    pub id: String,
+    pub server: String,
+    pub tool: String,
+    pub arguments: Value,
+    pub status: Status,
+    pub result: Option<Value>,
+    pub error: Option<String>,
+}
+
+pub(super) fn mcp_facts(item: McpItem, item_type: &str) -> ItemFacts {
+    let McpItem {
+        id,
+        server,
+        tool,
+        arguments,
+        status,
+        result,
+        error,
+    } = item;
+    let mut sighting = Sighting::new(id, tool.clone(), arguments);
+    sighting.mcp = Some((server, tool));
+    sighting.metadata = item_metadata(item_type);
+    let outcome = match (status, error) {
+        (Status::InProgress, _) => Outcome::InProgress,
+        (_, Some(message)) => {
+            Outcome::Failed(ToolError::new(message).with_code(ErrorCode::McpError))
+        }
+        (Status::Failed | Status::Declined, None) => Outcome::Failed(match result {
+            Some(result) => {
+                let message = result_text(&result).unwrap_or_else(|| MCP_TOOL_FAILED.to_owned());
+                ToolError::new(message)
+                    .with_code(ErrorCode::McpError)
+                    .with_details(result)
+            }
+            None => ToolError::new(MCP_TOOL_FAILED).with_code(ErrorCode::McpError),
+        }),
+        (Status::Completed, None) => Outcome::Completed(result),
+    };
+    ItemFacts::new(sighting, outcome)
+}
+
+/// The text blocks of an MCP result (`content[].text`), joined.
+fn result_text(result: &Value) -> Option<String> {
+    let texts: Vec<&str> = result
+        .get("content")?
+        .as_array()?
+        .iter()
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+pub(super) fn web_search_facts(
+    id: String,
+    query: String,
+    action: Option<Value>,
+    results: Option<Value>,
+    done: bool,
+    item_type: &str,
+) -> ItemFacts {
+    let mut input = object([("query", Value::from(query))]);
+    if let Some(action) = &action {
+        input.insert(meta::ACTION.into(), action.clone());
+    }
+    let mut sighting = Sighting::new(id, "webSearch", Value::Object(input));
+    sighting.metadata = item_metadata(item_type);
+    if let Some(action) = action {
+        sighting.metadata.insert(meta::ACTION.into(), action);
+    }
+    let outcome = if done {
+        Outcome::Completed(results)
+    } else {
+        Outcome::InProgress
+    };
+    ItemFacts::new(sighting, outcome)
+}
+
+/// Shared handling of item facts: sightings, ends, subagent threads.
+pub(super) struct Items {
+    /// Subagent thread → the call that started it.
+    threads: HashMap<String, String>,
+}
+
+impl Items {
+    pub(super) fn new() -> Self {
+        Items {
+            threads: HashMap::new(),
+        }
+    }
+
+    /// An item was seen (started, updated or completed) on `thread`.
+    pub(super) fn seen(
+        &mut self,
+        line: u64,
+        mut facts: ItemFacts,
+        thread: Option<&str>,
+        out: &mut Facts<'_>,
+    ) {
+        if let Some(parent) = thread.and_then(|thread| self.threads.get(thread)) {
+            facts
+                .sighting
+                .metadata
+                .insert(meta::PARENT_TOOL_CALL_ID.into(), parent.as_str().into());
+        }
+        if let Some(agent_thread) = facts.agent_thread.take() {
+            self.threads.insert(agent_thread, facts.sighting.id.clone());
+        }
+        let id = facts.sighting.id.clone();
+        let was_open = out.is_open(&id);
+        facts.sighting.at = facts.started_at.clone();
+        out.sighted(line, facts.sighting);
+        if !was_open {
+            out.running(line, &id, facts.started_at.clone());
+        }
+        // The sighting above already brought the call to this input (and its title).
+        let ending = Ending {
+            input: None,
+            at: facts.completed_at,
+            elapsed_ms: facts.elapsed_ms,
+        };
+        match facts.outcome {
+            Outcome::InProgress => {}
+            Outcome::Completed(output) => out.complete(line, &id, output, ending),
+            Outcome::Failed(error) => out.fail(line, &id, error, ending),
+        }
+    }
+
+    /// A subagent finished: the call that started its thread completes.
+    pub(super) fn agent_finished(
+        &mut self,
+        line: u64,
+        thread: &str,
+        at: Option<Timestamp>,
+        failed: Option<&'static str>,
+        out: &mut Facts<'_>,
+    ) {
+        let Some(call) = self.threads.get(thread).cloned() else {
+            return;
+        };
+        if !out.is_open(&call) {
+            return;
+        }
+        let ending = Ending {
+            at,
+            ..Ending::default()
+        };
+        match failed {
+            None => out.complete(line, &call, None, ending),
+            Some(status) => out.fail(
+                line,
+                &call,
+                ToolError::new(format!("the agent was {status}")).with_code(status),
+                ending,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_outcomes() {
+        assert!(matches!(
+            command_outcome(Status::Completed, Some(0), Some("ok".into())),
+            Outcome::Completed(Some(_))
+        ));
+        let Outcome::Failed(error) = command_outcome(Status::Failed, Some(3), Some("boom".into()))
+        else {
+            panic!()
+        };
+        assert_eq!(error.code, Some(ErrorCode::ExitCode));
+        assert_eq!(
+            error.details,
+            Some(json!({"exitCode": 3, "output": "boom"}))
+        );
+        let Outcome::Failed(error) = command_outcome(Status::Declined, None, None) else {
+            panic!()
+        };
+        assert_eq!(error.code, Some(ErrorCode::PermissionDenied));
+        assert!(matches!(
+            command_outcome(Status::InProgress, None, None),
+            Outcome::InProgress
+        ));
+    }
+
+    #[test]
+    fn the_rules_title_one_file_the_adapter_several() {
+        let add = |path: &str| Change {
+            path: path.into(),
+            kind: ChangeKind::Add,
+            diff: None,
+        };
+        let sight = |changes| {
+            file_change_facts("c".into(), changes, Status::InProgress, "fileChange").sighting
+        };
+        let one = sight(vec![add("/w/a")]);
+        assert_eq!((one.kind, one.title), (None, None));
+        let two = sight(vec![add("/w/a"), add("/w/b")]);
+        assert_eq!(
+            (two.kind, two.title.as_deref()),
+            (None, Some("Writing 2 files"))
+        );
+    }
+}

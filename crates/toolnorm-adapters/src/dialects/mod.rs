@@ -1,0 +1,171 @@
+//! The dialects toolnorm reads: one folder each, and the one [`TABLE`] that lists them.
+//!
+//! A dialect's folder owns everything about it: its reader (an
+//! [`Adapter`](crate::Adapter) that tells the [`Facts`](crate::Facts) of each line what
+//! happened to which call), its `claims` over a line's top-level keys, its rules file
+//! (`rules.toml`: the kind and title of each of its tools), the raw call ids its fixtures
+//! hold (`call_ids.toml`, for the tests), and its row of the table (`ENTRY`, with its
+//! [`Dialect`] constant).
+//!
+//! Adding a dialect takes its folder, its row in [`TABLE`], its cargo feature (in
+//! `Cargo.toml`, listed by `all-dialects`), and, when it has pinned wire schemas, their
+//! entry in the codegen's source list. Detection, [`Dialect::all`], the command line's
+//! `--provider` values, the fuzz targets, the property tests and the recorder's list of
+//! sources all read the table; tests check the feature list and the codegen's sources
+//! against it.
+
+// One cargo feature per dialect folder (the table's rows carry the same gates); the
+// event log is always read.
+#[cfg(feature = "acp")]
+pub(crate) mod acp;
+#[cfg(feature = "claude-code")]
+pub(crate) mod claude_code;
+#[cfg(feature = "codex")]
+pub(crate) mod codex;
+pub(crate) mod event_log;
+#[cfg(feature = "gemini-cli")]
+pub(crate) mod gemini_cli;
+#[cfg(feature = "opencode")]
+pub(crate) mod opencode;
+#[cfg(feature = "qwen-code")]
+pub(crate) mod qwen_code;
+// The tests name every dialect: they run with all of them.
+#[cfg(all(test, feature = "all-dialects"))]
+mod tests;
+
+use crate::Dialect;
+use crate::adapter::{Adapter, AdapterOptions};
+use crate::read::line_keys::LineKeys;
+use crate::rules::TitleRules;
+
+/// One dialect: how to recognise its lines and how to read them.
+pub(crate) struct Entry {
+    /// Its name and provider.
+    pub dialect: Dialect,
+    /// One line for people (`--help`).
+    pub summary: &'static str,
+    /// The cargo feature that builds it (empty for the event log, always built).
+    pub feature: &'static str,
+    /// Its rules file, as `(origin, TOML text)`.
+    pub rules: (&'static str, &'static str),
+    /// Whether a line is one of its own (the first row that claims a line decides).
+    pub claims: fn(&LineKeys<'_>) -> bool,
+    /// A fresh adapter.
+    pub adapter: fn(&AdapterOptions) -> Box<dyn Adapter + Send>,
+    /// The recorder's sources that record this dialect from the real CLIs (each names
+    /// a driver of `toolnorm-record`; a source may record several dialects); empty for
+    /// dialects no CLI writes.
+    pub recordings: &'static [&'static str],
+}
+
+/// The generic rules, after every dialect's own.
+pub(crate) const DEFAULT_RULES: (&str, &str) = (
+    "rules/default.toml",
+    include_str!("../../rules/default.toml"),
+);
+
+/// Every dialect toolnorm reads. Each line is claimed by at most one of them (a test
+/// checks it on every fixture), so the order is the one people see in `--help`. Each
+/// dialect's row is there when its cargo feature is on.
+pub(crate) const TABLE: &[Entry] = &[
+    #[cfg(feature = "claude-code")]
+    claude_code::ENTRY,
+    #[cfg(feature = "codex")]
+    codex::app_server::ENTRY,
+    #[cfg(feature = "codex")]
+    codex::exec::ENTRY,
+    #[cfg(feature = "codex")]
+    codex::rollout::ENTRY,
+    #[cfg(feature = "opencode")]
+    opencode::ENTRY,
+    #[cfg(feature = "opencode")]
+    opencode::export::ENTRY,
+    #[cfg(feature = "acp")]
+    acp::ENTRY,
+    #[cfg(feature = "gemini-cli")]
+    gemini_cli::ENTRY,
+    #[cfg(feature = "qwen-code")]
+    qwen_code::ENTRY,
+    #[cfg(feature = "qwen-code")]
+    qwen_code::session::ENTRY,
+    event_log::ENTRY,
+];
+
+impl Dialect {
+    /// Every dialect toolnorm reads, in the table's order.
+    pub fn all() -> impl Iterator<Item = Dialect> {
+        TABLE.iter().map(|entry| entry.dialect)
+    }
+
+    /// The dialect with this command-line name, among those toolnorm reads.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::all().find(|dialect| dialect.as_str() == name)
+    }
+
+    /// A line's worth of help about the dialect, for toolnorm's own dialects.
+    pub fn summary(self) -> Option<&'static str> {
+        entry(self).map(|entry| entry.summary)
+    }
+
+    /// The cargo feature of `toolnorm-adapters` that builds this dialect's reader, e.g.
+    /// `codex` for each Codex dialect; empty for the event log (every build reads it)
+    /// and for a dialect an engine names itself.
+    pub fn feature(&self) -> &'static str {
+        entry(*self).map_or("", |entry| entry.feature)
+    }
+}
+
+impl TitleRules {
+    /// The built-in rules: each dialect's rules file in the table's order, then
+    /// `rules/default.toml`.
+    pub fn builtin() -> Self {
+        // Parsed once per process, then copied.
+        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                // The built-in files are tested to parse; a file that did not would add no
+                // rule (and fail the test suite) rather than panic here.
+                rules_files()
+                    .iter()
+                    .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
+                    .fold(TitleRules::default(), TitleRules::then)
+            })
+            .clone()
+    }
+}
+
+/// The table's row of a dialect toolnorm reads.
+pub(crate) fn entry(dialect: Dialect) -> Option<&'static Entry> {
+    TABLE.iter().find(|entry| entry.dialect == dialect)
+}
+
+/// The dialect one line belongs to, if it says: the first row that claims it.
+pub fn detect_line(bytes: &[u8]) -> Option<Dialect> {
+    let keys = LineKeys::of(bytes)?;
+    TABLE
+        .iter()
+        .find(|entry| (entry.claims)(&keys))
+        .map(|entry| entry.dialect)
+}
+
+/// The recorder's sources, each with the dialect it records, in the table's order.
+pub fn recordings() -> impl Iterator<Item = (&'static str, Dialect)> {
+    TABLE.iter().flat_map(|entry| {
+        entry
+            .recordings
+            .iter()
+            .map(move |source| (*source, entry.dialect))
+    })
+}
+
+/// The built-in rules files: each dialect's, then the generic ones, once each.
+pub(crate) fn rules_files() -> Vec<(&'static str, &'static str)> {
+    let mut files: Vec<(&str, &str)> = Vec::new();
+    for entry in TABLE {
+        if entry.rules != DEFAULT_RULES && !files.contains(&entry.rules) {
+            files.push(entry.rules);
+        }
+    }
+    files.push(DEFAULT_RULES);
+    files
+}

@@ -1,0 +1,107 @@
+//! The call ids a recording's raw lines name, as each dialect's `call_ids.toml` says
+//! (`src/dialects/<name>/call_ids.toml`): the oracle the fixture tests hold the parts to.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One dialect's `call_ids.toml`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    id: Vec<IdAt>,
+}
+
+/// Where an object names a call id.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdAt {
+    /// The object's `type` is one of these (any object when absent).
+    types: Option<Vec<String>>,
+    /// Fields of the object that have these string values.
+    #[serde(default)]
+    when: BTreeMap<String, String>,
+    /// The path of the id in the object: keys joined by `.`, `[]` for each item of an array.
+    at: String,
+}
+
+/// Every dialect's rules of where call ids are.
+pub struct CallIds(Vec<IdAt>);
+
+impl CallIds {
+    /// The rules of every `call_ids.toml` under `src/dialects/`.
+    pub fn load() -> Self {
+        fn walk(dir: &Path, rules: &mut Vec<IdAt>) {
+            let mut entries: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .collect();
+            entries.sort();
+            for path in entries {
+                if path.is_dir() {
+                    walk(&path, rules);
+                } else if path.file_name().is_some_and(|name| name == "call_ids.toml") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let file: File = toml::from_str(&text)
+                        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+                    rules.extend(file.id);
+                }
+            }
+        }
+        let mut rules = Vec::new();
+        walk(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/dialects"),
+            &mut rules,
+        );
+        assert!(!rules.is_empty(), "no call_ids.toml under src/dialects");
+        CallIds(rules)
+    }
+
+    /// The call ids a raw line names, whatever its dialect.
+    pub fn of(&self, value: &Value, ids: &mut BTreeSet<String>) {
+        match value {
+            Value::Object(object) => {
+                let kind = object.get("type").and_then(Value::as_str);
+                for rule in &self.0 {
+                    let typed = rule.types.as_ref().is_none_or(|types| {
+                        kind.is_some_and(|kind| types.iter().any(|t| t == kind))
+                    });
+                    let when = rule.when.iter().all(|(key, expected)| {
+                        object.get(key).and_then(Value::as_str) == Some(expected.as_str())
+                    });
+                    if typed && when {
+                        let path: Vec<&str> = rule.at.split('.').collect();
+                        found(value, &path, ids);
+                    }
+                }
+                object.values().for_each(|value| self.of(value, ids));
+            }
+            Value::Array(items) => items.iter().for_each(|value| self.of(value, ids)),
+            _ => {}
+        }
+    }
+}
+
+/// The string ids at `path` under `value`.
+fn found(value: &Value, path: &[&str], ids: &mut BTreeSet<String>) {
+    let Some((first, rest)) = path.split_first() else {
+        if let Some(id) = value.as_str() {
+            ids.insert(id.to_owned());
+        }
+        return;
+    };
+    match first.strip_suffix("[]") {
+        Some(key) => {
+            if let Some(Value::Array(items)) = value.get(key) {
+                items.iter().for_each(|item| found(item, rest, ids));
+            }
+        }
+        None => {
+            if let Some(next) = value.get(first) {
+                found(next, rest, ids);
+            }
+        }
+    }
+}

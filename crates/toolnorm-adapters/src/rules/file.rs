@@ -1,10 +1,13 @@
 //! The rules file format (TOML), and loading it (the built-in files are the dialect
 //! folders').
 
-use serde::Deserialize;
-use toolnorm::ToolKind;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use super::template::{FieldPath, Template};
+use serde::Deserialize;
+
+use super::kinds::{KindSpec, KindTitle, Kinds};
+use super::template::{Alias, Aliases, FieldPath, Template};
 use super::{Pattern, Rule, TitleRules};
 use crate::error::Error;
 
@@ -13,16 +16,41 @@ use crate::error::Error;
 struct RulesFile {
     #[serde(default)]
     defaults: Defaults,
+    #[serde(default)]
+    aliases: BTreeMap<String, OneOrMany>,
+    #[serde(default, rename = "kind")]
+    kinds: Vec<KindSpec>,
     #[serde(default, rename = "rule")]
     rules: Vec<RuleSpec>,
 }
 
 /// Values every rule of a file takes unless it sets its own.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Defaults {
     provider: Option<String>,
     source: Option<Source>,
+    /// Whether a rule without a title takes its kind's titles.
+    #[serde(default)]
+    kind_title: bool,
+    /// Whether, doing so, it takes the kind's templates without holes too.
+    #[serde(default = "yes")]
+    kind_plain_titles: bool,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            provider: None,
+            source: None,
+            kind_title: false,
+            kind_plain_titles: true,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Whether a rule is for a provider's built-in tools or for MCP tools.
@@ -44,62 +72,124 @@ struct RuleSpec {
     when: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     title: OneOrMany,
-    kind: Option<ToolKind>,
+    kind: Option<String>,
+    #[serde(default)]
+    aliases: BTreeMap<String, OneOrMany>,
 }
 
+/// A string or a list of strings (`title`, an alias).
 #[derive(Debug, Default, Deserialize)]
 #[serde(untagged)]
-enum OneOrMany {
+pub(super) enum OneOrMany {
     #[default]
     None,
     One(String),
     Many(Vec<String>),
 }
 
+impl OneOrMany {
+    pub(super) fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::None => Vec::new(),
+            OneOrMany::One(text) => vec![text],
+            OneOrMany::Many(texts) => texts,
+        }
+    }
+}
+
+/// What one file compiles to: its rules, and the kinds it defines.
+pub(super) struct Compiled {
+    pub(super) rules: Vec<Rule>,
+    pub(super) kinds: Kinds,
+}
+
 impl TitleRules {
     /// Parses rules from TOML; `origin` names the source in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, Error> {
-        Ok(TitleRules::of(compile_file(text, origin)?))
+        let Compiled { rules, kinds } = compile_file(text, origin)?;
+        Ok(TitleRules::of(rules, kinds))
     }
 
     /// Parses rules from `(origin, text)` TOML sources, in order: the rules of the first
     /// source are tried first. The error is the first source's that does not parse.
     pub fn from_sources(sources: &[(&str, &str)]) -> Result<Self, Error> {
         let mut rules = Vec::new();
+        let mut kinds = Kinds::default();
         for (origin, text) in sources {
-            rules.extend(compile_file(text, origin)?);
+            let compiled = compile_file(text, origin)?;
+            rules.extend(compiled.rules);
+            kinds = kinds.then(&compiled.kinds);
         }
-        Ok(TitleRules::of(rules))
+        Ok(TitleRules::of(rules, kinds))
     }
 }
 
-/// The rules of one file, in order, its defaults applied.
-fn compile_file(text: &str, origin: &str) -> Result<Vec<Rule>, Error> {
+/// The rules of one file, in order, its defaults applied, and its kinds.
+fn compile_file(text: &str, origin: &str) -> Result<Compiled, Error> {
     let file: RulesFile = toml::from_str(text).map_err(|error| Error::Rules {
         origin: origin.to_owned(),
         message: error.to_string(),
     })?;
-    file.rules
+    let kinds = Kinds::of(file.kinds, origin)?;
+    let aliases = compile_aliases(file.aliases, origin)?;
+    let rules = file
+        .rules
         .into_iter()
         .map(|mut spec| {
             spec.provider = spec.provider.or_else(|| file.defaults.provider.clone());
             spec.source = spec.source.or(file.defaults.source);
-            Rule::compile(spec, origin)
+            Rule::compile(spec, &file.defaults, &aliases, &kinds, origin)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Compiled { rules, kinds })
+}
+
+/// An `[aliases]` table: each argument name with its spellings.
+fn compile_aliases(table: BTreeMap<String, OneOrMany>, origin: &str) -> Result<Aliases, Error> {
+    table
+        .into_iter()
+        .map(|(name, spellings)| {
+            let spellings = spellings
+                .into_vec()
+                .iter()
+                .map(|text| Alias::parse(text, origin))
+                .collect::<Result<_, _>>()?;
+            Ok((name, spellings))
         })
         .collect()
 }
 
 impl Rule {
-    fn compile(spec: RuleSpec, origin: &str) -> Result<Self, Error> {
-        let titles = match spec.title {
-            OneOrMany::None => Vec::new(),
-            OneOrMany::One(title) => vec![title],
-            OneOrMany::Many(titles) => titles,
-        };
-        let titles = titles
+    fn compile(
+        spec: RuleSpec,
+        defaults: &Defaults,
+        aliases: &Aliases,
+        kinds: &Kinds,
+        origin: &str,
+    ) -> Result<Self, Error> {
+        let titles: Vec<Template> = spec
+            .title
+            .into_vec()
             .iter()
             .map(|text| Template::parse(text, origin))
             .collect::<Result<_, _>>()?;
+        let kind = match &spec.kind {
+            Some(name) => Some(kinds.bucket(name, origin)?),
+            None => None,
+        };
+        // A rule with no title of its own, in a file that opts in, takes its kind's.
+        let kind_title = match (&spec.kind, titles.is_empty() && defaults.kind_title) {
+            (Some(name), true) => {
+                let mut aliases = aliases.clone();
+                aliases.extend(compile_aliases(spec.aliases, origin)?);
+                Some(Arc::new(KindTitle {
+                    name: name.clone(),
+                    aliases,
+                    plain: defaults.kind_plain_titles,
+                }))
+            }
+            _ => None,
+        };
         let when = spec
             .when
             .iter()
@@ -112,13 +202,16 @@ impl Rule {
             server: spec.server.as_deref().map(Pattern::new),
             when,
             titles,
-            kind: spec.kind,
+            kind,
+            kind_title,
         })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use toolnorm::ToolKind;
+
     use super::*;
     use crate::rules::ToolRef;
 

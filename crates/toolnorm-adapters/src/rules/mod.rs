@@ -22,6 +22,55 @@
 //! When no rule gives a title, a `verb_object` tool name becomes action text:
 //! `create_issue` → `Creating issue`.
 //!
+//! # Kinds
+//!
+//! A rule's `kind` names a bucket of the canonical part (`bash`, `file_read`, …) or a
+//! kind of `rules/kinds.toml`, which is finer (`glob` and `grep` are `file_read` calls)
+//! and carries the title every dialect gives that kind of call, written once:
+//!
+//! ```toml
+//! [[kind]]
+//! name = "glob"
+//! bucket = "file_read"
+//! title = ["Finding {pattern} in {path|relpath}", "Finding {pattern}", "Finding files"]
+//! ```
+//!
+//! A dialect's rules file maps its tools to kinds and opts into their titles with
+//! `kind_title = true` in its `[defaults]`: a rule there with a `kind` and no `title` takes
+//! its kind's titles (a rule with a `title` keeps its own). The holes of a kind's titles
+//! use the argument names most dialects use; a dialect that spells one otherwise says so
+//! in its `[aliases]` table, for the whole file, or in a rule's `aliases`, for that rule:
+//!
+//! ```toml
+//! [defaults]
+//! provider = "opencode"
+//! kind_title = true
+//!
+//! [aliases]
+//! file_path = "filePath"                 # `{file_path|relpath}` reads `filePath`
+//! current_todo = []                      # this dialect has no such argument
+//!
+//! [[rule]]
+//! tool = "read"
+//! kind = "read"                          # "Reading {file_path|relpath}", "Reading a file"
+//! aliases = { file_path = ["filePath", "path"] }   # the first present, in order
+//! ```
+//!
+//! An alias with a filter (`command = "command|shell"`) applies that filter instead of
+//! the hole's. Aliases apply to kind titles only, never to a rule's own templates.
+//! `kind_plain_titles = false` in `[defaults]` leaves out a kind's templates without
+//! holes (`Running a command`), for a dialect whose calls have a title of their own to
+//! fall back on.
+//!
+//! A user's `--rules` file goes before the built-in rules, so its rules win; a `[[kind]]`
+//! in it replaces that kind's titles for every dialect (a new kind needs a `bucket`):
+//!
+//! ```toml
+//! [[kind]]
+//! name = "bash"
+//! title = ["$ {command|line}", "Running a command"]
+//! ```
+//!
 //! The parts:
 //!
 //! - this module: the rule set ([`TitleRules`]), what a rule is matched against
@@ -29,7 +78,8 @@
 //! - [`file`](mod@file): the TOML format, loading it ([`TitleRules::from_toml`],
 //!   [`TitleRules::from_sources`], [`TitleRules::builtin`]: each dialect's file as
 //!   the dialect table lists it, then `rules/default.toml`);
-//! - [`template`]: the template language (pieces, filters, field paths);
+//! - [`kinds`]: the kinds of `rules/kinds.toml` and a file's `[[kind]]` tables;
+//! - [`template`]: the template language (pieces, filters, field paths, aliases);
 //! - [`words`]: English, for action text ([`action_text`]);
 //! - [`text`]: path, URL and shell helpers ([`relative_to`](text::relative_to),
 //!   [`unwrap_shell`](text::unwrap_shell), [`host_of`](text::host_of));
@@ -38,6 +88,7 @@
 
 pub(crate) mod describe;
 pub(crate) mod file;
+mod kinds;
 pub mod mcp;
 mod template;
 #[cfg(test)]
@@ -49,6 +100,7 @@ use serde_json::Value;
 use toolnorm::ToolKind;
 
 use file::Source;
+use kinds::{KindTitle, Kinds};
 use template::{FieldPath, Template, scalar_text};
 pub use words::action_text;
 
@@ -94,6 +146,8 @@ pub struct TitleRules {
     rules: std::sync::Arc<[Rule]>,
     /// Which rules can match a tool name, so that a lookup tries only those.
     by_name: std::sync::Arc<ByName>,
+    /// The kinds the rules' files define (over the built-in `rules/kinds.toml`).
+    kinds: std::sync::Arc<Kinds>,
 }
 
 #[derive(Debug, Clone)]
@@ -105,14 +159,28 @@ struct Rule {
     when: Vec<(FieldPath, String)>,
     titles: Vec<Template>,
     kind: Option<ToolKind>,
+    /// For a rule that takes its kind's titles: what they are resolved from.
+    kind_title: Option<std::sync::Arc<KindTitle>>,
 }
 
 impl TitleRules {
-    /// A rule set of `rules`, in order.
-    fn of(rules: Vec<Rule>) -> Self {
+    /// A rule set of `rules`, in order, the titles of the rules that take their kind's
+    /// resolved in `kinds`.
+    fn of(mut rules: Vec<Rule>, kinds: Kinds) -> Self {
+        for rule in &mut rules {
+            if let Some(from) = &rule.kind_title {
+                rule.titles = kinds.titles(&from.name, &from.aliases, from.plain);
+            }
+        }
+        TitleRules::indexed(rules, std::sync::Arc::new(kinds))
+    }
+
+    /// A rule set of `rules` whose titles are resolved, in order.
+    fn indexed(rules: Vec<Rule>, kinds: std::sync::Arc<Kinds>) -> Self {
         TitleRules {
             by_name: std::sync::Arc::new(ByName::of(&rules)),
             rules: rules.into(),
+            kinds,
         }
     }
 
@@ -122,11 +190,12 @@ impl TitleRules {
         self.rules.len()
     }
 
-    /// These rules, then `fallback`'s.
+    /// These rules, then `fallback`'s. A kind both define titles calls as these rules'
+    /// define it, `fallback`'s rules included.
     #[must_use]
     pub fn then(self, fallback: TitleRules) -> Self {
         let rules = self.rules.iter().chain(fallback.rules.iter()).cloned();
-        TitleRules::of(rules.collect())
+        TitleRules::of(rules.collect(), self.kinds.then(&fallback.kinds))
     }
 
     /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
@@ -136,7 +205,7 @@ impl TitleRules {
             .rules
             .iter()
             .filter(|rule| rule.provider.as_deref().is_none_or(|own| own == provider));
-        TitleRules::of(rules.cloned().collect())
+        TitleRules::indexed(rules.cloned().collect(), self.kinds.clone())
     }
 
     /// The rules that match `tool`, in order.

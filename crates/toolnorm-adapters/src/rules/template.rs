@@ -16,7 +16,17 @@ pub(super) struct Template {
 #[derive(Debug, Clone)]
 enum Piece {
     Text(String),
-    Field { path: FieldPath, filter: Filter },
+    Field(Hole),
+    /// An argument a dialect spells in several ways (its aliases): the first that
+    /// renders.
+    Choice(Box<[Hole]>),
+}
+
+/// One `{field|filter}` hole.
+#[derive(Debug, Clone)]
+pub(super) struct Hole {
+    path: FieldPath,
+    filter: Filter,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -50,18 +60,10 @@ impl Template {
                 Some((field, filter)) => (field, filter.trim()),
                 None => (&after[..close], ""),
             };
-            let filter = match filter {
-                "" => Filter::None,
-                "host" => Filter::Host,
-                "line" => Filter::Line,
-                "file" => Filter::File,
-                "quote" => Filter::Quote,
-                "relpath" => Filter::RelPath,
-                "shell" => Filter::Shell,
-                other => return Err(bad(format!("unknown filter `{other}` in title {text:?}"))),
-            };
+            let filter =
+                Filter::parse(filter).map_err(|error| bad(format!("{error} in title {text:?}")))?;
             let path = FieldPath::parse(field.trim(), origin)?;
-            pieces.push(Piece::Field { path, filter });
+            pieces.push(Piece::Field(Hole { path, filter }));
             rest = &after[close + 1..];
         }
         if !rest.is_empty() {
@@ -76,21 +78,109 @@ impl Template {
         for piece in &self.pieces {
             match piece {
                 Piece::Text(text) => title.push_str(text),
-                Piece::Field { path, filter } => {
-                    let text = scalar_text(path.get(tool.input)?)?;
-                    let text = filter.apply(text.trim(), tool.cwd)?;
-                    if text.is_empty() {
-                        return None;
-                    }
-                    title.push_str(&text);
+                Piece::Field(hole) => title.push_str(&hole.render(tool)?),
+                Piece::Choice(holes) => {
+                    title.push_str(&holes.iter().find_map(|hole| hole.render(tool))?);
                 }
             }
         }
         Some(title)
     }
+
+    /// Whether the template reads the input (a template without holes always resolves).
+    pub(super) fn has_holes(&self) -> bool {
+        self.pieces
+            .iter()
+            .any(|piece| !matches!(piece, Piece::Text(_)))
+    }
+
+    /// The template with each hole `aliases` names replaced by the fields it lists: a
+    /// hole `{file_path|relpath}` with aliases `["filePath"]` reads `filePath`. An alias
+    /// with its own filter (`"command|shell"`) applies that one instead of the hole's.
+    pub(super) fn with_aliases(&self, aliases: &Aliases) -> Template {
+        let pieces = self.pieces.iter().map(|piece| match piece {
+            Piece::Field(hole) => match aliases.get(hole.path.text.as_ref()) {
+                Some(spellings) => {
+                    let mut holes: Vec<Hole> = spellings
+                        .iter()
+                        .map(|alias| Hole {
+                            path: alias.path.clone(),
+                            filter: alias.filter.unwrap_or(hole.filter),
+                        })
+                        .collect();
+                    match holes.len() {
+                        1 => Piece::Field(holes.remove(0)),
+                        _ => Piece::Choice(holes.into()),
+                    }
+                }
+                None => piece.clone(),
+            },
+            other => other.clone(),
+        });
+        Template {
+            pieces: pieces.collect(),
+        }
+    }
+}
+
+/// A dialect's spellings of the arguments kind templates read: for each argument name,
+/// the fields that hold it in this dialect's input, tried in order.
+pub(super) type Aliases = std::collections::HashMap<String, Vec<Alias>>;
+
+/// One spelling of an argument: a field path, and the filter to apply instead of the
+/// template's, if any.
+#[derive(Debug, Clone)]
+pub(super) struct Alias {
+    path: FieldPath,
+    filter: Option<Filter>,
+}
+
+impl Alias {
+    /// Parses `field` or `field|filter`.
+    pub(super) fn parse(text: &str, origin: &str) -> Result<Self, Error> {
+        let bad = |message: String| Error::Rules {
+            origin: origin.to_owned(),
+            message,
+        };
+        let (field, filter) = match text.split_once('|') {
+            Some((field, filter)) => {
+                let filter = Filter::parse(filter.trim())
+                    .map_err(|error| bad(format!("{error} in alias {text:?}")))?;
+                (field, Some(filter))
+            }
+            None => (text, None),
+        };
+        Ok(Alias {
+            path: FieldPath::parse(field.trim(), origin)?,
+            filter,
+        })
+    }
+}
+
+impl Hole {
+    /// The hole's text, when its field is present and not empty.
+    fn render(&self, tool: &ToolRef<'_>) -> Option<String> {
+        let text = scalar_text(self.path.get(tool.input)?)?;
+        let text = self.filter.apply(text.trim(), tool.cwd)?;
+        (!text.is_empty()).then_some(text)
+    }
 }
 
 impl Filter {
+    /// The filter of a name (`""` is none).
+    fn parse(name: &str) -> Result<Self, String> {
+        Ok(match name {
+            "" => Filter::None,
+            "host" => Filter::Host,
+            "line" => Filter::Line,
+            "file" => Filter::File,
+            "quote" => Filter::Quote,
+            "relpath" => Filter::RelPath,
+            "shell" => Filter::Shell,
+            other => return Err(format!("unknown filter `{other}`")),
+        })
+    }
+
     fn apply(self, text: &str, cwd: Option<&str>) -> Option<String> {
         match self {
             Filter::RelPath => Some(relative_to(text, cwd).to_owned()),
@@ -121,6 +211,8 @@ pub(super) fn scalar_text(value: &Value) -> Option<String> {
 /// (the first array element whose `status` is `in_progress`).
 #[derive(Debug, Clone)]
 pub(super) struct FieldPath {
+    /// The path as written (what aliases are looked up by).
+    text: Box<str>,
     steps: Vec<Step>,
 }
 
@@ -159,7 +251,10 @@ impl FieldPath {
                 None => return Err(bad()),
             }
         }
-        Ok(FieldPath { steps })
+        Ok(FieldPath {
+            text: text.into(),
+            steps,
+        })
     }
 
     pub(super) fn get<'v>(&self, input: &'v Value) -> Option<&'v Value> {

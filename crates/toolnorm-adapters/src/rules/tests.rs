@@ -275,3 +275,131 @@ fn the_index_by_name_offers_the_rules_a_scan_would_match() {
         }
     }
 }
+
+#[test]
+fn a_users_kind_retitles_every_dialects_calls_of_that_kind() {
+    let user = r#"
+        [[kind]]
+        name = "bash"
+        title = ["$ {command|line}", "Running a command"]
+    "#;
+    let rules = TitleRules::from_toml(user, "user.toml")
+        .unwrap()
+        .then(TitleRules::builtin());
+    let command = |provider: &str, tool: &str, command: &str| {
+        title(&rules, provider, tool, None, json!({ "command": command }))
+    };
+    assert_eq!(
+        command("claude-code", "Bash", "ls").as_deref(),
+        Some("$ ls")
+    );
+    assert_eq!(command("opencode", "bash", "ls").as_deref(), Some("$ ls"));
+    // Codex's alias unwraps the shell, under the user's template too.
+    assert_eq!(
+        command("codex", "commandExecution", "/bin/bash -lc 'cargo test'").as_deref(),
+        Some("$ cargo test")
+    );
+    // ACP leaves out the kind's templates without holes.
+    assert_eq!(command("acp", "execute", "ls").as_deref(), Some("$ ls"));
+    assert_eq!(title(&rules, "acp", "execute", None, json!({})), None);
+    // The bucket stays the built-in kind's.
+    let reference = ToolRef {
+        provider: "claude-code",
+        tool: "Bash",
+        server: None,
+        input: &json!({}),
+        cwd: None,
+    };
+    assert_eq!(rules.kind(&reference), Some(ToolKind::Bash));
+}
+
+#[test]
+fn a_dialect_maps_tools_to_kinds_through_its_aliases() {
+    let rules = TitleRules::from_toml(
+        r#"
+        [defaults]
+        provider = "mine"
+        kind_title = true
+
+        [aliases]
+        file_path = ["target", "file"]
+        pattern = "glob|quote"
+        current_todo = []
+
+        [[rule]]
+        tool = "open"
+        kind = "read"
+
+        [[rule]]
+        tool = "find"
+        kind = "glob"
+        aliases = { path = "root" }
+
+        [[rule]]
+        tool = "plan"
+        kind = "todo"
+
+        [[rule]]
+        tool = "write"
+        kind = "write"
+        title = "Saving {file_path}"
+        "#,
+        "mine.toml",
+    )
+    .unwrap();
+    let call = |tool: &str, input: Value| title(&rules, "mine", tool, None, input);
+    assert_eq!(
+        call("open", json!({"file": "/work/a.rs"})).as_deref(),
+        Some("Reading a.rs")
+    );
+    assert_eq!(
+        call("open", json!({"target": "/work/t", "file": "/work/a.rs"})).as_deref(),
+        Some("Reading t")
+    );
+    assert_eq!(
+        call("open", json!({"file_path": "/work/a.rs"})).as_deref(),
+        Some("Reading a file")
+    );
+    assert_eq!(
+        call("find", json!({"glob": "*.rs", "root": "/work/src"})).as_deref(),
+        Some("Finding \"*.rs\" in src")
+    );
+    assert_eq!(
+        call("plan", json!({"current_todo": "x"})).as_deref(),
+        Some("Updating todos")
+    );
+    // A rule's own title is its own: aliases do not apply to it.
+    assert_eq!(
+        call("write", json!({"file_path": "a", "target": "b"})).as_deref(),
+        Some("Saving a")
+    );
+    let reference = ToolRef {
+        provider: "mine",
+        tool: "find",
+        server: None,
+        input: &json!({}),
+        cwd: None,
+    };
+    assert_eq!(rules.kind(&reference), Some(ToolKind::FileRead));
+}
+
+#[test]
+fn unknown_kinds_are_reported() {
+    let error =
+        TitleRules::from_toml("[[rule]]\ntool = \"x\"\nkind = \"nope\"", "mine.toml").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("mine.toml: unknown kind `nope`"),
+        "{error}"
+    );
+    let error = TitleRules::from_toml("[[kind]]\nname = \"new\"\ntitle = \"New\"", "mine.toml")
+        .unwrap_err();
+    assert!(error.to_string().contains("needs a `bucket`"), "{error}");
+    let new = "[[kind]]\nname = \"new\"\nbucket = \"todo\"\ntitle = \"New\"\n\n[defaults]\nkind_title = true\n\n[[rule]]\ntool = \"x\"\nkind = \"new\"";
+    let rules = TitleRules::from_toml(new, "mine.toml").unwrap();
+    assert_eq!(
+        title(&rules, "p", "x", None, json!({})).as_deref(),
+        Some("New")
+    );
+}

@@ -39,7 +39,8 @@
 //! | `rules` | kind and title rules (TOML), the fallbacks, MCP names |
 //! | `read` | reading JSON lines, partial JSON and the dialect probe |
 //! | `reading` | the reading options of `toolnorm normalize` into a [`NormalizerBuilder`], for the command and the bindings |
-//! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
+//! | `emit` | the output formats (one module and one table row each) and their emitters: ACP, the AI SDK UI message stream, AG-UI |
+//! | `driver` | the [`Driver`]: the loop every host runs over a stream, into a [`Sink`] |
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
 //!
 //! Each provider is a cargo feature, all on by default: `claude-code`, `codex`,
@@ -71,6 +72,7 @@
 mod acp;
 mod diagnostic;
 mod dialect;
+mod driver;
 mod emit;
 mod error;
 mod pipeline;
@@ -85,9 +87,10 @@ mod track;
 pub use acp::{META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity, unrecognized_input};
 pub use dialect::Dialect;
+pub use driver::{Driver, HEAD, HELD, Sink, StreamEnd};
 pub use emit::{
-    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,
-    first_line,
+    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, FormatSpec, FormatWriter,
+    UI_META_KEY, UiMeta, Writer, WriterOptions, first_line, format_names, human_duration,
 };
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};

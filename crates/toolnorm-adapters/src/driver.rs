@@ -284,3 +284,75 @@ impl<S: Sink> Handler<'_, S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts what it is handed.
+    #[derive(Default)]
+    struct Counted {
+        steps: usize,
+        diagnostics: Vec<DiagnosticKind>,
+        finished: bool,
+    }
+
+    impl Sink for Counted {
+        fn step(&mut self, _: &Step<'_>) -> io::Result<()> {
+            self.steps += 1;
+            Ok(())
+        }
+
+        fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+            self.diagnostics.push(diagnostic.kind);
+        }
+
+        fn finish(&mut self, _: &Fold, _: &Stats) -> io::Result<()> {
+            self.finished = true;
+            Ok(())
+        }
+    }
+
+    const NOT_AN_AGENT: &[u8] = b"{\"hello\":1}\n{\"hello\":2}";
+
+    #[test]
+    fn a_stream_of_no_known_dialect_drops_what_it_held() {
+        let mut driver = Driver::new(Normalizer::builder().build(), Counted::default());
+        driver.read(&mut &NOT_AN_AGENT[..]).unwrap();
+        assert_eq!(driver.finish(), StreamEnd::Unrecognized);
+        assert_eq!(driver.head(), NOT_AN_AGENT);
+        let counted = driver.into_sink();
+        assert!(counted.diagnostics.is_empty());
+        assert!(counted.finished);
+    }
+
+    #[test]
+    fn without_holding_every_diagnostic_is_handed_over_at_once() {
+        let normalizer = Normalizer::builder().build();
+        let mut driver = Driver::new(normalizer, Counted::default()).hold_undetected(false);
+        driver.push(NOT_AN_AGENT);
+        assert_eq!(driver.finish(), StreamEnd::Read);
+        let counted = driver.into_sink();
+        assert_eq!(counted.steps, 0);
+        assert!(!counted.diagnostics.is_empty());
+        assert!(
+            counted
+                .diagnostics
+                .iter()
+                .all(|kind| *kind == DiagnosticKind::UndetectedDialect)
+        );
+    }
+
+    #[test]
+    fn a_joined_file_starts_on_its_own_line() {
+        let line = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#;
+        let writer = Writer::new(crate::Format::Parts, Vec::new());
+        let mut driver = Driver::new(Normalizer::builder().build(), writer);
+        driver.push(line.as_bytes());
+        driver.end_line();
+        driver.push(line.replace("t1", "t2").as_bytes());
+        assert_eq!(driver.finish(), StreamEnd::Read);
+        let parts = String::from_utf8(driver.into_sink().into_inner()).unwrap();
+        assert_eq!(parts.lines().count(), 2, "{parts}");
+    }
+}

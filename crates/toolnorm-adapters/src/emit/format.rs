@@ -30,7 +30,7 @@ pub struct FormatSpec {
 
 /// Every format, in the order the command line lists them. A new format is a file in
 /// `emit/` with its [`FormatSpec`] and one row here.
-const FORMATS: [&FormatSpec; 7] = [
+const FORMATS: &[&FormatSpec] = &[
     &super::parts::FORMAT,
     &super::updates::FORMAT,
     &super::events::FORMAT,
@@ -87,7 +87,7 @@ impl Format {
         FORMATS
             .get(usize::from(self.0))
             .copied()
-            .unwrap_or(FORMATS[0])
+            .unwrap_or(&super::parts::FORMAT)
     }
 
     /// The name used on the command line, e.g. `parts`.

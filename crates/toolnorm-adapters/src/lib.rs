@@ -31,9 +31,10 @@
 //!
 //! | module | role |
 //! | --- | --- |
+//! | `driver` | the [`Driver`]: the loop every host runs over a stream, into a [`Sink`] |
 //! | `pipeline` | the [`Normalizer`]: lines, detection, the fold, steps, the audit copy |
 //! | `read_options` | the reading options of `toolnorm normalize` into a [`NormalizerBuilder`], for the command and the bindings |
-//! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
+//! | `emit` | the output formats (one module and one table row each) and their emitters: ACP, the AI SDK UI message stream, AG-UI |
 //! | `dialects` | one folder per dialect (its reader, its claims, its rules file) and the table that lists them |
 //! | `adapter` | the [`Adapter`] trait a dialect's reader implements |
 //! | `track` | the tracker: facts into canonical events, the same for every provider |
@@ -66,6 +67,7 @@ mod adapter;
 mod diagnostic;
 mod dialect;
 mod dialects;
+mod driver;
 mod emit;
 mod error;
 mod pipeline;
@@ -80,9 +82,10 @@ pub use adapter::Adapter;
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity, unrecognized_input};
 pub use dialect::Dialect;
 pub use dialects::{detect_line, recordings};
+pub use driver::{Driver, HEAD, HELD, Sink, StreamEnd};
 pub use emit::{
-    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, UI_META_KEY, UiMeta, Writer,
-    first_line,
+    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, FormatSpec, FormatWriter,
+    UI_META_KEY, UiMeta, Writer, WriterOptions, first_line, format_names, human_duration,
 };
 pub use error::Error;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};

@@ -2,12 +2,12 @@
 //! subcommands (`normalize`, `view`, `stats`, `dialects`).
 #![deny(missing_docs)]
 
-mod inputs;
-mod many;
 mod normalize;
-mod pretty;
-mod session;
+mod parallel;
+mod recordings;
+mod sessions;
 mod stats;
+mod subagents;
 mod view;
 
 use std::io::{self, Write};
@@ -19,8 +19,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use toolnorm_adapters::{Dialect, Format, ReadOptions, Reading, Toml};
 
 pub use normalize::normalize;
-pub use pretty::human_duration;
 pub use stats::stats;
+pub use toolnorm_adapters::human_duration;
 pub use view::view;
 
 /// Normalize the tool-call events of AI coding agents into one canonical lifecycle.
@@ -218,9 +218,8 @@ fn provider_parser() -> impl TypedValueParser<Value = Provider> {
 
 /// `--format` values: the library's formats.
 fn format_parser() -> impl TypedValueParser<Value = Format> {
-    let formats = Format::ALL
-        .iter()
-        .map(|format| PossibleValue::new(format.as_str()).help(format.summary()));
+    let formats =
+        Format::all().map(|format| PossibleValue::new(format.as_str()).help(format.summary()));
     PossibleValuesParser::new(formats).map(|name| Format::from_name(&name).unwrap_or_default())
 }
 

@@ -1,52 +1,34 @@
 //! `toolnorm normalize`: one stream in, one format out.
 
-use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use toolnorm::Fold;
 use toolnorm_adapters::{
-    AcpOptions, Diagnostic, DiagnosticKind, Format, Normalizer, NormalizerBuilder, Stats, Step,
-    Writer,
+    AcpOptions, Diagnostic, Driver, Normalizer, NormalizerBuilder, Sink, Stats, Step, StreamEnd,
+    Writer, format_names,
 };
 
-use crate::many::Shared;
-use crate::pretty::{Colors, PrettyWriter};
-use crate::session::{self, Files, Tail};
+use crate::parallel::Shared;
+use crate::subagents::{self, Files};
 use crate::{ColorChoice, EXIT_UNRECOGNIZED, EXIT_USAGE, NormalizeArgs, ReadArgs, io_message};
 
-/// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
-/// known (the rest are counted).
-const HELD: usize = 4096;
-
-/// Diagnostics on their way to stderr. While the dialect is being detected, the lines
-/// detection could not place are held back: once it is known they are written; when it
-/// never is, one message about the whole input replaces them.
+/// Diagnostics on their way to stderr, as the [`Driver`] releases them (the lines
+/// detection could not place once the dialect is known; when it never is, one message
+/// about the whole input replaces them).
 struct Report<'a, E: Write> {
     stderr: &'a mut E,
     /// The input's name, written before each diagnostic when many are read.
     prefix: Option<&'a str>,
     /// The files of a joined stream, to name the file and line of each diagnostic.
     files: Files,
-    held: Vec<String>,
-    /// Held diagnostics beyond [`HELD`], counted only.
-    unheld: u64,
 }
 
 impl<E: Write> Report<'_, E> {
     fn diagnostic(&mut self, diagnostic: &Diagnostic) {
         let line = self.render(diagnostic);
-        if diagnostic.kind == DiagnosticKind::UndetectedDialect {
-            if self.held.len() < HELD {
-                self.held.push(line);
-            } else {
-                self.unheld += 1;
-            }
-            return;
-        }
-        self.release();
         let _ = writeln!(self.stderr, "{line}");
     }
 
@@ -66,23 +48,40 @@ impl<E: Write> Report<'_, E> {
         }
     }
 
-    /// Writes the held diagnostics.
-    fn release(&mut self) {
-        for line in self.held.drain(..) {
-            let _ = writeln!(self.stderr, "{line}");
-        }
-        if self.unheld > 0 {
-            let name = self
-                .prefix
-                .map(|name| format!("{name}: "))
-                .unwrap_or_default();
-            let _ = writeln!(
-                self.stderr,
-                "toolnorm: {name}{} more line(s) of no known dialect",
-                self.unheld
-            );
-            self.unheld = 0;
-        }
+    /// Says how many diagnostics of no known dialect were only counted.
+    fn more_undetected(&mut self, count: u64) {
+        let name = self
+            .prefix
+            .map(|name| format!("{name}: "))
+            .unwrap_or_default();
+        let _ = writeln!(
+            self.stderr,
+            "toolnorm: {name}{count} more line(s) of no known dialect"
+        );
+    }
+}
+
+/// Where a stream's steps go: the `--format` writer, and the diagnostics to stderr.
+struct Output<'a, W: Write, E: Write> {
+    writer: Writer<io::BufWriter<W>>,
+    report: Report<'a, E>,
+}
+
+impl<W: Write, E: Write> Sink for Output<'_, W, E> {
+    fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        self.writer.step(step)
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        self.report.diagnostic(diagnostic);
+    }
+
+    fn more_undetected(&mut self, count: u64) {
+        self.report.more_undetected(count);
+    }
+
+    fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
+        Sink::finish(&mut self.writer, fold, stats)
     }
 }
 
@@ -128,39 +127,31 @@ pub(crate) fn builders(
 fn inapplicable(args: &NormalizeArgs) -> Option<String> {
     let format = args.format;
     if args.sse && !format.streams_to_ui() {
+        let framed = format_names("--format ", |spec| spec.sse);
+        return Some(format!("--sse frames only {framed}, not {format}"));
+    }
+    if args.session_id.is_some() && !format.takes_session_id() {
+        let taking = format_names("", |spec| spec.takes_session_id);
         return Some(format!(
-            "--sse frames only --format ai-sdk and --format ag-ui, not {format}"
+            "--session-id applies to --format {taking}, not {format}"
         ));
     }
-    if args.session_id.is_some() && !matches!(format, Format::Acp | Format::AiSdk | Format::AgUi) {
-        return Some(format!(
-            "--session-id applies to --format acp, ai-sdk and ag-ui, not {format}"
-        ));
-    }
-    if args.color.is_some() && format != Format::Pretty {
-        return Some(format!("--color applies to --format pretty, not {format}"));
+    if args.color.is_some() && !format.for_people() {
+        let coloured = format_names("--format ", |spec| spec.for_people);
+        return Some(format!("--color applies to {coloured}, not {format}"));
     }
     None
 }
 
-/// Where the steps go: the library's writer, or the tree of `pretty`.
-enum Output<W: Write> {
-    Writer(Box<Writer<W>>),
-    Pretty(PrettyWriter<W>),
-}
-
-impl<W: Write> Output<W> {
-    fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
-        match self {
-            Output::Writer(writer) => writer.step(step),
-            Output::Pretty(writer) => writer.step(step),
-        }
-    }
-
-    fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
-        match self {
-            Output::Writer(writer) => writer.finish(fold).and_then(|()| writer.summary(stats)),
-            Output::Pretty(writer) => writer.finish(fold, stats),
+/// Whether `pretty` writes colours: `auto` colours when stdout is a terminal and
+/// `NO_COLOR` is unset or empty (<https://no-color.org>).
+fn colors(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+            !no_color && io::stdout().is_terminal()
         }
     }
 }
@@ -172,8 +163,8 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    if crate::many::is_many(&args.inputs) {
-        return crate::many::normalize_many(args, stdout, stderr);
+    if crate::parallel::is_many(&args.inputs) {
+        return crate::parallel::normalize_many(args, stdout, stderr);
     }
     let format = args.format;
     let mut builder = match builder(&args.read) {
@@ -186,7 +177,7 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     let path = args.inputs.first();
     let name = input_name(path);
     let siblings = match path {
-        Some(path) if !args.no_siblings && path.as_os_str() != "-" => session::siblings(path),
+        Some(path) if !args.no_siblings && path.as_os_str() != "-" => subagents::siblings(path),
         _ => Vec::new(),
     };
     let mut input = match open_input(path) {
@@ -238,7 +229,7 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         stderr,
     );
     if let Some((mut file, shared)) = joined_audit
-        && let Err(error) = session::write_audit(&mut file, &ended.files, &shared.take())
+        && let Err(error) = subagents::write_audit(&mut file, &ended.files, &shared.take())
             .and_then(|()| file.flush())
     {
         let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
@@ -301,65 +292,37 @@ pub(crate) fn run_stream(
     stream: &Stream<'_>,
     first: &mut dyn BufRead,
     siblings: &[PathBuf],
-    mut normalizer: Normalizer,
+    normalizer: Normalizer,
     stdout: impl Write,
     stderr: &mut impl Write,
 ) -> Ended {
     let name = stream.name;
-    let format = args.format;
-    let out = io::BufWriter::new(stdout);
-    let mut output = if format == Format::Pretty {
-        let colors = Colors::choose(args.color.unwrap_or(ColorChoice::Auto));
-        Output::Pretty(PrettyWriter::new(out, colors))
-    } else {
-        let acp = AcpOptions {
-            session_id: stream.session_id.clone(),
-            output_cap: args.read.output_cap(),
-        };
-        Output::Writer(Box::new(Writer::with_acp(format, acp, out).sse(args.sse)))
+    let acp = AcpOptions {
+        session_id: stream.session_id.clone(),
+        output_cap: args.read.output_cap(),
     };
-    let mut write_error: Option<io::Error> = None;
-    let report = RefCell::new(Report {
-        stderr: &mut *stderr,
-        prefix: stream.prefixed.then_some(name),
-        files: Files(vec![(0, name.to_owned())]),
-        held: Vec::new(),
-        unheld: 0,
-    });
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = &step {
-            report.borrow_mut().diagnostic(diagnostic);
-        }
-        if write_error.is_none()
-            && let Err(error) = output.step(&step)
-        {
-            write_error = Some(error);
-        }
+    let writer = Writer::with_acp(args.format, acp, io::BufWriter::new(stdout))
+        .sse(args.sse)
+        .color(colors(args.color.unwrap_or(ColorChoice::Auto)));
+    let output = Output {
+        writer,
+        report: Report {
+            stderr: &mut *stderr,
+            prefix: stream.prefixed.then_some(name),
+            files: Files(vec![(0, name.to_owned())]),
+        },
     };
-    let mut head = Vec::new();
-    let mut after_chunk = |normalizer: &Normalizer| {
-        if normalizer.dialect().is_some() {
-            report.borrow_mut().release();
-        }
-    };
-    let mut tail = Tail::new(first);
-    let mut read_error = pump(
-        &mut tail,
-        &mut normalizer,
-        &mut on_step,
-        &mut after_chunk,
-        &mut head,
-    )
-    .map(|error| (name.to_owned(), error));
-    let mut last = tail.last;
+    let mut driver = Driver::new(normalizer, output);
+    let mut read_error = driver
+        .read(first)
+        .err()
+        .map(|error| (name.to_owned(), error));
     for sibling in siblings {
         if read_error.is_some() {
             break;
         }
         // Each file ends its last line, so that it is not joined to the next file's first.
-        if last.is_some_and(|byte| byte != b'\n') {
-            normalizer.push(b"\n", &mut on_step);
-        }
+        driver.end_line();
         let sibling_name = input_name(Some(sibling));
         let mut input = match open_input(Some(sibling)) {
             Ok(input) => input,
@@ -368,40 +331,33 @@ pub(crate) fn run_stream(
                 break;
             }
         };
-        let before = normalizer.stats().lines;
-        report
-            .borrow_mut()
+        let before = driver.normalizer().stats().lines;
+        driver
+            .sink_mut()
+            .report
             .files
             .0
             .push((before, sibling_name.clone()));
-        let mut tail = Tail::new(input.as_mut());
-        read_error = pump(
-            &mut tail,
-            &mut normalizer,
-            &mut on_step,
-            &mut after_chunk,
-            &mut head,
-        )
-        .map(|error| (sibling_name, error));
-        last = tail.last;
+        read_error = driver
+            .read(input.as_mut())
+            .err()
+            .map(|error| (sibling_name, error));
     }
-    normalizer.finish(&mut on_step);
-    let hopeless = normalizer.dialect().is_none() && !report.borrow().held.is_empty();
-    if !hopeless {
-        report.borrow_mut().release();
-    }
-    let Report { stderr, files, .. } = report.into_inner();
-    let stats = normalizer.stats();
+    let end = driver.finish();
+    let write_error = driver.take_error();
+    let audit = match write_error {
+        None => driver.normalizer_mut().finish_audit(),
+        Some(_) => Ok(()),
+    };
+    let stats = driver.normalizer().stats();
+    let head = driver.head().to_vec();
+    let Output { report, .. } = driver.into_sink();
+    let Report { stderr, files, .. } = report;
     let ended = |status| Ended {
         status,
         stats,
         files: files.clone(),
     };
-    if write_error.is_none()
-        && let Err(error) = output.finish(normalizer.fold(), &stats)
-    {
-        write_error = Some(error);
-    }
     if let Some(error) = write_error {
         // A closed pipe (`| head`) is a normal way for output to end.
         if error.kind() == io::ErrorKind::BrokenPipe {
@@ -410,7 +366,7 @@ pub(crate) fn run_stream(
         let _ = writeln!(stderr, "toolnorm: writing output: {error}");
         return ended(Status::Failed);
     }
-    if let Err(error) = normalizer.finish_audit() {
+    if let Err(error) = audit {
         let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
         return ended(Status::Failed);
     }
@@ -418,7 +374,7 @@ pub(crate) fn run_stream(
         let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
         return ended(Status::Failed);
     }
-    if hopeless {
+    if end == StreamEnd::Unrecognized {
         let _ = writeln!(stderr, "toolnorm: {name}: {}", unrecognized(&head));
         return ended(Status::Unrecognized);
     }
@@ -433,33 +389,5 @@ pub(crate) fn run_stream(
         ended(Status::Denied)
     } else {
         ended(Status::Read)
-    }
-}
-
-/// How much of the start of the input is kept, to say what it looks like.
-pub(crate) const HEAD: usize = 1 << 16;
-
-/// Feeds the whole input through the normalizer, chunk by chunk, calling `after_chunk`
-/// after each; keeps the first [`HEAD`] bytes in `head`.
-pub(crate) fn pump(
-    input: &mut dyn BufRead,
-    normalizer: &mut Normalizer,
-    on_step: &mut dyn FnMut(Step<'_>),
-    after_chunk: &mut dyn FnMut(&Normalizer),
-    head: &mut Vec<u8>,
-) -> Option<io::Error> {
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok([]) => return None,
-            Ok(chunk) => chunk,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Some(error),
-        };
-        let length = chunk.len();
-        let room = HEAD.saturating_sub(head.len()).min(length);
-        head.extend_from_slice(chunk.get(..room).unwrap_or_default());
-        normalizer.push(chunk, on_step);
-        input.consume(length);
-        after_chunk(normalizer);
     }
 }

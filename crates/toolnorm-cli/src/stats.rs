@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::inputs::{self, Lines, Session};
 use crate::normalize::builder;
-use crate::pretty::human_duration;
+use crate::sessions::{self, Lines, Session};
 use crate::{EXIT_USAGE, StatsArgs, finish_output};
+use toolnorm_adapters::human_duration;
 
 /// Calls and errors of one group (a provider, a kind).
 #[derive(Debug, Default, Serialize)]
@@ -333,7 +333,7 @@ pub fn stats(args: &StatsArgs, stdout: impl Write, stderr: &mut impl Write) -> E
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let (sessions, status) = match inputs::read_all(&args.inputs, &args.read, stderr) {
+    let (sessions, status) = match sessions::read_all(&args.inputs, &args.read, stderr) {
         Ok(read) => read,
         Err(status) => return status,
     };

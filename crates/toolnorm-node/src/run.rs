@@ -3,7 +3,10 @@
 
 use std::sync::mpsc::SyncSender;
 
-use toolnorm_adapters::{Diagnostic, Format, Normalizer, NormalizerBuilder, Step, Writer};
+use toolnorm::Fold;
+use toolnorm_adapters::{
+    Diagnostic, Driver, Format, Normalizer, NormalizerBuilder, Sink, Stats, Step, Writer,
+};
 
 use crate::Error;
 
@@ -16,17 +19,32 @@ pub(crate) struct Output {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A normalizer with what it has written since the last [`Output`].
+/// A normalizer with what it has written since the last [`Output`], run by the
+/// library's [`Driver`] (every diagnostic handed over at once).
 pub(crate) struct Run {
-    normalizer: Normalizer,
-    /// `Parts` or `Updates`: formats whose writer keeps no state between steps, so one is
-    /// made for each call over the run's buffer.
-    format: Format,
-    lines: Lines,
-    diagnostics: Vec<Diagnostic>,
-    /// The first error writing a step.
-    error: Option<std::io::Error>,
+    driver: Driver<Collected>,
     finished: bool,
+}
+
+/// What the driver hands over: the lines of the format, and the diagnostics.
+struct Collected {
+    /// `Parts` or `Updates`.
+    writer: Writer<Lines>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Sink for Collected {
+    fn step(&mut self, step: &Step<'_>) -> std::io::Result<()> {
+        self.writer.step(step)
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        self.diagnostics.push(diagnostic.clone());
+    }
+
+    fn finish(&mut self, fold: &Fold, stats: &Stats) -> std::io::Result<()> {
+        Sink::finish(&mut self.writer, fold, stats)
+    }
 }
 
 /// The lines written, kept until taken or, in batches, sent as they fill.
@@ -65,18 +83,7 @@ impl std::io::Write for Lines {
 impl Run {
     /// A run writing `format` (`Parts` or `Updates`).
     pub(crate) fn new(builder: NormalizerBuilder, format: Format) -> Self {
-        Run {
-            normalizer: builder.build(),
-            format,
-            lines: Lines {
-                text: Vec::new(),
-                batches: None,
-                abandoned: false,
-            },
-            diagnostics: Vec::new(),
-            error: None,
-            finished: false,
-        }
+        Run::with(builder, format, None)
     }
 
     /// A run writing `format` that sends what it writes to `batches`, as the text of a
@@ -86,14 +93,32 @@ impl Run {
         format: Format,
         batches: SyncSender<String>,
     ) -> Self {
-        let mut run = Run::new(builder, format);
-        run.lines.batches = Some(batches);
-        run
+        Run::with(builder, format, Some(batches))
+    }
+
+    fn with(
+        builder: NormalizerBuilder,
+        format: Format,
+        batches: Option<SyncSender<String>>,
+    ) -> Self {
+        let lines = Lines {
+            text: Vec::new(),
+            batches,
+            abandoned: false,
+        };
+        let collected = Collected {
+            writer: Writer::new(format, lines),
+            diagnostics: Vec::new(),
+        };
+        Run {
+            driver: Driver::new(builder.build(), collected).hold_undetected(false),
+            finished: false,
+        }
     }
 
     /// Whether batches were sent and nothing receives them any more.
-    pub(crate) fn abandoned(&self) -> bool {
-        self.lines.abandoned
+    pub(crate) fn abandoned(&mut self) -> bool {
+        self.driver.sink_mut().writer.get_mut().abandoned
     }
 
     /// Feeds a chunk (cut anywhere); what its complete lines gave.
@@ -114,18 +139,7 @@ impl Run {
         if self.finished {
             return Err(Error::Finished);
         }
-        let Run {
-            normalizer,
-            format,
-            lines,
-            diagnostics,
-            error,
-            ..
-        } = self;
-        let mut writer = Writer::new(*format, &mut *lines);
-        normalizer.push(chunk, &mut |step| {
-            collect(&mut writer, diagnostics, error, step)
-        });
+        self.driver.push(chunk);
         Ok(())
     }
 
@@ -135,55 +149,28 @@ impl Run {
             return Err(Error::Finished);
         }
         self.finished = true;
-        let Run {
-            normalizer,
-            format,
-            lines,
-            diagnostics,
-            error,
-            ..
-        } = self;
-        let mut writer = Writer::new(*format, &mut *lines);
-        normalizer.finish(&mut |step| collect(&mut writer, diagnostics, error, step));
-        if error.is_none() {
-            writer.finish(normalizer.fold())?;
-        }
+        self.driver.finish();
         Ok(())
     }
 
     /// The normalizer (its dialect and counts).
     pub(crate) fn normalizer(&self) -> &Normalizer {
-        &self.normalizer
+        self.driver.normalizer()
     }
 
     /// What was written and reported since the last call.
     pub(crate) fn take(&mut self) -> Result<Output, Error> {
-        if let Some(error) = self.error.take() {
+        if let Some(error) = self.driver.take_error() {
             return Err(Error::Write(error));
         }
-        let json = json_array(&self.lines.text)?;
-        self.lines.text.clear();
+        let collected = self.driver.sink_mut();
+        let lines = collected.writer.get_mut();
+        let json = json_array(&lines.text)?;
+        lines.text.clear();
         Ok(Output {
             json,
-            diagnostics: std::mem::take(&mut self.diagnostics),
+            diagnostics: std::mem::take(&mut collected.diagnostics),
         })
-    }
-}
-
-/// Writes one step and keeps its diagnostic.
-fn collect(
-    writer: &mut Writer<&mut Lines>,
-    diagnostics: &mut Vec<Diagnostic>,
-    error: &mut Option<std::io::Error>,
-    step: Step<'_>,
-) {
-    if let Step::Diagnostic(diagnostic) = &step {
-        diagnostics.push((*diagnostic).clone());
-    }
-    if error.is_none()
-        && let Err(failed) = writer.step(&step)
-    {
-        *error = Some(failed);
     }
 }
 

@@ -2,49 +2,49 @@
 //! parts` writes them) or the updates (as `--format updates` does) as the text of a JSON
 //! array, the command's lines joined by commas, which Python's `json.loads` makes into
 //! dicts (for a whole stream, a batch at a time, sent as it fills); and the diagnostics in
-//! the order `toolnorm normalize` writes them on stderr.
+//! the order `toolnorm normalize` writes them on stderr (the library's [`Driver`] holds
+//! those of lines of no known dialect as the command does).
 
+use std::io::{self, Write};
 use std::sync::mpsc::SyncSender;
 
-use toolnorm::PartView;
-use toolnorm_adapters::{Diagnostic, DiagnosticKind, Normalizer, Step};
-
-/// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
-/// known (the rest are counted), as the command holds them.
-const HELD: usize = 4096;
-
-/// How much of the start of the input is kept, to say what it looks like.
-const HEAD: usize = 1 << 16;
+use toolnorm::Fold;
+use toolnorm_adapters::{
+    Diagnostic, Driver, Format, Normalizer, Sink, Stats, Step, StreamEnd, Writer,
+};
 
 /// The parts text handed over at a time, when batches are asked for (about 256 KiB).
 const BATCH: usize = 1 << 18;
 
-/// What is collected of each applied change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Collect {
-    /// One part per call, when it is terminal; the open ones at the end.
-    Parts,
-    /// One part snapshot per change.
-    Updates,
-}
-
 /// The steps of one stream, as owned values, until taken.
 pub(crate) struct Collector {
-    collect: Collect,
-    /// Parts or updates not yet taken: `[part,part,…` (the `]` added when taken), or
-    /// nothing.
-    parts: Vec<u8>,
-    /// The first error serializing a part (none: a part's keys are strings).
-    error: Option<String>,
+    driver: Driver<Collected>,
+}
+
+/// What a [`Driver`] hands over: the lines of the format, and the diagnostics.
+struct Collected {
+    writer: Writer<Lines>,
     /// Diagnostics released, not yet taken.
     diagnostics: Vec<Diagnostic>,
-    /// `undetected-dialect` diagnostics held while the dialect is not known.
-    held: Vec<Diagnostic>,
-    /// Held diagnostics beyond [`HELD`], counted only.
-    unheld: u64,
-    /// The start of the input.
-    head: Vec<u8>,
-    /// How the parts text is handed over.
+}
+
+impl Sink for Collected {
+    fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        self.writer.step(step)
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        self.diagnostics.push(diagnostic.clone());
+    }
+
+    fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
+        Sink::finish(&mut self.writer, fold, stats)
+    }
+}
+
+/// The JSON lines written, until taken or, in batches, sent as they fill.
+struct Lines {
+    text: Vec<u8>,
     handover: Handover,
 }
 
@@ -58,6 +58,28 @@ enum Handover {
     Abandoned,
 }
 
+impl Write for Lines {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.text.extend_from_slice(bytes);
+        // A raw newline only ends a line (JSON escapes those in strings), so text that
+        // ends with one holds whole lines.
+        if self.text.len() >= BATCH
+            && self.text.ends_with(b"\n")
+            && let Handover::Batches(batches) = &self.handover
+        {
+            let batch = json_array(&std::mem::take(&mut self.text));
+            if batches.send(batch).is_err() {
+                self.handover = Handover::Abandoned;
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// What one stream ended with.
 pub(crate) enum Ending {
     /// Read to its end.
@@ -67,134 +89,89 @@ pub(crate) enum Ending {
 }
 
 impl Collector {
-    pub(crate) fn new(collect: Collect) -> Self {
-        Collector {
-            collect,
-            parts: Vec::new(),
-            error: None,
-            diagnostics: Vec::new(),
-            held: Vec::new(),
-            unheld: 0,
-            head: Vec::new(),
-            handover: Handover::Taken,
-        }
+    /// A collector of `format` (`Format::Parts` or `Format::Updates`) over `normalizer`.
+    pub(crate) fn new(normalizer: Normalizer, format: Format) -> Self {
+        Collector::with(normalizer, format, Handover::Taken)
     }
 
     /// A collector that sends the parts text to `batches` (a JSON array each) each time
     /// about 256 KiB of it is collected, until the receiving end is gone.
-    pub(crate) fn batched(collect: Collect, batches: SyncSender<Vec<u8>>) -> Self {
+    pub(crate) fn batched(
+        normalizer: Normalizer,
+        format: Format,
+        batches: SyncSender<Vec<u8>>,
+    ) -> Self {
+        Collector::with(normalizer, format, Handover::Batches(batches))
+    }
+
+    fn with(normalizer: Normalizer, format: Format, handover: Handover) -> Self {
+        let lines = Lines {
+            text: Vec::new(),
+            handover,
+        };
+        let collected = Collected {
+            writer: Writer::new(format, lines),
+            diagnostics: Vec::new(),
+        };
         Collector {
-            handover: Handover::Batches(batches),
-            ..Collector::new(collect)
+            driver: Driver::new(normalizer, collected),
         }
+    }
+
+    /// The normalizer (its dialect and counts).
+    pub(crate) fn normalizer(&self) -> &Normalizer {
+        self.driver.normalizer()
     }
 
     /// Whether batches were sent and nothing receives them any more.
-    pub(crate) fn abandoned(&self) -> bool {
-        matches!(self.handover, Handover::Abandoned)
+    pub(crate) fn abandoned(&mut self) -> bool {
+        matches!(
+            self.driver.sink_mut().writer.get_mut().handover,
+            Handover::Abandoned
+        )
     }
 
-    /// Feeds `chunk` to `normalizer`, collecting its steps.
-    pub(crate) fn push(&mut self, normalizer: &mut Normalizer, chunk: &[u8]) {
-        let room = HEAD.saturating_sub(self.head.len()).min(chunk.len());
-        self.head
-            .extend_from_slice(chunk.get(..room).unwrap_or_default());
-        normalizer.push(chunk, &mut |step| self.step(&step));
-        if normalizer.dialect().is_some() {
-            self.release();
-        }
+    /// Feeds `chunk` to the normalizer, collecting its steps.
+    pub(crate) fn push(&mut self, chunk: &[u8]) {
+        self.driver.push(chunk);
     }
 
     /// Ends the input, collecting the last steps and, for parts, the calls still open.
-    pub(crate) fn finish(&mut self, normalizer: &mut Normalizer) -> Ending {
-        normalizer.finish(&mut |step| self.step(&step));
-        if self.collect == Collect::Parts {
-            let open = normalizer.fold().calls().filter(|call| !call.is_terminal());
-            for call in open {
-                self.part(&call.part_view());
-            }
+    pub(crate) fn finish(&mut self) -> Ending {
+        match self.driver.finish() {
+            StreamEnd::Read => Ending::Read,
+            StreamEnd::Unrecognized => Ending::Unrecognized(unrecognized(self.driver.head())),
         }
-        if normalizer.dialect().is_none() && !self.held.is_empty() {
-            self.held.clear();
-            self.unheld = 0;
-            return Ending::Unrecognized(unrecognized(&self.head));
-        }
-        self.release();
-        Ending::Read
     }
 
     /// The parts or updates (a JSON array's text) and the diagnostics collected since the
     /// last take; the error of a part that did not serialize.
     pub(crate) fn take(&mut self) -> Result<(Vec<u8>, Vec<Diagnostic>), String> {
-        if let Some(error) = self.error.take() {
-            return Err(error);
+        if let Some(error) = self.driver.take_error() {
+            return Err(format!("writing a part: {error}"));
         }
-        let mut parts = std::mem::take(&mut self.parts);
-        match parts.is_empty() {
-            true => parts.extend_from_slice(b"[]"),
-            false => parts.push(b']'),
-        }
-        Ok((parts, std::mem::take(&mut self.diagnostics)))
+        let collected = self.driver.sink_mut();
+        let lines = std::mem::take(&mut collected.writer.get_mut().text);
+        Ok((
+            json_array(&lines),
+            std::mem::take(&mut collected.diagnostics),
+        ))
     }
+}
 
-    /// Adds a part to the array, as the command writes it; sends the array when it is a
-    /// batch.
-    fn part(&mut self, part: &PartView<'_>) {
-        let separator = if self.parts.is_empty() { b'[' } else { b',' };
-        self.parts.push(separator);
-        if let Err(error) = serde_json::to_writer(&mut self.parts, part)
-            && self.error.is_none()
-        {
-            self.error = Some(format!("writing a part: {error}"));
-        }
-        if self.parts.len() >= BATCH
-            && self.error.is_none()
-            && let Handover::Batches(batches) = &self.handover
-        {
-            self.parts.push(b']');
-            let batch = std::mem::replace(&mut self.parts, Vec::with_capacity(2 * BATCH));
-            if batches.send(batch).is_err() {
-                self.handover = Handover::Abandoned;
-            }
+/// JSON lines as one JSON array: each line is one JSON value and holds no raw newline
+/// (JSON escapes it in strings), so the newlines between them become commas.
+fn json_array(lines: &[u8]) -> Vec<u8> {
+    let mut array = Vec::with_capacity(lines.len() + 2);
+    array.push(b'[');
+    array.extend_from_slice(lines.strip_suffix(b"\n").unwrap_or(lines));
+    for byte in &mut array {
+        if *byte == b'\n' {
+            *byte = b',';
         }
     }
-
-    fn step(&mut self, step: &Step<'_>) {
-        match step {
-            Step::Applied { update, .. } => {
-                if self.collect == Collect::Updates || update.call.is_terminal() {
-                    self.part(&update.call.part_view());
-                }
-            }
-            Step::Diagnostic(diagnostic) => self.diagnostic(diagnostic),
-        }
-    }
-
-    /// A diagnostic, held while it waits for the dialect to be known.
-    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
-        if diagnostic.kind == DiagnosticKind::UndetectedDialect {
-            if self.held.len() < HELD {
-                self.held.push(diagnostic.clone());
-            } else {
-                self.unheld += 1;
-            }
-            return;
-        }
-        self.release();
-        self.diagnostics.push(diagnostic.clone());
-    }
-
-    /// Releases the held diagnostics; those past [`HELD`] as one that counts them.
-    fn release(&mut self) {
-        self.diagnostics.append(&mut self.held);
-        if self.unheld > 0 {
-            self.diagnostics.push(Diagnostic::general(
-                DiagnosticKind::UndetectedDialect,
-                format!("{} more line(s) of no known dialect", self.unheld),
-            ));
-            self.unheld = 0;
-        }
-    }
+    array.push(b']');
+    array
 }
 
 /// The message for an input of which no line is an event toolnorm reads.

@@ -8,9 +8,9 @@ use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::PyList;
 
-use toolnorm_adapters::{Diagnostic, NormalizerBuilder};
+use toolnorm_adapters::{Diagnostic, Format, NormalizerBuilder};
 
-use crate::collect::{Collect, Collector, Ending};
+use crate::collect::{Collector, Ending};
 use crate::error::{self, Error, denied};
 use crate::options::Options;
 use crate::values::{Stats, extend_parts, paused_gc};
@@ -128,17 +128,16 @@ fn read(
     data: &[u8],
     batches: mpsc::SyncSender<Vec<u8>>,
 ) -> Result<Read, String> {
-    let mut normalizer = builder.build();
-    let mut collector = Collector::batched(Collect::Parts, batches.clone());
+    let mut collector = Collector::batched(builder.build(), Format::Parts, batches.clone());
     // In chunks, as the command reads: detection releases the held diagnostics between
     // chunks, so their order is the command's.
     for chunk in data.chunks(1 << 16) {
-        collector.push(&mut normalizer, chunk);
+        collector.push(chunk);
         if collector.abandoned() {
             break;
         }
     }
-    let ending = collector.finish(&mut normalizer);
+    let ending = collector.finish();
     let (parts, diagnostics) = collector.take()?;
     // The last batch; none is sent empty.
     if parts.len() > 2 {
@@ -147,6 +146,6 @@ fn read(
     Ok(Read {
         ending,
         diagnostics,
-        stats: Stats::from(normalizer.stats()),
+        stats: Stats::from(collector.normalizer().stats()),
     })
 }

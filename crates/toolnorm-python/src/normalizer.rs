@@ -6,9 +6,9 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use toolnorm_adapters::Diagnostic as RustDiagnostic;
+use toolnorm_adapters::{Diagnostic as RustDiagnostic, Format};
 
-use crate::collect::{Collect, Collector, Ending};
+use crate::collect::{Collector, Ending};
 use crate::error::{self, Error, denied};
 use crate::normalize::Input;
 use crate::options::Options;
@@ -25,7 +25,6 @@ pub(crate) struct Normalizer {
 }
 
 struct State {
-    normalizer: toolnorm_adapters::Normalizer,
     collector: Collector,
     /// Every diagnostic so far, in order.
     diagnostics: Vec<RustDiagnostic>,
@@ -49,12 +48,12 @@ impl State {
         }
         let ending = match chunk {
             Some(chunk) => {
-                self.collector.push(&mut self.normalizer, chunk);
+                self.collector.push(chunk);
                 Ending::Read
             }
             None => {
                 self.finished = true;
-                self.collector.finish(&mut self.normalizer)
+                self.collector.finish()
             }
         };
         let (updates, diagnostics) = self.collector.take().map_err(Error::Part)?;
@@ -62,7 +61,7 @@ impl State {
         Ok(Read {
             updates,
             diagnostics,
-            stats: Stats::from(self.normalizer.stats()),
+            stats: Stats::from(self.collector.normalizer().stats()),
             ending,
         })
     }
@@ -136,8 +135,7 @@ impl Normalizer {
         };
         Ok(Normalizer {
             state: Mutex::new(State {
-                normalizer: options.builder()?.build(),
-                collector: Collector::new(Collect::Updates),
+                collector: Collector::new(options.builder()?.build(), Format::Updates),
                 diagnostics: Vec::new(),
                 finished: false,
             }),
@@ -163,7 +161,8 @@ impl Normalizer {
     fn dialect(&self) -> PyResult<Option<&'static str>> {
         Ok(self
             .lock()?
-            .normalizer
+            .collector
+            .normalizer()
             .dialect()
             .map(|dialect| dialect.as_str()))
     }
@@ -171,7 +170,7 @@ impl Normalizer {
     /// The line counts so far.
     #[getter]
     fn stats(&self) -> PyResult<Stats> {
-        Ok(Stats::from(self.lock()?.normalizer.stats()))
+        Ok(Stats::from(self.lock()?.collector.normalizer().stats()))
     }
 
     /// Every diagnostic so far, in input order.

@@ -23,11 +23,14 @@ use std::collections::BTreeMap;
 
 use foldhash::{HashMap, HashSet};
 use serde_json::Value;
-use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
+use super::format::FormatSpec;
 use super::json::{Object, json};
-use super::ui::{Frames, output_text, parent_of, write_meta};
+use super::ui::{Frames, output_text, parent_of, write_frames, write_meta};
+use super::writer::{FormatWriter, WriterOptions};
+use crate::pipeline::Step;
 
 /// What was sent of an open call.
 #[derive(Debug)]
@@ -354,5 +357,50 @@ fn head(event: &mut Object<'_>, kind: &str, id: &str, subagent: Option<&str>) {
     event.str("toolCallId", id);
     if let Some(subagent) = subagent {
         event.str("subagentRunId", subagent);
+    }
+}
+/// The row of `ag-ui`.
+pub(crate) const FORMAT: FormatSpec = FormatSpec {
+    name: "ag-ui",
+    summary: "AG-UI events: a run, its tool calls and subagents",
+    needs_events: false,
+    takes_session_id: true,
+    sse: true,
+    sse_terminator: None,
+    for_people: false,
+    make,
+};
+
+fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
+    Box::new(AgUiWriter {
+        emitter: AgUiEmitter::new(&options.acp.session_id),
+        frames: Frames::new(options.sse),
+    })
+}
+
+/// The writer of `ag-ui`.
+struct AgUiWriter {
+    emitter: AgUiEmitter,
+    frames: Frames,
+}
+
+impl FormatWriter for AgUiWriter {
+    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let Step::Applied { update, .. } = step else {
+            return Ok(());
+        };
+        let view = update.call.part_view();
+        let emitter = &mut self.emitter;
+        write_frames(&mut self.frames, out, |frames| {
+            emitter.write((&view).into(), frames)
+        })
+    }
+
+    fn finish(&mut self, _: &Fold, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let emitter = &mut self.emitter;
+        write_frames(&mut self.frames, out, |frames| {
+            emitter.write_finish(frames);
+            Ok(())
+        })
     }
 }

@@ -25,11 +25,16 @@
 
 use foldhash::HashMap;
 use serde_json::Value;
-use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
+use super::format::FormatSpec;
 use super::json::{Object, json};
-use super::ui::{Frames, is_denial, meta_differs, open_json, parent_of, session_of, write_meta};
+use super::ui::{
+    Frames, is_denial, meta_differs, open_json, parent_of, session_of, write_frames, write_meta,
+};
+use super::writer::{FormatWriter, WriterOptions};
+use crate::pipeline::Step;
 
 /// What a call looks like in the stream, as last sent.
 #[derive(Debug)]
@@ -340,4 +345,49 @@ fn stream_input(
     part.title.clone_into(&mut sent.title);
     sent.meta.clear();
     sent.meta.extend_from_slice(meta);
+}
+/// The row of `ai-sdk`.
+pub(crate) const FORMAT: FormatSpec = FormatSpec {
+    name: "ai-sdk",
+    summary: "AI SDK UI message stream chunks (`useChat`), one message per session",
+    needs_events: false,
+    takes_session_id: true,
+    sse: true,
+    sse_terminator: Some("[DONE]"),
+    for_people: false,
+    make,
+};
+
+fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
+    Box::new(AiSdkWriter {
+        emitter: AiSdkEmitter::new(&options.acp.session_id),
+        frames: Frames::new(options.sse),
+    })
+}
+
+/// The writer of `ai-sdk`.
+struct AiSdkWriter {
+    emitter: AiSdkEmitter,
+    frames: Frames,
+}
+
+impl FormatWriter for AiSdkWriter {
+    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let Step::Applied { update, .. } = step else {
+            return Ok(());
+        };
+        let view = update.call.part_view();
+        let emitter = &mut self.emitter;
+        write_frames(&mut self.frames, out, |frames| {
+            emitter.write((&view).into(), frames)
+        })
+    }
+
+    fn finish(&mut self, _: &Fold, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let emitter = &mut self.emitter;
+        write_frames(&mut self.frames, out, |frames| {
+            emitter.write_finish(frames);
+            Ok(())
+        })
+    }
 }

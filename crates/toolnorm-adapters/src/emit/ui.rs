@@ -251,11 +251,6 @@ impl Frames {
         self.ends.push(self.bytes.len());
     }
 
-    /// Whether nothing was written since the last clear.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// The frames written since the last clear, read back as values (lines only).
     pub(crate) fn values(&self) -> Vec<Value> {
         let mut start = 0;
@@ -277,9 +272,18 @@ impl Frames {
     }
 }
 
-/// Frames a JSON line as a server-sent event (`data: …` and a blank line).
-pub fn sse(line: &str) -> String {
-    format!("data: {line}\n\n")
+/// Writes the frames `fill` makes into `out` (through `frames`, a buffer kept between
+/// steps): what a UI stream format's writer does per step.
+pub(crate) fn write_frames(
+    frames: &mut Frames,
+    out: &mut Vec<u8>,
+    fill: impl FnOnce(&mut Frames) -> serde_json::Result<()>,
+) -> std::io::Result<()> {
+    frames.clear();
+    fill(frames)?;
+    out.extend_from_slice(&frames.bytes);
+    frames.clear();
+    Ok(())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules of `src/`, each above the ones after it.
 const LAYERS: &[&str] = &[
+    "driver",
     "read_options",
     "emit",
     "pipeline",

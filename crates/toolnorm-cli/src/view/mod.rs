@@ -18,8 +18,8 @@ use base64::Engine;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::inputs::{self, Session};
 use crate::normalize::builder;
+use crate::sessions::{self, Session};
 use crate::{EXIT_USAGE, ViewArgs, finish_output};
 
 const TEMPLATE: &str = include_str!("page.html");
@@ -95,7 +95,7 @@ pub fn view(args: &ViewArgs, stdout: impl Write, stderr: &mut impl Write) -> Exi
     if args.serve {
         return serve::serve(args, stderr);
     }
-    let (sessions, status) = match inputs::read_all(&args.inputs, &args.read, stderr) {
+    let (sessions, status) = match sessions::read_all(&args.inputs, &args.read, stderr) {
         Ok(read) => read,
         Err(status) => return status,
     };

@@ -8,7 +8,6 @@
 //! latest) and `session`; and a `diagnostic` per diagnostic. A request naming another
 //! host than 127.0.0.1 or localhost is refused (no DNS rebinding).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
@@ -20,10 +19,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{Normalizer, Step};
+use toolnorm_adapters::{Diagnostic, Driver, Normalizer, Sink, Step};
 
-use crate::inputs::Lines;
 use crate::normalize::{builder, input_name};
+use crate::sessions::Lines;
 use crate::{EXIT_USAGE, ViewArgs, io_message};
 
 /// How long a followed file is left before it is read again, once at its end.
@@ -150,42 +149,66 @@ pub(crate) fn serve(args: &ViewArgs, stderr: &mut impl Write) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Where the driver of `--serve` hands the steps: the calls a chunk changed, each once
+/// at its latest, and the diagnostics straight to the clients.
+struct Changed<'a> {
+    live: &'a Mutex<Live>,
+    /// The calls changed by the chunk being read, and where each is in `parts`.
+    parts: Vec<NormalizedToolPart>,
+    index: HashMap<String, usize>,
+}
+
+impl Sink for Changed<'_> {
+    fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        if let Step::Applied { update, .. } = step {
+            let part = update.call.to_part();
+            match self
+                .index
+                .get(&part.id)
+                .and_then(|&at| self.parts.get_mut(at))
+            {
+                Some(slot) => *slot = part,
+                None => {
+                    self.index.insert(part.id.clone(), self.parts.len());
+                    self.parts.push(part);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        let text = diagnostic.to_string();
+        let frame = event("diagnostic", &text);
+        let mut live = lock(self.live);
+        live.diagnostics.push(text);
+        live.broadcast(&frame);
+    }
+}
+
 /// Reads the stream into `live`; a file is followed past its end, stdin read to its end.
 fn read(
     mut reader: Box<dyn Read + Send>,
     follow: bool,
-    mut normalizer: Normalizer,
+    normalizer: Normalizer,
     live: &Mutex<Live>,
 ) {
     let mut buffer = vec![0u8; 1 << 16];
     // The calls changed by a chunk, each once, at its latest: a call whose output streams
-    // is sent once per chunk, not once per line.
-    let changed: RefCell<(Vec<NormalizedToolPart>, HashMap<String, usize>)> = RefCell::default();
-    let mut on_step = |step: Step<'_>| match step {
-        Step::Applied { update, .. } => {
-            let (parts, index) = &mut *changed.borrow_mut();
-            let part = update.call.to_part();
-            match index.get(&part.id).and_then(|&at| parts.get_mut(at)) {
-                Some(slot) => *slot = part,
-                None => {
-                    index.insert(part.id.clone(), parts.len());
-                    parts.push(part);
-                }
-            }
-        }
-        Step::Diagnostic(diagnostic) => {
-            let text = diagnostic.to_string();
-            let frame = event("diagnostic", &text);
-            let mut live = lock(live);
-            live.diagnostics.push(text);
-            live.broadcast(&frame);
-        }
+    // is sent once per chunk, not once per line. Diagnostics go out as they come.
+    let changed = Changed {
+        live,
+        parts: Vec::new(),
+        index: HashMap::new(),
     };
-    let send = |normalizer: &Normalizer| {
-        let (parts, index) = &mut *changed.borrow_mut();
-        index.clear();
+    let mut driver = Driver::new(normalizer, changed).hold_undetected(false);
+    let send = |driver: &mut Driver<Changed<'_>>| {
+        let changed = driver.sink_mut();
+        changed.index.clear();
+        let parts = std::mem::take(&mut changed.parts);
+        let normalizer = driver.normalizer();
         let mut live = lock(live);
-        for part in parts.drain(..) {
+        for part in parts {
             live.part(part);
         }
         live.dialect = normalizer
@@ -200,8 +223,8 @@ fn read(
             Ok(0) if follow => thread::sleep(POLL),
             Ok(0) => break,
             Ok(length) => {
-                normalizer.push(buffer.get(..length).unwrap_or_default(), &mut on_step);
-                send(&normalizer);
+                driver.push(buffer.get(..length).unwrap_or_default());
+                send(&mut driver);
             }
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => {
@@ -214,8 +237,8 @@ fn read(
             }
         }
     }
-    normalizer.finish(&mut on_step);
-    send(&normalizer);
+    driver.finish();
+    send(&mut driver);
 }
 
 /// Answers one HTTP request: the page, the event stream, or 404.

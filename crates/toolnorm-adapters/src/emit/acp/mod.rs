@@ -9,6 +9,7 @@
 //! a call's view ([`view::View`]) is kept as the JSON text last sent, so a change is a
 //! comparison of bytes and nothing is built as a `serde_json::Value` on the way.
 
+mod format;
 mod view;
 
 use std::io::{self, Write};
@@ -19,6 +20,7 @@ use toolnorm::{JsonObject, NormalizedToolPart, PartView, Timing, ToolError, Tool
 
 use super::json::{Object, json};
 use crate::acp::META_KEY;
+pub(crate) use format::FORMAT;
 use view::{FIELDS, View};
 
 /// How frames are written.

@@ -4,7 +4,7 @@
 //! file before it are done; at most [`LOOK_AHEAD`] files per thread are read ahead of
 //! the one to be written next, so memory stays bounded however many files there are.
 //! Every call carries `metadata.source` (the file), every diagnostic names its file. A
-//! Claude Code session's transcript and its subagents' are one stream ([`session`]).
+//! Claude Code session's transcript and its subagents' are one stream ([`subagents`]).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -14,11 +14,11 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-use toolnorm_adapters::{Format, NormalizerBuilder, Stats};
+use toolnorm_adapters::{NormalizerBuilder, Stats};
 
-use crate::inputs::expand;
 use crate::normalize::{Ended, Status, Stream, builders, input_name, open_input, run_stream};
-use crate::session::{self, Files, Unit};
+use crate::recordings::expand;
+use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_USAGE, NormalizeArgs, io_message};
 
 /// How many files per thread are read ahead of the one to be written next.
@@ -68,8 +68,12 @@ impl Write for Shared {
     }
 }
 
-/// The last frame of an `--sse` `ai-sdk` stream, written once after the last file.
-const SSE_DONE: &[u8] = b"data: [DONE]\n\n";
+/// The last frame of an `--sse` stream of a format that has one (`ai-sdk`'s `[DONE]`):
+/// each file's is cut, and it is written once after the last file.
+fn sse_terminator(args: &NormalizeArgs) -> Option<String> {
+    let terminator = args.format.sse_terminator().filter(|_| args.sse)?;
+    Some(format!("data: {terminator}\n\n"))
+}
 
 /// `toolnorm normalize` of many inputs.
 pub(crate) fn normalize_many(
@@ -88,11 +92,11 @@ pub(crate) fn normalize_many(
         .iter()
         .map(|path| match args.no_siblings {
             true => path.clone(),
-            false => session::transcript_of_folder(path).unwrap_or_else(|| path.clone()),
+            false => subagents::transcript_of_folder(path).unwrap_or_else(|| path.clone()),
         })
         .collect();
     let files = match expand(&inputs) {
-        Ok(files) => session::group(files, !args.no_siblings),
+        Ok(files) => subagents::group(files, !args.no_siblings),
         Err(message) => return usage(stderr, message),
     };
     let make = match builders(&args.read) {
@@ -192,10 +196,10 @@ impl<W: Write> Written<'_, W> {
     fn file(&mut self, done: Done, stderr: &mut impl Write) -> bool {
         let _ = stderr.write_all(&done.stderr);
         let mut stdout = done.stdout.as_slice();
-        if self.args.sse && self.args.format == Format::AiSdk {
-            stdout = stdout.strip_suffix(SSE_DONE).unwrap_or(stdout);
+        if let Some(terminator) = sse_terminator(self.args) {
+            stdout = stdout.strip_suffix(terminator.as_bytes()).unwrap_or(stdout);
         }
-        let separate = self.args.format == Format::Pretty && self.files > 0 && !stdout.is_empty();
+        let separate = self.args.format.for_people() && self.files > 0 && !stdout.is_empty();
         self.files += 1;
         add(&mut self.total, &done.ended.stats);
         if matches!(done.ended.status, Status::Failed | Status::Unrecognized) {
@@ -203,7 +207,7 @@ impl<W: Write> Written<'_, W> {
         }
         self.worst = self.worst.max(done.ended.status);
         if let Some(audit) = self.audit.as_mut()
-            && let Err(error) = session::write_audit(audit, &done.ended.files, &done.audit)
+            && let Err(error) = subagents::write_audit(audit, &done.ended.files, &done.audit)
         {
             let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
             self.worst = self.worst.max(Status::Failed);
@@ -250,10 +254,11 @@ impl<W: Write> Written<'_, W> {
         };
         let summary = format!("{files}{failed}, {}", self.total);
         let mut end = Vec::new();
-        match self.args.format {
-            Format::Pretty => end.extend_from_slice(format!("\n{summary}\n").as_bytes()),
-            Format::AiSdk if self.args.sse => end.extend_from_slice(SSE_DONE),
-            _ => {}
+        if self.args.format.for_people() {
+            end.extend_from_slice(format!("\n{summary}\n").as_bytes());
+        }
+        if let Some(terminator) = sse_terminator(self.args) {
+            end.extend_from_slice(terminator.as_bytes());
         }
         let result = self.out.write_all(&end).and_then(|()| self.out.flush());
         self.written(result, stderr);
@@ -263,7 +268,7 @@ impl<W: Write> Written<'_, W> {
             let _ = writeln!(stderr, "toolnorm: writing the audit file: {error}");
             self.worst = self.worst.max(Status::Failed);
         }
-        if self.args.format != Format::Pretty && (self.total.diagnostics > 0 || self.failed > 0) {
+        if !self.args.format.for_people() && (self.total.diagnostics > 0 || self.failed > 0) {
             let _ = writeln!(stderr, "toolnorm: {summary}");
         }
         self.worst
@@ -302,7 +307,7 @@ fn one(args: &NormalizeArgs, unit: &Unit, builder: NormalizerBuilder) -> Done {
             .audit_raw(args.audit_raw)
             .audit_to(Box::new(audit.clone()));
     }
-    if args.format == Format::Pretty {
+    if args.format.for_people() {
         let _ = writeln!(stdout, "{name}");
     }
     let stream = Stream {

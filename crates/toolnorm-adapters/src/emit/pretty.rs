@@ -1,36 +1,41 @@
-//! `--format pretty`: the calls for people, as a tree by parent (a subagent's calls
-//! indented under it), with human durations, coloured on a terminal.
+//! `pretty`: the calls for people, as a tree by parent (a subagent's calls indented
+//! under it), with human durations, coloured on request.
 //!
 //! A call is written when it ends, with the calls made inside it that ended before it
 //! (a subagent ends after its calls); a call whose parent was already written is written
-//! when it ends, one level under it. Calls still open at the end come last.
+//! when it ends, one level under it. Calls still open at the end come last, then the
+//! line counts ([`Writer::summary`](super::Writer::summary)).
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
 use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState, meta};
-use toolnorm_adapters::{Stats, Step, first_line};
 
-use crate::ColorChoice;
+use super::format::FormatSpec;
+use super::writer::{FormatWriter, WriterOptions};
+use crate::pipeline::{Stats, Step};
+
+/// The row of `pretty`.
+pub(crate) const FORMAT: FormatSpec = FormatSpec {
+    name: "pretty",
+    summary: "One human-readable line per call",
+    needs_events: false,
+    takes_session_id: false,
+    sse: false,
+    sse_terminator: None,
+    for_people: true,
+    make,
+};
+
+fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
+    Box::new(Pretty::new(Colors(options.color)))
+}
 
 /// Whether `pretty` writes ANSI colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Colors(bool);
+struct Colors(bool);
 
 impl Colors {
-    /// Decides `choice`: `auto` colours when stdout is a terminal and `NO_COLOR` is unset
-    /// or empty (<https://no-color.org>).
-    pub(crate) fn choose(choice: ColorChoice) -> Self {
-        match choice {
-            ColorChoice::Always => Colors(true),
-            ColorChoice::Never => Colors(false),
-            ColorChoice::Auto => {
-                let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-                Colors(!no_color && io::stdout().is_terminal())
-            }
-        }
-    }
-
     fn paint(self, code: &str, text: &str) -> String {
         if self.0 {
             format!("\x1b[{code}m{text}\x1b[0m")
@@ -61,7 +66,7 @@ pub fn human_duration(ms: u64) -> String {
 }
 
 /// The parent call of `part`, when it was made inside a subagent.
-pub(crate) fn parent_of(part: &NormalizedToolPart) -> Option<&str> {
+fn parent_of(part: &NormalizedToolPart) -> Option<&str> {
     part.metadata
         .as_ref()?
         .get(meta::PARENT_TOOL_CALL_ID)?
@@ -69,8 +74,7 @@ pub(crate) fn parent_of(part: &NormalizedToolPart) -> Option<&str> {
 }
 
 /// The tree writer of `pretty`.
-pub(crate) struct PrettyWriter<W: Write> {
-    out: W,
+struct Pretty {
     colors: Colors,
     /// Ended calls whose parent has not been written yet, by parent id, in end order.
     waiting: HashMap<String, Vec<NormalizedToolPart>>,
@@ -84,11 +88,10 @@ pub(crate) struct PrettyWriter<W: Write> {
 /// How many written subagents are remembered, for calls that end after them.
 const REMEMBERED: usize = 65_536;
 
-impl<W: Write> PrettyWriter<W> {
-    /// A writer into `out`.
-    pub(crate) fn new(out: W, colors: Colors) -> Self {
-        PrettyWriter {
-            out,
+impl Pretty {
+    /// A writer colouring with `colors`.
+    fn new(colors: Colors) -> Self {
+        Pretty {
             colors,
             waiting: HashMap::new(),
             written: HashMap::new(),
@@ -96,19 +99,7 @@ impl<W: Write> PrettyWriter<W> {
         }
     }
 
-    /// Takes one step: a call that ends is written, or held for its parent.
-    pub(crate) fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
-        let Step::Applied { update, .. } = step else {
-            return Ok(());
-        };
-        if !update.call.is_terminal() {
-            return Ok(());
-        }
-        self.ended(update.call.to_part())?;
-        self.out.flush()
-    }
-
-    fn ended(&mut self, part: NormalizedToolPart) -> io::Result<()> {
+    fn ended(&mut self, part: NormalizedToolPart, out: &mut Vec<u8>) -> io::Result<()> {
         match parent_of(&part).map(str::to_owned) {
             Some(parent) if !self.written.contains_key(&parent) => {
                 self.waiting.entry(parent).or_default().push(part);
@@ -116,16 +107,21 @@ impl<W: Write> PrettyWriter<W> {
             }
             Some(parent) => {
                 let depth = self.written.get(&parent).map_or(0, |depth| depth + 1);
-                self.write_tree(part, depth)
+                self.write_tree(part, depth, out)
             }
-            None => self.write_tree(part, 0),
+            None => self.write_tree(part, 0, out),
         }
     }
 
     /// Writes `part` at `depth`, then the calls that waited for it, under it.
-    fn write_tree(&mut self, part: NormalizedToolPart, depth: usize) -> io::Result<()> {
+    fn write_tree(
+        &mut self,
+        part: NormalizedToolPart,
+        depth: usize,
+        out: &mut Vec<u8>,
+    ) -> io::Result<()> {
         let line = self.line(&part, depth);
-        writeln!(self.out, "{line}")?;
+        writeln!(out, "{line}")?;
         if part.kind == ToolKind::Subagent && self.written.insert(part.id.clone(), depth).is_none()
         {
             self.order.push_back(part.id.clone());
@@ -136,38 +132,9 @@ impl<W: Write> PrettyWriter<W> {
             }
         }
         for child in self.waiting.remove(&part.id).unwrap_or_default() {
-            self.write_tree(child, depth + 1)?;
+            self.write_tree(child, depth + 1, out)?;
         }
         Ok(())
-    }
-
-    /// Writes the calls still open, then those whose parent never came, and the line
-    /// counts.
-    pub(crate) fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
-        let open: Vec<NormalizedToolPart> = fold
-            .calls()
-            .filter(|call| !call.is_terminal())
-            .map(|call| call.to_part())
-            .collect();
-        let ids: HashSet<String> = open.iter().map(|part| part.id.clone()).collect();
-        // The calls inside another open call first: they wait for it, and it is written
-        // with them.
-        let (inside, outside): (Vec<_>, Vec<_>) = open
-            .into_iter()
-            .partition(|part| parent_of(part).is_some_and(|parent| ids.contains(parent)));
-        for part in inside.into_iter().chain(outside) {
-            self.ended(part)?;
-        }
-        // Calls whose parent is not in the stream: at the top, in the order they ended.
-        let mut orphans: Vec<(String, Vec<NormalizedToolPart>)> = self.waiting.drain().collect();
-        orphans.sort_by(|a, b| a.0.cmp(&b.0));
-        for (_, parts) in orphans {
-            for part in parts {
-                self.write_tree(part, 0)?;
-            }
-        }
-        writeln!(self.out, "{stats}")?;
-        self.out.flush()
     }
 
     /// One call's line: `  ✓ complete  bash        echo hi  12 ms`.
@@ -204,6 +171,61 @@ impl<W: Write> PrettyWriter<W> {
         }
         line
     }
+}
+
+impl FormatWriter for Pretty {
+    /// Takes one step: a call that ends is written, or held for its parent.
+    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()> {
+        let Step::Applied { update, .. } = step else {
+            return Ok(());
+        };
+        if !update.call.is_terminal() {
+            return Ok(());
+        }
+        self.ended(update.call.to_part(), out)
+    }
+
+    /// Writes the calls still open, then those whose parent never came.
+    fn finish(&mut self, fold: &Fold, out: &mut Vec<u8>) -> io::Result<()> {
+        let open: Vec<NormalizedToolPart> = fold
+            .calls()
+            .filter(|call| !call.is_terminal())
+            .map(|call| call.to_part())
+            .collect();
+        let ids: HashSet<String> = open.iter().map(|part| part.id.clone()).collect();
+        // The calls inside another open call first: they wait for it, and it is written
+        // with them.
+        let (inside, outside): (Vec<_>, Vec<_>) = open
+            .into_iter()
+            .partition(|part| parent_of(part).is_some_and(|parent| ids.contains(parent)));
+        for part in inside.into_iter().chain(outside) {
+            self.ended(part, out)?;
+        }
+        // Calls whose parent is not in the stream: at the top, in the order they ended.
+        let mut orphans: Vec<(String, Vec<NormalizedToolPart>)> = self.waiting.drain().collect();
+        orphans.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, parts) in orphans {
+            for part in parts {
+                self.write_tree(part, 0, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn summary(&mut self, stats: &Stats, out: &mut Vec<u8>) -> io::Result<()> {
+        writeln!(out, "{stats}")
+    }
+}
+
+/// The first line of `text`, at most 100 characters, with `…` when cut: how a title or
+/// an error message is shown on one line.
+pub fn first_line(text: &str) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    let mut short: String = first.chars().take(100).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
 }
 
 #[cfg(test)]

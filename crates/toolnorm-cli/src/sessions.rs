@@ -1,9 +1,8 @@
-//! The recordings `view` and `stats` read: `FILE|DIR...` expanded into a sorted list of
-//! files, each read as its own stream (dialect detected per file; a Claude Code session's
-//! transcript with its subagents' transcripts, see [`session`]), in parallel, results in
+//! The sessions `view` and `stats` read: each file (see [`recordings`](crate::recordings))
+//! read whole as its own stream (dialect detected per file; a Claude Code session's
+//! transcript with its subagents' transcripts, see [`subagents`]), in parallel, results in
 //! input order.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -12,47 +11,12 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 use serde::Serialize;
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{DiagnosticKind, NormalizerBuilder, Stats, Step};
+use toolnorm_adapters::{Diagnostic, DiagnosticKind, Driver, NormalizerBuilder, Sink, Stats, Step};
 
-use crate::normalize::{HEAD, builder, open_input, pump, unrecognized};
-use crate::session::{self, Files, Tail, Unit};
+use crate::normalize::{builder, open_input, unrecognized};
+use crate::recordings::expand;
+use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_UNRECOGNIZED, EXIT_USAGE, ReadArgs, io_message};
-
-/// The file names a directory is searched for.
-const EXTENSIONS: &[&str] = &["jsonl", "ndjson"];
-
-/// Expands files and directories into the files to read: a file named is read whatever
-/// its name; a directory gives its `*.jsonl` and `*.ndjson` files, recursively, sorted
-/// by path. `-` is stdin.
-pub(crate) fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.as_os_str() == "-" || !path.is_dir() {
-            files.push(path.clone());
-            continue;
-        }
-        let mut found = Vec::new();
-        for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
-            let entry = entry.map_err(|error| format!("{}: {error}", path.display()))?;
-            let matches = entry
-                .path()
-                .extension()
-                .and_then(|extension| extension.to_str())
-                .is_some_and(|extension| EXTENSIONS.contains(&extension));
-            if entry.file_type().is_file() && matches {
-                found.push(entry.into_path());
-            }
-        }
-        if found.is_empty() {
-            return Err(format!(
-                "{}: no *.jsonl file in this directory",
-                path.display()
-            ));
-        }
-        files.extend(found);
-    }
-    Ok(files)
-}
 
 /// The line counts of one session, as the page and `stats --json` show them.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -115,13 +79,13 @@ pub(crate) fn read_all(
 ) -> Result<(Vec<Session>, ExitCode), ExitCode> {
     let paths: Vec<PathBuf> = paths
         .iter()
-        .map(|path| session::transcript_of_folder(path).unwrap_or_else(|| path.clone()))
+        .map(|path| subagents::transcript_of_folder(path).unwrap_or_else(|| path.clone()))
         .collect();
     let files = expand(&paths).map_err(|message| {
         let _ = writeln!(stderr, "toolnorm: {message}");
         ExitCode::from(EXIT_USAGE)
     })?;
-    let files = session::group(files, true);
+    let files = subagents::group(files, true);
     let make = || builder(read).unwrap_or_default();
     let mut sessions = Vec::new();
     let mut status = ExitCode::SUCCESS;
@@ -157,6 +121,55 @@ pub(crate) fn load_all(
         .collect()
 }
 
+/// What one file's steps gave, as they come.
+struct Collected {
+    /// The file's name (`stdin` for `-`).
+    source: String,
+    /// The files of a joined stream, to name the file and line of each diagnostic.
+    files: Files,
+    /// Where each call was first seen.
+    order: HashMap<String, usize>,
+    /// The calls that ended, with where each was first seen.
+    parts: Vec<(usize, NormalizedToolPart)>,
+    diagnostics: Vec<String>,
+    /// Diagnostics of lines of no known dialect.
+    undetected: usize,
+}
+
+impl Sink for Collected {
+    fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
+        if let Step::Applied { update, .. } = step {
+            let next = self.order.len();
+            let at = *self
+                .order
+                .entry(update.call.id().to_owned())
+                .or_insert(next);
+            if update.call.is_terminal() {
+                self.parts.push((at, update.call.to_part()));
+            }
+        }
+        Ok(())
+    }
+
+    fn diagnostic(&mut self, diagnostic: &Diagnostic) {
+        if diagnostic.kind == DiagnosticKind::UndetectedDialect {
+            self.undetected += 1;
+        }
+        let located = diagnostic
+            .line
+            .filter(|_| self.files.joined())
+            .and_then(|line| self.files.locate(line));
+        self.diagnostics.push(match located {
+            Some((name, line)) => {
+                let mut diagnostic = diagnostic.clone();
+                diagnostic.line = Some(line);
+                format!("{name}: {diagnostic}")
+            }
+            None => format!("{}: {diagnostic}", self.source),
+        });
+    }
+}
+
 /// Reads one file, and the subagent transcripts joined to it, into a [`Session`].
 pub(crate) fn load(
     path: &Path,
@@ -175,57 +188,25 @@ pub(crate) fn load(
     };
     let named = (!stdin).then(|| path.to_path_buf());
     let mut input = open_input(named.as_ref()).map_err(|error| failure(&source, &error))?;
-    let files = RefCell::new(Files(vec![(0, source.clone())]));
-    let mut normalizer = builder.build();
-    let mut order: HashMap<String, usize> = HashMap::new();
-    let mut parts: Vec<(usize, NormalizedToolPart)> = Vec::new();
-    let mut diagnostics = Vec::new();
-    let mut undetected = 0usize;
-    let mut on_step = |step: Step<'_>| match step {
-        Step::Applied { update, .. } => {
-            let next = order.len();
-            let at = *order.entry(update.call.id().to_owned()).or_insert(next);
-            if update.call.is_terminal() {
-                parts.push((at, update.call.to_part()));
-            }
-        }
-        Step::Diagnostic(diagnostic) => {
-            if diagnostic.kind == DiagnosticKind::UndetectedDialect {
-                undetected += 1;
-            }
-            let files = files.borrow();
-            let located = diagnostic
-                .line
-                .filter(|_| files.joined())
-                .and_then(|line| files.locate(line));
-            diagnostics.push(match located {
-                Some((name, line)) => {
-                    let mut diagnostic = diagnostic.clone();
-                    diagnostic.line = Some(line);
-                    format!("{name}: {diagnostic}")
-                }
-                None => format!("{source}: {diagnostic}"),
-            });
-        }
+    let collected = Collected {
+        source: source.clone(),
+        files: Files(vec![(0, source.clone())]),
+        order: HashMap::new(),
+        parts: Vec::new(),
+        diagnostics: Vec::new(),
+        undetected: 0,
     };
-    let mut head = Vec::with_capacity(HEAD);
-    let mut tail = Tail::new(input.as_mut());
-    let mut read_error = pump(
-        &mut tail,
-        &mut normalizer,
-        &mut on_step,
-        &mut |_| {},
-        &mut head,
-    )
-    .map(|error| (source.clone(), error));
-    let mut last = tail.last;
+    // Every diagnostic is kept, in input order: none waits for the dialect.
+    let mut driver = Driver::new(builder.build(), collected).hold_undetected(false);
+    let mut read_error = driver
+        .read(input.as_mut())
+        .err()
+        .map(|error| (source.clone(), error));
     for sibling in siblings {
         if read_error.is_some() {
             break;
         }
-        if last.is_some_and(|byte| byte != b'\n') {
-            normalizer.push(b"\n", &mut on_step);
-        }
+        driver.end_line();
         let name = sibling.display().to_string();
         let mut input = match open_input(Some(sibling)) {
             Ok(input) => input,
@@ -234,36 +215,38 @@ pub(crate) fn load(
                 break;
             }
         };
-        files
-            .borrow_mut()
-            .0
-            .push((normalizer.stats().lines, name.clone()));
-        let mut tail = Tail::new(input.as_mut());
-        read_error = pump(
-            &mut tail,
-            &mut normalizer,
-            &mut on_step,
-            &mut |_| {},
-            &mut head,
-        )
-        .map(|error| (name, error));
-        last = tail.last;
+        let before = driver.normalizer().stats().lines;
+        driver.sink_mut().files.0.push((before, name.clone()));
+        read_error = driver.read(input.as_mut()).err().map(|error| (name, error));
     }
-    normalizer.finish(&mut on_step);
+    driver.finish();
     if let Some((name, error)) = read_error {
         return Err(failure(&name, &error));
     }
-    if normalizer.dialect().is_none() && undetected > 0 {
+    let normalizer = driver.normalizer();
+    if normalizer.dialect().is_none() && driver.sink().undetected > 0 {
         return Err(Failure {
-            message: format!("{source}: {}", unrecognized(&head)),
+            message: format!("{source}: {}", unrecognized(driver.head())),
             unrecognized: true,
         });
     }
+    let dialect = normalizer.dialect();
+    let lines = normalizer.stats().into();
+    let mut open = Vec::new();
     for call in normalizer.fold().calls() {
         if !call.is_terminal() {
-            let at = order.get(call.id()).copied().unwrap_or(usize::MAX);
-            parts.push((at, call.to_part()));
+            open.push((call.id().to_owned(), call.to_part()));
         }
+    }
+    let Collected {
+        order,
+        mut parts,
+        diagnostics,
+        ..
+    } = driver.into_sink();
+    for (id, part) in open {
+        let at = order.get(&id).copied().unwrap_or(usize::MAX);
+        parts.push((at, part));
     }
     parts.sort_by_key(|(at, _)| *at);
     let parts = parts
@@ -275,13 +258,12 @@ pub(crate) fn load(
             part
         })
         .collect();
-    let dialect = normalizer.dialect();
     Ok(Session {
         dialect: dialect.map(|dialect| dialect.as_str().to_owned()),
         provider: dialect.map(|dialect| dialect.provider().to_string()),
         source,
         parts,
-        lines: normalizer.stats().into(),
+        lines,
         diagnostics,
     })
 }

@@ -4,7 +4,7 @@
 //! call's result names the agent, so each subagent's calls get `parentToolCallId`.
 
 use std::collections::HashSet;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// One stream to read: a file, and the subagent transcripts joined after it.
@@ -112,44 +112,4 @@ pub(crate) fn write_audit(out: &mut impl Write, files: &Files, lines: &[u8]) -> 
         }
     }
     Ok(())
-}
-
-/// A reader that remembers the last byte consumed (whether a file ended its last line).
-pub(crate) struct Tail<'a> {
-    inner: &'a mut dyn BufRead,
-    /// The last byte consumed, if any.
-    pub(crate) last: Option<u8>,
-}
-
-impl<'a> Tail<'a> {
-    /// Wraps `inner`.
-    pub(crate) fn new(inner: &'a mut dyn BufRead) -> Self {
-        Tail { inner, last: None }
-    }
-}
-
-impl Read for Tail<'_> {
-    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        let read = self.inner.read(buffer)?;
-        if let Some(last) = read.checked_sub(1).and_then(|at| buffer.get(at)) {
-            self.last = Some(*last);
-        }
-        Ok(read)
-    }
-}
-
-impl BufRead for Tail<'_> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amount: usize) {
-        if let Some(at) = amount.checked_sub(1)
-            && let Ok(buffer) = self.inner.fill_buf()
-            && let Some(last) = buffer.get(at)
-        {
-            self.last = Some(*last);
-        }
-        self.inner.consume(amount);
-    }
 }

@@ -7,7 +7,7 @@
 #   3. run the fixture goldens, leave each changed golden as a `.snap.new` beside its
 #      `.snap`, and summarize the changes of the parts goldens: calls added or removed,
 #      states, kinds and titles changed.
-# Then review with `cargo insta review` (see README, "Bump a provider").
+# Then review with `cargo insta review` (see docs/src/contributor/recording.md, "Bump a provider").
 #
 #   scripts/bump-provider.sh PACKAGE VERSION     e.g. scripts/bump-provider.sh @openai/codex 0.172.0
 #
@@ -108,4 +108,4 @@ fi
 
 step "changed files"
 git status --short schemas generated fixtures "$snapshots" | sed 's/^/  /'
-echo "Update the pinned versions in README.md (Re-recording) if they moved."
+echo "Update the pinned versions in docs/src/contributor/recording.md (Re-recording) if they moved."

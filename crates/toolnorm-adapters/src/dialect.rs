@@ -46,6 +46,17 @@ impl Dialect {
     pub fn summary(self) -> Option<&'static str> {
         crate::registry::entry(self).map(|entry| entry.summary)
     }
+
+    /// The cargo feature of `toolnorm-adapters` that compiles this dialect's reader, e.g.
+    /// `codex` for the three Codex dialects: each built-in provider's feature is named as
+    /// the provider. Empty for the event log, which is always read, and for a dialect
+    /// toolnorm does not read itself.
+    pub fn feature(&self) -> &'static str {
+        match crate::registry::entry(*self) {
+            Some(_) if *self != Dialect::EVENTS => self.provider,
+            _ => "",
+        }
+    }
 }
 
 impl fmt::Display for Dialect {

@@ -42,11 +42,18 @@
 //! | `emit` | the output formats and their emitters: ACP, the AI SDK UI message stream, AG-UI |
 //! | `acp` | the ACP vocabulary the emitter and the ACP reader share |
 //!
-//! Each provider is a cargo feature, all on by default: `claude-code`, `codex`,
-//! `opencode`, `acp` (the ACP reader; the ACP emitter is always there). Without a
-//! provider's feature, its module, its [`Dialect`] constant and its registry entry are
-//! not compiled, nor its generated wire types in `toolnorm-wire`. The event log
+//! Each provider is a cargo feature, all on by default ([`Dialect::feature`] names a
+//! dialect's; the book's [provider reference](https://github.com/toolnorm/toolnorm/blob/main/docs/src/reference/providers.md) lists them
+//! all, with their dialects and rules). Without a provider's feature, its module, its
+//! [`Dialect`] constant and its registry entry are not compiled, nor its generated wire
+//! types in `toolnorm-wire`; the ACP emitter is always there. The event log
 //! ([`Dialect::EVENTS`]) is always read.
+//!
+//! The book tells the rest: [the command](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/command.md) and its reading
+//! options, the [output formats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/formats/README.md), the
+//! [rules files](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/providers.md), and for contributors
+//! [adding a dialect](https://github.com/toolnorm/toolnorm/blob/main/docs/src/contributor/adding-a-dialect.md) and
+//! [adding a format](https://github.com/toolnorm/toolnorm/blob/main/docs/src/contributor/adding-a-format.md).
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
 #![deny(
@@ -102,3 +109,18 @@ pub use track::{Ending, Facts, Sighting};
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExamples;
+
+/// The Rust examples of the book's page on the core library, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/user-guide/core-library.md")]
+struct BookCoreLibraryExamples;
+
+/// The Rust examples of the book's page on providers and rules, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/user-guide/providers.md")]
+struct BookProvidersExamples;
+
+/// The Rust examples of the book's page on ACP, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/formats/acp.md")]
+struct BookAcpExamples;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use toolnorm_adapters::{Dialect, recordings};
 
 use crate::Error;
-use crate::rules::{self, RulesFile};
+use crate::rules::{self, RulesFile, Section};
 
 /// Where the reference goes, from the repository's root.
 pub const PAGE: &str = "docs/src/reference/providers.md";
@@ -120,23 +120,32 @@ fn write_rules(page: &mut String, file: &RulesFile) {
             .collect();
         let _ = write!(page, "\nDefaults of every rule: {}.\n", defaults.join(", "));
     }
-    if file.rules.is_empty() {
+    for section in &file.sections {
+        write_section(page, section);
+    }
+}
+
+/// One table of a rules file, with only the columns some row fills.
+fn write_section(page: &mut String, section: &Section) {
+    if section.rows.is_empty() {
         return;
     }
-    // Only the columns some rule of this file fills.
-    let used: Vec<usize> = (0..file.columns.len())
-        .filter(|&i| file.rules.iter().any(|row| !row[i].is_empty()))
+    if let Some(name) = &section.name {
+        let _ = write!(page, "\n`[{name}]`:\n");
+    }
+    let used: Vec<usize> = (0..section.columns.len())
+        .filter(|&i| section.rows.iter().any(|row| !row[i].is_empty()))
         .collect();
     let _ = writeln!(
         page,
         "\n| {} |",
         used.iter()
-            .map(|&i| file.columns[i].as_str())
+            .map(|&i| section.columns[i].as_str())
             .collect::<Vec<_>>()
             .join(" | ")
     );
     let _ = writeln!(page, "|{}", " --- |".repeat(used.len()));
-    for row in &file.rules {
+    for row in &section.rows {
         let cells: Vec<&str> = used.iter().map(|&i| row[i].as_str()).collect();
         let _ = writeln!(page, "| {} |", cells.join(" | "));
     }

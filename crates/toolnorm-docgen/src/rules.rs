@@ -8,7 +8,7 @@ use crate::Error;
 /// a column after them, in the order the file first uses it.
 const FIRST_COLUMNS: &[&str] = &["tool", "when", "kind", "title"];
 
-/// One rules file: where it is, what its header says, its defaults and its rules.
+/// One rules file: where it is, what its header says, its defaults and its tables.
 #[derive(Debug)]
 pub struct RulesFile {
     /// Its path from the repository's root, with `/` between folders.
@@ -17,10 +17,61 @@ pub struct RulesFile {
     pub about: String,
     /// Its `[defaults]`, as `key`, value text.
     pub defaults: Vec<(String, String)>,
-    /// The column names of its rules.
+    /// Its `[[rule]]`s first (unnamed), then each other table or list of tables it has
+    /// (named by its key), in the order of their keys.
+    pub sections: Vec<Section>,
+}
+
+/// A table of a rules file, as rows of text.
+#[derive(Debug)]
+pub struct Section {
+    /// The key of the table in the file; `None` for the rules.
+    pub name: Option<String>,
+    /// The column names.
     pub columns: Vec<String>,
-    /// Each `[[rule]]`, one cell per column (empty where the rule has no such key).
-    pub rules: Vec<Vec<String>>,
+    /// One cell per column (empty where the entry has no such key).
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Section {
+    /// A list of tables, one row each: the first columns, then every other key in the
+    /// order the list first uses it.
+    fn of_list(name: Option<String>, first: &[&str], entries: &[&toml::Table]) -> Self {
+        let mut columns: Vec<String> = first.iter().map(|c| c.to_string()).collect();
+        for entry in entries {
+            for key in entry.keys() {
+                if !columns.contains(key) {
+                    columns.push(key.clone());
+                }
+            }
+        }
+        let rows = entries
+            .iter()
+            .map(|entry| {
+                columns
+                    .iter()
+                    .map(|column| entry.get(column).map(cell).unwrap_or_default())
+                    .collect()
+            })
+            .collect();
+        Section {
+            name,
+            columns,
+            rows,
+        }
+    }
+
+    /// A table of keys and values, one row per key.
+    fn of_table(name: String, table: &toml::Table) -> Self {
+        Section {
+            name: Some(name),
+            columns: vec!["key".to_owned(), "value".to_owned()],
+            rows: table
+                .iter()
+                .map(|(key, value)| vec![code(key), cell(value)])
+                .collect(),
+        }
+    }
 }
 
 impl RulesFile {
@@ -39,33 +90,30 @@ impl RulesFile {
                 .collect(),
             _ => Vec::new(),
         };
-        let rules: Vec<&toml::Table> = match table.get("rule") {
-            Some(toml::Value::Array(rules)) => rules.iter().filter_map(|r| r.as_table()).collect(),
-            _ => Vec::new(),
-        };
-        let mut columns: Vec<String> = FIRST_COLUMNS.iter().map(|c| c.to_string()).collect();
-        for rule in &rules {
-            for key in rule.keys() {
-                if !columns.contains(key) {
-                    columns.push(key.clone());
+        let mut sections = Vec::new();
+        if let Some(toml::Value::Array(rules)) = table.get("rule") {
+            let rules: Vec<&toml::Table> = rules.iter().filter_map(|r| r.as_table()).collect();
+            sections.push(Section::of_list(None, FIRST_COLUMNS, &rules));
+        }
+        for (key, value) in &table {
+            if key == "rule" || key == "defaults" {
+                continue;
+            }
+            match value {
+                toml::Value::Table(inner) => sections.push(Section::of_table(key.clone(), inner)),
+                toml::Value::Array(items) if items.iter().all(toml::Value::is_table) => {
+                    let entries: Vec<&toml::Table> =
+                        items.iter().filter_map(|item| item.as_table()).collect();
+                    sections.push(Section::of_list(Some(key.clone()), &[], &entries));
                 }
+                _ => {}
             }
         }
-        let rows = rules
-            .iter()
-            .map(|rule| {
-                columns
-                    .iter()
-                    .map(|column| rule.get(column).map(cell).unwrap_or_default())
-                    .collect()
-            })
-            .collect();
         Ok(RulesFile {
             path: slash_path(path),
             about: header_paragraph(&text),
             defaults,
-            columns,
-            rules: rows,
+            sections,
         })
     }
 }
@@ -161,6 +209,21 @@ mod tests {
         assert_eq!(code("a`b"), "`` a`b ``");
         let list = toml::Value::Array(vec!["a".into(), "b".into()]);
         assert_eq!(cell(&list), "`a`, then `b`");
+    }
+
+    #[test]
+    fn tables_other_than_rules_are_kept() {
+        let dir = std::env::temp_dir().join(format!("toolnorm-docgen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text =
+            "# Kinds.\n[kinds]\nbash = { title = \"{command}\" }\n[[alias]]\nname = \"cmd\"\n";
+        std::fs::write(dir.join("kinds.toml"), text).unwrap();
+        let file = RulesFile::read(&dir, Path::new("kinds.toml")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(file.about, "Kinds.");
+        let names: Vec<Option<&str>> = file.sections.iter().map(|s| s.name.as_deref()).collect();
+        assert_eq!(names, [Some("alias"), Some("kinds")]);
+        assert_eq!(file.sections[1].rows, [["`bash`", "`title` = `{command}`"]]);
     }
 
     #[test]

@@ -18,7 +18,11 @@ pub use error::Error;
 
 /// The repository's root (this crate is `crates/toolnorm-docgen`).
 pub fn repository_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .parent()
+        .and_then(Path::parent)
+        .map_or_else(|| manifest_dir.join("../.."), Path::to_path_buf)
 }
 
 /// Writes the provider reference under `root`.

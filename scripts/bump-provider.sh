@@ -11,7 +11,7 @@
 #      a `.snap.new` without a `.snap` is a fixture that shared a golden and now writes
 #      its own output (or a new fixture), and the goldens a new recording makes redundant
 #      are listed, to be deleted.
-# Then review with `cargo insta review` (see README, "Bump a provider").
+# Then review with `cargo insta review` (see docs/src/contributor/recording.md, "Bump a provider").
 #
 #   scripts/bump-provider.sh PACKAGE VERSION     e.g. scripts/bump-provider.sh @openai/codex 0.172.0
 #
@@ -124,4 +124,4 @@ fi
 
 step "changed files"
 git status --short schemas generated fixtures "$snapshots" | sed 's/^/  /'
-echo "Update the pinned versions in README.md (Re-recording) if they moved."
+echo "Update the pinned versions in docs/src/contributor/recording.md (Re-recording) if they moved."

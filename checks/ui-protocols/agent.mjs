@@ -1,4 +1,4 @@
-// The README's AG-UI client example, run: an HTTP endpoint streams
+// The book's AG-UI client example (docs/src/formats/ui-streams.md), run: an HTTP endpoint streams
 // `toolnorm normalize --format ag-ui --sse` of a fixture, and `@ag-ui/client`'s HttpAgent
 // runs against it; the messages it builds hold every call with its arguments and result.
 import { spawn, execFileSync } from "node:child_process";

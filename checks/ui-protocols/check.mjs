@@ -9,7 +9,7 @@
 //   `@ag-ui/client`'s `verifyEvents`; its SSE framing parses with `parseSSEStream`;
 //   the calls and their end states are those of `--format parts`.
 //
-// agent.mjs runs the README's AG-UI client example (HttpAgent) against a few fixtures.
+// agent.mjs runs the book's AG-UI client example (docs/src/formats/ui-streams.md) (HttpAgent) against a few fixtures.
 //
 // Usage: node check.mjs [TOOLNORM_BINARY] (default: $TOOLNORM, else
 // $CARGO_TARGET_DIR/debug/toolnorm, else ../../target/debug/toolnorm).

@@ -49,6 +49,12 @@
 //! dialect's feature, its folder, its [`Dialect`] constants and its row of the table are
 //! not compiled, nor its generated wire types in `toolnorm-wire`. The event log
 //! ([`Dialect::EVENTS`]) is always read; the ACP emitter is always there.
+//!
+//! The book tells the rest: [the command](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/command.md) and its reading
+//! options, the [output formats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/formats/README.md), the
+//! [rules files](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/providers.md), and for contributors
+//! [adding a dialect](https://github.com/toolnorm/toolnorm/blob/main/docs/src/contributor/adding-a-dialect.md) and
+//! [adding a format](https://github.com/toolnorm/toolnorm/blob/main/docs/src/contributor/adding-a-format.md).
 #![deny(missing_docs)]
 // Input data never panics the library: no unwrap, expect, panic or unchecked indexing.
 #![deny(
@@ -98,3 +104,18 @@ pub use track::{Ending, Facts, Sighting};
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExamples;
+
+/// The Rust examples of the book's page on the core library, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/user-guide/core-library.md")]
+struct BookCoreLibraryExamples;
+
+/// The Rust examples of the book's page on providers and rules, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/user-guide/providers.md")]
+struct BookProvidersExamples;
+
+/// The Rust examples of the book's page on ACP, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/src/formats/acp.md")]
+struct BookAcpExamples;

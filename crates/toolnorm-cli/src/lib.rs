@@ -1,5 +1,8 @@
 //! The `toolnorm` command line, as a library: argument parsing and the runs of its
 //! subcommands (`normalize`, `view`, `stats`, `dialects`).
+//!
+//! What the command does is told in the book: [the command](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/command.md),
+//! its [output formats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/formats/README.md), [the view](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/view.md) and [stats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/stats.md).
 #![deny(missing_docs)]
 
 mod normalize;

@@ -9,6 +9,9 @@
 //!   [`preprocess`] steps of each [`sources::Source`], runs typify, formats
 //!   with prettyplease and writes `generated/rust/src/`; `--check` diffs
 //!   instead of writing.
+//!
+//! The book's [Provider schemas and codegen](https://github.com/toolnorm/toolnorm/blob/main/docs/src/contributor/codegen.md) tells how to
+//! regenerate and how to sync a new provider version.
 #![deny(missing_docs)]
 
 pub mod error;

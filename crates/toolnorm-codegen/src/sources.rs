@@ -27,7 +27,7 @@ pub enum Extraction {
         /// The root type (`*` for every exported type).
         type_name: &'static str,
         /// Export the file's non-exported `type` aliases and replace imports of
-        /// these names by `unknown` before converting (see README).
+        /// these names by `unknown` before converting (see the book's codegen page).
         opaque_imports: &'static [&'static str],
     },
     /// A JSON file shipped inside the package.

@@ -15,6 +15,8 @@
 //! | `run` | one run of the normalizer: steps into JSON text and diagnostics |
 //! | `whole` | a whole stream read on a thread of its own, its parts sent in batches |
 //! | `error` | the crate's error |
+//!
+//! The package's guide is the book's [`@toolnorm/node`](https://github.com/toolnorm/toolnorm/blob/main/docs/src/bindings/node.md) page.
 #![deny(missing_docs)]
 // The crate's own code is safe; only the code `#[napi]` generates in `api` is not.
 #![deny(unsafe_code)]

@@ -7,6 +7,8 @@
 //! reading options and release the GIL while they read. Diagnostics are `Diagnostic`s
 //! with their line numbers: the ones the options deny raise `InputError`, the others
 //! are issued as `DiagnosticWarning`s.
+//!
+//! The package's guide is the book's [Python package](https://github.com/toolnorm/toolnorm/blob/main/docs/src/bindings/python.md) page.
 #![deny(missing_docs)]
 
 mod collect;

@@ -10,6 +10,8 @@
 //! All are written by `cargo run -p toolnorm-ts` (an explicit command, not a side effect
 //! of the tests), and `cargo run -p toolnorm-ts -- --check` fails when a checked-in file
 //! is stale or the package's version is not the crates' version.
+//!
+//! The package's guide is the book's [`@toolnorm/types`](https://github.com/toolnorm/toolnorm/blob/main/docs/src/bindings/types.md) page.
 #![deny(missing_docs)]
 
 use std::path::{Path, PathBuf};

@@ -18,6 +18,9 @@
 //! The vocabulary every provider shares is typed too: [`ToolKind`] and [`ToolState`] on the
 //! part, [`ErrorCode`] for `error.code`, [`meta`] for the keys of `metadata`.
 //!
+//! The book's [core library](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/core-library.md) page shows the lifecycle
+//! and the fold at work; its [introduction](https://github.com/toolnorm/toolnorm/blob/main/docs/src/introduction.md) says where the rest is.
+//!
 //! # The lifecycle
 //!
 #![doc = include_str!("lifecycle/doc.md")]

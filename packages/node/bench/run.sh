@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the command and the addon in release, writes the bench streams (the five dialect
-# streams of the README's throughput table, 40 MB each, by the perf_stream example) into
+# streams of the throughput table of the book's performance page, 40 MB each, by the perf_stream example) into
 # SCRATCH (default target/perf), and runs bench/throughput.mjs on them.
 # Usage: packages/node/bench/run.sh   (TOOLNORM_BENCH_MB: the total, default 200; RUNS)
 set -euo pipefail

@@ -7,7 +7,7 @@
 // - `toolnorm normalize --format updates STREAM > /dev/null`, and a Normalizer fed the
 //   file in 64 KiB chunks (read with readSync, timed) into update objects.
 // MB are 10^6 bytes of input; the `all` row is the streams' bytes over the sum of their
-// best times, as the bench table of the README counts it.
+// best times, as the bench table of the book's performance page counts it.
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";

@@ -226,38 +226,6 @@ fn each_dialect_is_recognised() {
     }
 }
 
-/// Writes the dialect detected on each line of every fixture to `$DETECT_DUMP`.
-#[test]
-#[ignore = "a dump for comparing detection across changes"]
-fn dump_detection() {
-    let Ok(out) = std::env::var("DETECT_DUMP") else {
-        return;
-    };
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                files(&path, out);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    let mut all = Vec::new();
-    files(&fixtures, &mut all);
-    all.sort();
-    let mut text = String::new();
-    for file in all {
-        let bytes = std::fs::read(&file).unwrap();
-        for (n, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
-            let detected = detect_line(line).map_or("-", |dialect| dialect.as_str());
-            text.push_str(&format!("{}:{n} {detected}\n", file.display()));
-        }
-    }
-    std::fs::write(out, text).unwrap();
-}
-
 /// The features `all-dialects` lists in `Cargo.toml`.
 fn all_dialects_features() -> Vec<String> {
     let manifest =

@@ -23,14 +23,12 @@ use std::collections::BTreeMap;
 
 use foldhash::{HashMap, HashSet};
 use serde_json::Value;
-use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
 use super::json::{Object, json};
-use super::ui::{Frames, output_text, parent_of, write_frames, write_meta};
-use super::writer::{FormatWriter, WriterOptions};
-use crate::pipeline::Step;
+use super::ui::{Frames, UiEmitter, output_text, parent_of, ui_writer, write_meta};
 
 /// What was sent of an open call.
 #[derive(Debug)]
@@ -368,39 +366,19 @@ pub(crate) const FORMAT: FormatSpec = FormatSpec {
     sse: true,
     sse_terminator: None,
     for_people: false,
-    make,
+    make: ui_writer::<AgUiEmitter>,
 };
 
-fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
-    Box::new(AgUiWriter {
-        emitter: AgUiEmitter::new(&options.acp.session_id),
-        frames: Frames::new(options.sse),
-    })
-}
-
-/// The writer of `ag-ui`.
-struct AgUiWriter {
-    emitter: AgUiEmitter,
-    frames: Frames,
-}
-
-impl FormatWriter for AgUiWriter {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
-        let Step::Applied { update, .. } = step else {
-            return Ok(());
-        };
-        let view = update.call.part_view();
-        let emitter = &mut self.emitter;
-        write_frames(&mut self.frames, out, |frames| {
-            emitter.write((&view).into(), frames)
-        })
+impl UiEmitter for AgUiEmitter {
+    fn new(session_id: &str) -> Self {
+        AgUiEmitter::new(session_id)
     }
 
-    fn finish(&mut self, _: &Fold, out: &mut Vec<u8>) -> std::io::Result<()> {
-        let emitter = &mut self.emitter;
-        write_frames(&mut self.frames, out, |frames| {
-            emitter.write_finish(frames);
-            Ok(())
-        })
+    fn write(&mut self, part: Fields<'_>, frames: &mut Frames) -> serde_json::Result<()> {
+        AgUiEmitter::write(self, part, frames)
+    }
+
+    fn write_finish(&mut self, frames: &mut Frames) {
+        AgUiEmitter::write_finish(self, frames);
     }
 }

@@ -25,16 +25,15 @@
 
 use foldhash::HashMap;
 use serde_json::Value;
-use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
 use super::json::{Object, json};
 use super::ui::{
-    Frames, is_denial, meta_differs, open_json, parent_of, session_of, write_frames, write_meta,
+    Frames, UiEmitter, is_denial, meta_differs, open_json, parent_of, session_of, ui_writer,
+    write_meta,
 };
-use super::writer::{FormatWriter, WriterOptions};
-use crate::pipeline::Step;
 
 /// What a call looks like in the stream, as last sent.
 #[derive(Debug)]
@@ -355,39 +354,19 @@ pub(crate) const FORMAT: FormatSpec = FormatSpec {
     sse: true,
     sse_terminator: Some("[DONE]"),
     for_people: false,
-    make,
+    make: ui_writer::<AiSdkEmitter>,
 };
 
-fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
-    Box::new(AiSdkWriter {
-        emitter: AiSdkEmitter::new(&options.acp.session_id),
-        frames: Frames::new(options.sse),
-    })
-}
-
-/// The writer of `ai-sdk`.
-struct AiSdkWriter {
-    emitter: AiSdkEmitter,
-    frames: Frames,
-}
-
-impl FormatWriter for AiSdkWriter {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
-        let Step::Applied { update, .. } = step else {
-            return Ok(());
-        };
-        let view = update.call.part_view();
-        let emitter = &mut self.emitter;
-        write_frames(&mut self.frames, out, |frames| {
-            emitter.write((&view).into(), frames)
-        })
+impl UiEmitter for AiSdkEmitter {
+    fn new(session_id: &str) -> Self {
+        AiSdkEmitter::new(session_id)
     }
 
-    fn finish(&mut self, _: &Fold, out: &mut Vec<u8>) -> std::io::Result<()> {
-        let emitter = &mut self.emitter;
-        write_frames(&mut self.frames, out, |frames| {
-            emitter.write_finish(frames);
-            Ok(())
-        })
+    fn write(&mut self, part: Fields<'_>, frames: &mut Frames) -> serde_json::Result<()> {
+        AiSdkEmitter::write(self, part, frames)
+    }
+
+    fn write_finish(&mut self, frames: &mut Frames) {
+        AiSdkEmitter::write_finish(self, frames);
     }
 }

@@ -8,6 +8,9 @@ use toolnorm::{ErrorCode, JsonObject, NormalizedToolPart, Timing, ToolError, Too
 
 use super::acp::Fields;
 use super::json::{Object, json};
+use super::writer::{FormatWriter, WriterOptions};
+use crate::pipeline::Step;
+use toolnorm::Fold;
 
 /// The key under which both formats carry [`UiMeta`] (`toolMetadata.toolnorm` in the
 /// AI SDK chunks, `metadata.toolnorm` in AG-UI events), as `_meta.toolnorm` in ACP.
@@ -272,18 +275,62 @@ impl Frames {
     }
 }
 
-/// Writes the frames `fill` makes into `out` (through `frames`, a buffer kept between
-/// steps): what a UI stream format's writer does per step.
-pub(crate) fn write_frames(
-    frames: &mut Frames,
-    out: &mut Vec<u8>,
-    fill: impl FnOnce(&mut Frames) -> serde_json::Result<()>,
-) -> std::io::Result<()> {
-    frames.clear();
-    fill(frames)?;
-    out.extend_from_slice(&frames.bytes);
-    frames.clear();
-    Ok(())
+/// What the writer of a UI stream format needs of its emitter: the AI SDK's and AG-UI's
+/// emitters write the same steps, each in its own frames.
+pub(crate) trait UiEmitter: Send + 'static {
+    /// An emitter for calls that name no session of their own.
+    fn new(session_id: &str) -> Self;
+    /// Writes the frames of a new snapshot of `part`.
+    fn write(&mut self, part: Fields<'_>, frames: &mut Frames) -> serde_json::Result<()>;
+    /// Writes the frames that close the stream.
+    fn write_finish(&mut self, frames: &mut Frames);
+}
+
+/// The writer of a UI stream format: every applied step's part through `E`, its frames
+/// kept in one buffer between steps.
+struct UiWriter<E> {
+    emitter: E,
+    frames: Frames,
+}
+
+/// A fresh writer of the UI stream format `E` emits (a format row's `make`).
+pub(crate) fn ui_writer<E: UiEmitter>(options: &WriterOptions) -> Box<dyn FormatWriter> {
+    Box::new(UiWriter {
+        emitter: E::new(&options.acp.session_id),
+        frames: Frames::new(options.sse),
+    })
+}
+
+impl<E: UiEmitter> UiWriter<E> {
+    /// Writes the frames `fill` makes into `out`.
+    fn write_frames(
+        &mut self,
+        out: &mut Vec<u8>,
+        fill: impl FnOnce(&mut E, &mut Frames) -> serde_json::Result<()>,
+    ) -> std::io::Result<()> {
+        self.frames.clear();
+        fill(&mut self.emitter, &mut self.frames)?;
+        out.extend_from_slice(&self.frames.bytes);
+        self.frames.clear();
+        Ok(())
+    }
+}
+
+impl<E: UiEmitter> FormatWriter for UiWriter<E> {
+    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+        let Step::Applied { update, .. } = step else {
+            return Ok(());
+        };
+        let view = update.call.part_view();
+        self.write_frames(out, |emitter, frames| emitter.write((&view).into(), frames))
+    }
+
+    fn finish(&mut self, _: &Fold, out: &mut Vec<u8>) -> std::io::Result<()> {
+        self.write_frames(out, |emitter, frames| {
+            emitter.write_finish(frames);
+            Ok(())
+        })
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `events`: the canonical event log, one event per line (replayable with `--provider
 //! events`).
 
-use std::io;
+use std::io::{self, Write};
 
 use super::format::FormatSpec;
 use super::parts::json_line;
@@ -28,7 +28,7 @@ fn make(_: &WriterOptions) -> Box<dyn FormatWriter> {
 struct Events;
 
 impl FormatWriter for Events {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
         if let Step::Applied {
             event: Some(event), ..
         } = step

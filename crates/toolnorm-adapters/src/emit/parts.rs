@@ -1,7 +1,7 @@
 //! `parts`: one `NormalizedToolPart` per line, one per call, written as soon as the call
 //! is terminal; calls still open at the end come last, in first-seen order.
 
-use std::io;
+use std::io::{self, Write};
 
 use toolnorm::Fold;
 
@@ -29,7 +29,7 @@ fn make(_: &WriterOptions) -> Box<dyn FormatWriter> {
 struct Parts;
 
 impl FormatWriter for Parts {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
         if let Step::Applied { update, .. } = step
             && update.call.is_terminal()
         {
@@ -38,7 +38,7 @@ impl FormatWriter for Parts {
         Ok(())
     }
 
-    fn finish(&mut self, fold: &Fold, out: &mut Vec<u8>) -> io::Result<()> {
+    fn finish(&mut self, fold: &Fold, out: &mut dyn Write) -> io::Result<()> {
         for call in fold.calls().filter(|call| !call.is_terminal()) {
             json_line(out, &call.part_view())?;
         }
@@ -47,8 +47,7 @@ impl FormatWriter for Parts {
 }
 
 /// Appends `value` as one JSON line.
-pub(crate) fn json_line(out: &mut Vec<u8>, value: &impl serde::Serialize) -> io::Result<()> {
+pub(crate) fn json_line(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
-    out.push(b'\n');
-    Ok(())
+    out.write_all(b"\n")
 }

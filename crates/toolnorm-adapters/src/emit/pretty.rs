@@ -99,7 +99,7 @@ impl Pretty {
         }
     }
 
-    fn ended(&mut self, part: NormalizedToolPart, out: &mut Vec<u8>) -> io::Result<()> {
+    fn ended(&mut self, part: NormalizedToolPart, out: &mut dyn Write) -> io::Result<()> {
         match parent_of(&part).map(str::to_owned) {
             Some(parent) if !self.written.contains_key(&parent) => {
                 self.waiting.entry(parent).or_default().push(part);
@@ -118,7 +118,7 @@ impl Pretty {
         &mut self,
         part: NormalizedToolPart,
         depth: usize,
-        out: &mut Vec<u8>,
+        out: &mut dyn Write,
     ) -> io::Result<()> {
         let line = self.line(&part, depth);
         writeln!(out, "{line}")?;
@@ -175,7 +175,7 @@ impl Pretty {
 
 impl FormatWriter for Pretty {
     /// Takes one step: a call that ends is written, or held for its parent.
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
         let Step::Applied { update, .. } = step else {
             return Ok(());
         };
@@ -186,7 +186,7 @@ impl FormatWriter for Pretty {
     }
 
     /// Writes the calls still open, then those whose parent never came.
-    fn finish(&mut self, fold: &Fold, out: &mut Vec<u8>) -> io::Result<()> {
+    fn finish(&mut self, fold: &Fold, out: &mut dyn Write) -> io::Result<()> {
         let open: Vec<NormalizedToolPart> = fold
             .calls()
             .filter(|call| !call.is_terminal())
@@ -212,7 +212,7 @@ impl FormatWriter for Pretty {
         Ok(())
     }
 
-    fn summary(&mut self, stats: &Stats, out: &mut Vec<u8>) -> io::Result<()> {
+    fn summary(&mut self, stats: &Stats, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{stats}")
     }
 }

@@ -305,19 +305,19 @@ impl<E: UiEmitter> UiWriter<E> {
     /// Writes the frames `fill` makes into `out`.
     fn write_frames(
         &mut self,
-        out: &mut Vec<u8>,
+        out: &mut dyn std::io::Write,
         fill: impl FnOnce(&mut E, &mut Frames) -> serde_json::Result<()>,
     ) -> std::io::Result<()> {
         self.frames.clear();
         fill(&mut self.emitter, &mut self.frames)?;
-        out.extend_from_slice(&self.frames.bytes);
+        out.write_all(&self.frames.bytes)?;
         self.frames.clear();
         Ok(())
     }
 }
 
 impl<E: UiEmitter> FormatWriter for UiWriter<E> {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let Step::Applied { update, .. } = step else {
             return Ok(());
         };
@@ -325,7 +325,7 @@ impl<E: UiEmitter> FormatWriter for UiWriter<E> {
         self.write_frames(out, |emitter, frames| emitter.write((&view).into(), frames))
     }
 
-    fn finish(&mut self, _: &Fold, out: &mut Vec<u8>) -> std::io::Result<()> {
+    fn finish(&mut self, _: &Fold, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         self.write_frames(out, |emitter, frames| {
             emitter.write_finish(frames);
             Ok(())

@@ -1,6 +1,6 @@
 //! `updates`: one part snapshot per change, as it happens.
 
-use std::io;
+use std::io::{self, Write};
 
 use super::format::FormatSpec;
 use super::parts::json_line;
@@ -27,7 +27,7 @@ fn make(_: &WriterOptions) -> Box<dyn FormatWriter> {
 struct Updates;
 
 impl FormatWriter for Updates {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
         if let Step::Applied { update, .. } = step {
             json_line(out, &update.call.part_view())?;
         }

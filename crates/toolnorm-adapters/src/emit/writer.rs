@@ -9,20 +9,21 @@ use super::acp::AcpOptions;
 use super::format::Format;
 use crate::pipeline::{Stats, Step};
 
-/// A writer of steps in one format: it appends what each step means to `out`, the text
-/// of the step (the [`Writer`] writes it and flushes).
+/// A writer of steps in one format: it writes what each step means to `out` (the
+/// [`Writer`] passes its output through a bounded buffer, and flushes once a step wrote
+/// anything).
 pub trait FormatWriter: Send {
-    /// Appends what `step` means in this format.
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()>;
+    /// Writes what `step` means in this format.
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()>;
 
-    /// Appends what ends the output, once the input has ended (the calls still open).
-    fn finish(&mut self, fold: &Fold, out: &mut Vec<u8>) -> io::Result<()> {
+    /// Writes what ends the output, once the input has ended (the calls still open).
+    fn finish(&mut self, fold: &Fold, out: &mut dyn Write) -> io::Result<()> {
         let _ = (fold, out);
         Ok(())
     }
 
-    /// Appends the line counts of the run, in a format for people.
-    fn summary(&mut self, stats: &Stats, out: &mut Vec<u8>) -> io::Result<()> {
+    /// Writes the line counts of the run, in a format for people.
+    fn summary(&mut self, stats: &Stats, out: &mut dyn Write) -> io::Result<()> {
         let _ = (stats, out);
         Ok(())
     }
@@ -48,7 +49,8 @@ pub struct Writer<W: Write> {
     options: WriterOptions,
     inner: Box<dyn FormatWriter>,
     out: W,
-    /// The text of one step, written at once.
+    /// The text of one step, written to `out` at its end or each time it reaches
+    /// [`STEP_BUFFER`] bytes (so one huge part is never held whole).
     text: Vec<u8>,
 }
 
@@ -104,33 +106,33 @@ impl<W: Write> Writer<W> {
         if !matches!(step, Step::Applied { .. }) {
             return Ok(());
         }
-        self.text.clear();
-        self.inner.step(step, &mut self.text)?;
-        self.write_text()
+        let wrote = self
+            .buffered()
+            .write_with(|inner, out| inner.step(step, out))?;
+        if wrote { self.out.flush() } else { Ok(()) }
     }
 
     /// Ends the output: in `parts` and `pretty`, writes the calls still open; in the UI
     /// stream formats, what closes the stream.
     pub fn finish(&mut self, fold: &Fold) -> io::Result<()> {
-        self.text.clear();
-        self.inner.finish(fold, &mut self.text)?;
-        if self.options.sse
-            && let Some(terminator) = self.format.sse_terminator()
-        {
-            self.text.extend_from_slice(b"data: ");
-            self.text.extend_from_slice(terminator.as_bytes());
-            self.text.extend_from_slice(b"\n\n");
-        }
-        self.out.write_all(&self.text)?;
+        let terminator = self.format.sse_terminator().filter(|_| self.options.sse);
+        self.buffered().write_with(|inner, out| {
+            inner.finish(fold, out)?;
+            match terminator {
+                Some(terminator) => write!(out, "data: {terminator}\n\n"),
+                None => Ok(()),
+            }
+        })?;
         self.out.flush()
     }
 
     /// Ends the `pretty` output with the line counts of the run (`N lines: A applied, …`,
     /// see [`Stats`]) and flushes; writes nothing in the other formats.
     pub fn summary(&mut self, stats: &Stats) -> io::Result<()> {
-        self.text.clear();
-        self.inner.summary(stats, &mut self.text)?;
-        self.write_text()
+        let wrote = self
+            .buffered()
+            .write_with(|inner, out| inner.summary(stats, out))?;
+        if wrote { self.out.flush() } else { Ok(()) }
     }
 
     /// The underlying writer.
@@ -143,16 +145,80 @@ impl<W: Write> Writer<W> {
         &mut self.out
     }
 
-    /// Writes and flushes the text of a step, if there is any.
-    fn write_text(&mut self) -> io::Result<()> {
-        if self.text.is_empty() {
+    /// The format's writer and the output, through the step buffer.
+    fn buffered(&mut self) -> Buffered<'_, W> {
+        Buffered {
+            inner: &mut *self.inner,
+            text: &mut self.text,
+            out: &mut self.out,
+        }
+    }
+}
+
+/// Bytes a step's text holds before it goes to the output.
+const STEP_BUFFER: usize = 64 * 1024;
+
+/// The output of one step: a buffer in front of the [`Writer`]'s output, written through
+/// whenever it fills, so a step of any size costs at most [`STEP_BUFFER`] bytes.
+struct Buffered<'a, W: Write> {
+    inner: &'a mut dyn FormatWriter,
+    text: &'a mut Vec<u8>,
+    out: &'a mut W,
+}
+
+impl<W: Write> Buffered<'_, W> {
+    /// Runs `write` with the format's writer and this buffer as its output, then writes
+    /// what is left in the buffer; whether anything was written.
+    fn write_with(
+        self,
+        write: impl FnOnce(&mut dyn FormatWriter, &mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<bool> {
+        self.text.clear();
+        let mut sink = StepSink {
+            text: &mut *self.text,
+            out: &mut *self.out,
+            wrote: false,
+        };
+        write(&mut *self.inner, &mut sink)?;
+        let wrote = sink.wrote;
+        if !self.text.is_empty() {
+            self.out.write_all(self.text)?;
+            self.text.clear();
+        }
+        Ok(wrote)
+    }
+}
+
+/// The [`Write`] a format's writer writes a step into.
+struct StepSink<'a, W: Write> {
+    text: &'a mut Vec<u8>,
+    out: &'a mut W,
+    wrote: bool,
+}
+
+impl<W: Write> Write for StepSink<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.write_all(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if bytes.is_empty() {
             return Ok(());
         }
-        self.out.write_all(&self.text)?;
-        if self.text.capacity() > 1 << 20 {
-            // One huge step does not hold its memory for the rest of the stream.
-            self.text = Vec::new();
+        self.wrote = true;
+        if self.text.len() + bytes.len() > STEP_BUFFER {
+            self.out.write_all(self.text)?;
+            self.text.clear();
+            if bytes.len() > STEP_BUFFER {
+                return self.out.write_all(bytes);
+            }
         }
-        self.out.flush()
+        self.text.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }

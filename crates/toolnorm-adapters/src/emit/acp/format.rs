@@ -1,6 +1,6 @@
 //! `acp`: ACP `session/update` tool frames, one per line.
 
-use std::io;
+use std::io::{self, Write};
 
 use super::AcpEmitter;
 use crate::emit::format::FormatSpec;
@@ -27,10 +27,10 @@ fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
 struct AcpWriter(AcpEmitter);
 
 impl FormatWriter for AcpWriter {
-    fn step(&mut self, step: &Step<'_>, out: &mut Vec<u8>) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
         if let Step::Applied { update, .. } = step {
             let view = update.call.part_view();
-            self.0.write_line((&view).into(), out)?;
+            self.0.write_line((&view).into(), &mut &mut *out)?;
         }
         Ok(())
     }

@@ -90,7 +90,7 @@ pub use dialect::Dialect;
 pub use dialects::{detect_line, recordings};
 pub use driver::{Driver, HEAD, HELD, Sink, StreamEnd};
 pub use emit::{
-    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, FormatSpec, FormatWriter,
+    AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, FormatSpec, FormatWriter, StepOut,
     UI_META_KEY, UiMeta, Writer, WriterOptions, first_line, format_names, human_duration,
 };
 pub use error::Error;

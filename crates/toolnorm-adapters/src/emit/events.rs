@@ -1,11 +1,11 @@
 //! `events`: the canonical event log, one event per line (replayable with `--provider
 //! events`).
 
-use std::io::{self, Write};
+use std::io;
 
 use super::format::FormatSpec;
 use super::parts::json_line;
-use super::writer::{FormatWriter, WriterOptions};
+use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 
 /// The row of `events`.
@@ -28,7 +28,7 @@ fn make(_: &WriterOptions) -> Box<dyn FormatWriter> {
 struct Events;
 
 impl FormatWriter for Events {
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()> {
         if let Step::Applied {
             event: Some(event), ..
         } = step

@@ -37,4 +37,4 @@ pub use ai_sdk::AiSdkEmitter;
 pub use format::{Format, FormatSpec, format_names};
 pub use pretty::{first_line, human_duration};
 pub use ui::{UI_META_KEY, UiMeta};
-pub use writer::{FormatWriter, Writer, WriterOptions};
+pub use writer::{FormatWriter, StepOut, Writer, WriterOptions};

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use toolnorm::Fold;
 
 use super::format::FormatSpec;
-use super::writer::{FormatWriter, WriterOptions};
+use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 
 /// The row of `parts`.
@@ -29,7 +29,7 @@ fn make(_: &WriterOptions) -> Box<dyn FormatWriter> {
 struct Parts;
 
 impl FormatWriter for Parts {
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()> {
         if let Step::Applied { update, .. } = step
             && update.call.is_terminal()
         {
@@ -38,7 +38,7 @@ impl FormatWriter for Parts {
         Ok(())
     }
 
-    fn finish(&mut self, fold: &Fold, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, fold: &Fold, out: &mut StepOut<'_>) -> io::Result<()> {
         for call in fold.calls().filter(|call| !call.is_terminal()) {
             json_line(out, &call.part_view())?;
         }
@@ -47,7 +47,7 @@ impl FormatWriter for Parts {
 }
 
 /// Appends `value` as one JSON line.
-pub(crate) fn json_line(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
+pub(crate) fn json_line(out: &mut StepOut<'_>, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     out.write_all(b"\n")
 }

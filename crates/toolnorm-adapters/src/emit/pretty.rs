@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState, meta};
 
 use super::format::FormatSpec;
-use super::writer::{FormatWriter, WriterOptions};
+use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::{Stats, Step};
 
 /// The row of `pretty`.
@@ -175,7 +175,7 @@ impl Pretty {
 
 impl FormatWriter for Pretty {
     /// Takes one step: a call that ends is written, or held for its parent.
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()> {
         let Step::Applied { update, .. } = step else {
             return Ok(());
         };
@@ -186,7 +186,7 @@ impl FormatWriter for Pretty {
     }
 
     /// Writes the calls still open, then those whose parent never came.
-    fn finish(&mut self, fold: &Fold, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, fold: &Fold, out: &mut StepOut<'_>) -> io::Result<()> {
         let open: Vec<NormalizedToolPart> = fold
             .calls()
             .filter(|call| !call.is_terminal())
@@ -212,7 +212,7 @@ impl FormatWriter for Pretty {
         Ok(())
     }
 
-    fn summary(&mut self, stats: &Stats, out: &mut dyn Write) -> io::Result<()> {
+    fn summary(&mut self, stats: &Stats, out: &mut StepOut<'_>) -> io::Result<()> {
         writeln!(out, "{stats}")
     }
 }

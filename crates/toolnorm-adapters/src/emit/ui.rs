@@ -2,13 +2,15 @@
 //! carries the contract fields the protocols have no field for, how a call is grouped
 //! with its session, and the argument text of a partial input.
 
+use std::io::Write;
+
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use toolnorm::{ErrorCode, JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
 
 use super::acp::Fields;
 use super::json::{Object, json};
-use super::writer::{FormatWriter, WriterOptions};
+use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 use toolnorm::Fold;
 
@@ -305,7 +307,7 @@ impl<E: UiEmitter> UiWriter<E> {
     /// Writes the frames `fill` makes into `out`.
     fn write_frames(
         &mut self,
-        out: &mut dyn std::io::Write,
+        out: &mut StepOut<'_>,
         fill: impl FnOnce(&mut E, &mut Frames) -> serde_json::Result<()>,
     ) -> std::io::Result<()> {
         self.frames.clear();
@@ -317,7 +319,7 @@ impl<E: UiEmitter> UiWriter<E> {
 }
 
 impl<E: UiEmitter> FormatWriter for UiWriter<E> {
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> std::io::Result<()> {
         let Step::Applied { update, .. } = step else {
             return Ok(());
         };
@@ -325,7 +327,7 @@ impl<E: UiEmitter> FormatWriter for UiWriter<E> {
         self.write_frames(out, |emitter, frames| emitter.write((&view).into(), frames))
     }
 
-    fn finish(&mut self, _: &Fold, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    fn finish(&mut self, _: &Fold, out: &mut StepOut<'_>) -> std::io::Result<()> {
         self.write_frames(out, |emitter, frames| {
             emitter.write_finish(frames);
             Ok(())

@@ -1,10 +1,10 @@
 //! `updates`: one part snapshot per change, as it happens.
 
-use std::io::{self, Write};
+use std::io;
 
 use super::format::FormatSpec;
 use super::parts::json_line;
-use super::writer::{FormatWriter, WriterOptions};
+use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 
 /// The row of `updates`.
@@ -27,7 +27,7 @@ fn make(_: &WriterOptions) -> Box<dyn FormatWriter> {
 struct Updates;
 
 impl FormatWriter for Updates {
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()> {
         if let Step::Applied { update, .. } = step {
             json_line(out, &update.call.part_view())?;
         }

@@ -14,16 +14,16 @@ use crate::pipeline::{Stats, Step};
 /// anything).
 pub trait FormatWriter: Send {
     /// Writes what `step` means in this format.
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()>;
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()>;
 
     /// Writes what ends the output, once the input has ended (the calls still open).
-    fn finish(&mut self, fold: &Fold, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self, fold: &Fold, out: &mut StepOut<'_>) -> io::Result<()> {
         let _ = (fold, out);
         Ok(())
     }
 
     /// Writes the line counts of the run, in a format for people.
-    fn summary(&mut self, stats: &Stats, out: &mut dyn Write) -> io::Result<()> {
+    fn summary(&mut self, stats: &Stats, out: &mut StepOut<'_>) -> io::Result<()> {
         let _ = (stats, out);
         Ok(())
     }
@@ -167,20 +167,20 @@ struct Buffered<'a, W: Write> {
 }
 
 impl<W: Write> Buffered<'_, W> {
-    /// Runs `write` with the format's writer and this buffer as its output, then writes
-    /// what is left in the buffer; whether anything was written.
+    /// Runs `write` with the format's writer and a [`StepOut`] into this buffer, then
+    /// writes what is left in the buffer; whether anything was written.
     fn write_with(
         self,
-        write: impl FnOnce(&mut dyn FormatWriter, &mut dyn Write) -> io::Result<()>,
+        write: impl FnOnce(&mut dyn FormatWriter, &mut StepOut<'_>) -> io::Result<()>,
     ) -> io::Result<bool> {
         self.text.clear();
-        let mut sink = StepSink {
+        let mut step = StepOut {
             text: &mut *self.text,
-            out: &mut *self.out,
+            spill: &mut *self.out,
             wrote: false,
         };
-        write(&mut *self.inner, &mut sink)?;
-        let wrote = sink.wrote;
+        write(&mut *self.inner, &mut step)?;
+        let wrote = step.wrote;
         if !self.text.is_empty() {
             self.out.write_all(self.text)?;
             self.text.clear();
@@ -189,30 +189,35 @@ impl<W: Write> Buffered<'_, W> {
     }
 }
 
-/// The [`Write`] a format's writer writes a step into.
-struct StepSink<'a, W: Write> {
+/// What a [`FormatWriter`] writes one step into: bytes go to a buffer (the fast path:
+/// an append), and on to the output whenever the buffer would pass 64 KiB.
+pub struct StepOut<'a> {
     text: &'a mut Vec<u8>,
-    out: &'a mut W,
+    spill: &'a mut dyn Write,
     wrote: bool,
 }
 
-impl<W: Write> Write for StepSink<'_, W> {
+impl Write for StepOut<'_> {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.write_all(bytes)?;
         Ok(bytes.len())
     }
 
+    #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
         if bytes.is_empty() {
             return Ok(());
         }
         self.wrote = true;
-        if self.text.len() + bytes.len() > STEP_BUFFER {
-            self.out.write_all(self.text)?;
-            self.text.clear();
-            if bytes.len() > STEP_BUFFER {
-                return self.out.write_all(bytes);
-            }
+        if self.text.len() + bytes.len() <= STEP_BUFFER {
+            self.text.extend_from_slice(bytes);
+            return Ok(());
+        }
+        self.spill.write_all(self.text)?;
+        self.text.clear();
+        if bytes.len() > STEP_BUFFER {
+            return self.spill.write_all(bytes);
         }
         self.text.extend_from_slice(bytes);
         Ok(())

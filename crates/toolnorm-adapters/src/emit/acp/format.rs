@@ -1,10 +1,10 @@
 //! `acp`: ACP `session/update` tool frames, one per line.
 
-use std::io::{self, Write};
+use std::io;
 
 use super::AcpEmitter;
 use crate::emit::format::FormatSpec;
-use crate::emit::writer::{FormatWriter, WriterOptions};
+use crate::emit::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 
 /// The row of `acp`.
@@ -27,10 +27,10 @@ fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
 struct AcpWriter(AcpEmitter);
 
 impl FormatWriter for AcpWriter {
-    fn step(&mut self, step: &Step<'_>, out: &mut dyn Write) -> io::Result<()> {
+    fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()> {
         if let Step::Applied { update, .. } = step {
             let view = update.call.part_view();
-            self.0.write_line((&view).into(), &mut &mut *out)?;
+            self.0.write_line((&view).into(), out)?;
         }
         Ok(())
     }

@@ -10,7 +10,10 @@ import { isDeepStrictEqual } from "node:util";
 import { HttpAgent } from "@ag-ui/client";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const binary = process.argv[2] ?? process.env.TOOLNORM ?? join(root, "target/debug/toolnorm");
+const binary =
+  process.argv[2] ??
+  process.env.TOOLNORM ??
+  join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "debug/toolnorm");
 
 async function runAgainst(fixture) {
   const server = createServer(async (request, response) => {
@@ -25,11 +28,15 @@ async function runAgainst(fixture) {
   try {
     const agent = new HttpAgent({ url: `http://127.0.0.1:${server.address().port}/agent` });
     const results = [];
+    const failures = [];
     const { newMessages } = await agent.runAgent({}, {
+      onRunFailed: ({ error }) => failures.push(error),
+      onRunErrorEvent: ({ event }) => failures.push(event.message),
       onToolCallResultEvent: ({ event }) => {
         results.push([event.toolCallId, event.metadata?.toolnorm?.state]);
       },
     });
+    if (failures.length > 0) throw new Error(`${fixture}: the run failed: ${failures.map(String).join("; ")}`);
     return { newMessages, results };
   } finally {
     server.close();

@@ -167,6 +167,29 @@ pub fn unrecognized_input(head: &[u8], name_a_dialect: &str) -> String {
     message
 }
 
+/// [`unrecognized_input`], and, when dialects claimed lines of the input but understood
+/// none of them ([`Normalizer::rejected`](crate::Normalizer::rejected)), that its lines
+/// looked like theirs: a file of an agent toolnorm does not read.
+pub(crate) fn unrecognized_input_rejecting(
+    head: &[u8],
+    name_a_dialect: &str,
+    rejected: &[crate::Dialect],
+) -> String {
+    let mut message = unrecognized_input(head, name_a_dialect);
+    if !rejected.is_empty() {
+        let names: Vec<String> = rejected
+            .iter()
+            .map(|dialect| format!("`{dialect}`"))
+            .collect();
+        message.push_str(&format!(
+            "; some lines look like events of {}, but none of the first lines is one it \
+             reads (a file of another agent?)",
+            names.join(" or ")
+        ));
+    }
+    message
+}
+
 /// Whether `head` starts with a JSON document that spans several lines (pretty-printed
 /// JSON rather than JSON Lines), or looks like the start of one.
 fn is_multi_line_json(head: &[u8]) -> bool {

@@ -63,8 +63,9 @@ impl<W: Write> Sink for Writer<W> {
 pub enum StreamEnd {
     /// Read to its end.
     Read,
-    /// No line was an event of a known dialect: the held diagnostics were dropped (say
-    /// so with [`unrecognized_input`](crate::unrecognized_input) of [`Driver::head`]).
+    /// No line was an event of a known dialect (none was claimed, or the dialects that
+    /// claimed some understood none of the first lines): the held diagnostics were
+    /// dropped (say so with [`Driver::unrecognized`]).
     Unrecognized,
 }
 
@@ -207,6 +208,18 @@ impl<S: Sink> Driver<S> {
     /// The start of the input (its first [`HEAD`] bytes).
     pub fn head(&self) -> &[u8] {
         &self.head
+    }
+
+    /// The message for an input that ended [`StreamEnd::Unrecognized`], given how the
+    /// caller names a dialect (`` `--provider` ``): [`unrecognized_input`](crate::unrecognized_input)
+    /// of [`head`](Driver::head), saying too which dialects its lines looked like, when
+    /// some claimed lines but understood none ([`Normalizer::rejected`]).
+    pub fn unrecognized(&self, name_a_dialect: &str) -> String {
+        crate::diagnostic::unrecognized_input_rejecting(
+            &self.head,
+            name_a_dialect,
+            self.normalizer.rejected(),
+        )
     }
 
     /// The normalizer (its dialect and counts).

@@ -1,7 +1,9 @@
 //! Provider adapters: the tool events of agent CLIs into toolnorm's canonical lifecycle.
 //!
 //! A [`Normalizer`] reads one stream: it detects the [`Dialect`] from the first lines
-//! (unless told), has that provider's [`Adapter`] read each line into facts about tool
+//! (unless told; a dialect that claims a line is taken only once it understands one of
+//! the first lines, so a file of an agent toolnorm does not read is of no known dialect,
+//! see [`Normalizer::rejected`]), has that provider's [`Adapter`] read each line into facts about tool
 //! calls, turns the facts into canonical [`ToolEvent`](toolnorm::ToolEvent)s, folds them
 //! into parts, and reports each change and each [`Diagnostic`] as a [`Step`]. A
 //! [`Writer`] writes the steps in one of the command line's [`Format`]s; an

@@ -199,6 +199,10 @@ pub struct StatsArgs {
     /// How many of the longest calls are listed.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub longest: usize,
+    /// Every diagnostic on its own line, and the full reason a file was not read, rather
+    /// than the diagnostics summed per file and kind.
+    #[arg(short, long)]
+    pub verbose: bool,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively);
     /// each file is one session, read in parallel.
     #[arg(value_name = "FILE|DIR", required = true)]

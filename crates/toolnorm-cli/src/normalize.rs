@@ -85,10 +85,10 @@ impl<W: Write, E: Write> Sink for Output<'_, W, E> {
     }
 }
 
-/// The message for an input of which no line is an event toolnorm reads; `head` is the
-/// start of the input.
-pub(crate) fn unrecognized(head: &[u8]) -> String {
-    toolnorm_adapters::unrecognized_input(head, "`--provider`")
+/// The message for an input of which no line is an event toolnorm reads, read through
+/// `driver`.
+pub(crate) fn unrecognized<S: Sink>(driver: &Driver<S>) -> String {
+    driver.unrecognized("`--provider`")
 }
 
 /// The input named on the command line: a file, or stdin for `-` or nothing.
@@ -350,7 +350,7 @@ pub(crate) fn run_stream(
         Some(_) => Ok(()),
     };
     let stats = driver.normalizer().stats();
-    let head = driver.head().to_vec();
+    let unrecognized = unrecognized(&driver);
     let Output { report, .. } = driver.into_sink();
     let Report { stderr, files, .. } = report;
     let ended = |status| Ended {
@@ -375,7 +375,7 @@ pub(crate) fn run_stream(
         return ended(Status::Failed);
     }
     if end == StreamEnd::Unrecognized {
-        let _ = writeln!(stderr, "toolnorm: {name}: {}", unrecognized(&head));
+        let _ = writeln!(stderr, "toolnorm: {name}: {unrecognized}");
         return ended(Status::Unrecognized);
     }
     if stats.diagnostics > 0 {

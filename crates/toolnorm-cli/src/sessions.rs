@@ -11,7 +11,9 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 use serde::Serialize;
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{Diagnostic, DiagnosticKind, Driver, NormalizerBuilder, Sink, Stats, Step};
+use toolnorm_adapters::{
+    Diagnostic, DiagnosticKind, Driver, NormalizerBuilder, Severity, Sink, Stats, Step,
+};
 
 use crate::normalize::{builder, open_input, unrecognized};
 use crate::recordings::expand;
@@ -57,13 +59,32 @@ pub(crate) struct Session {
     pub(crate) lines: Lines,
     /// The diagnostics, as `normalize` writes them.
     pub(crate) diagnostics: Vec<String>,
+    /// The same diagnostics, each with the file and line it is about (`stats` sums them).
+    #[serde(skip)]
+    pub(crate) notes: Vec<Note>,
+}
+
+/// One diagnostic of a session, with the file it is about (a joined subagent transcript
+/// names its own file and line).
+#[derive(Debug, Clone)]
+pub(crate) struct Note {
+    /// The file's path as named.
+    pub(crate) file: String,
+    /// The line of that file, when the diagnostic is about one.
+    pub(crate) line: Option<u64>,
+    pub(crate) kind: DiagnosticKind,
+    pub(crate) severity: Severity,
+    /// What happened, for people.
+    pub(crate) message: String,
 }
 
 /// A file that could not be read, or was no stream toolnorm reads.
 #[derive(Debug)]
 pub(crate) struct Failure {
-    /// `path: reason`.
-    pub(crate) message: String,
+    /// The file's path as named.
+    pub(crate) file: String,
+    /// Why: the I/O error, or that no line is an event of a dialect toolnorm reads.
+    pub(crate) reason: String,
     /// Whether no line was an event of a known dialect (exit status 3).
     pub(crate) unrecognized: bool,
 }
@@ -77,6 +98,33 @@ pub(crate) fn read_all(
     read: &ReadArgs,
     stderr: &mut impl Write,
 ) -> Result<(Vec<Session>, ExitCode), ExitCode> {
+    let mut sessions = Vec::new();
+    let mut status = ExitCode::SUCCESS;
+    for result in read_each(paths, read, stderr)? {
+        match result {
+            Ok(session) => {
+                for diagnostic in &session.diagnostics {
+                    let _ = writeln!(stderr, "{diagnostic}");
+                }
+                sessions.push(session);
+            }
+            Err(failure) => {
+                let _ = writeln!(stderr, "toolnorm: {}: {}", failure.file, failure.reason);
+                status = failure.status();
+            }
+        }
+    }
+    Ok((sessions, status))
+}
+
+/// Expands `paths` and reads every file, writing nothing but a usage error: each file's
+/// session or failure, in input order; `Err` (the exit status, the error written on
+/// `stderr`) when the paths name no file to read.
+pub(crate) fn read_each(
+    paths: &[PathBuf],
+    read: &ReadArgs,
+    stderr: &mut impl Write,
+) -> Result<Vec<Result<Session, Failure>>, ExitCode> {
     let paths: Vec<PathBuf> = paths
         .iter()
         .map(|path| subagents::transcript_of_folder(path).unwrap_or_else(|| path.clone()))
@@ -87,27 +135,19 @@ pub(crate) fn read_all(
     })?;
     let files = subagents::group(files, true);
     let make = || builder(read).unwrap_or_default();
-    let mut sessions = Vec::new();
-    let mut status = ExitCode::SUCCESS;
-    for result in load_all(&files, &make) {
-        match result {
-            Ok(session) => {
-                for diagnostic in &session.diagnostics {
-                    let _ = writeln!(stderr, "{diagnostic}");
-                }
-                sessions.push(session);
-            }
-            Err(failure) => {
-                let _ = writeln!(stderr, "toolnorm: {}", failure.message);
-                status = ExitCode::from(if failure.unrecognized {
-                    EXIT_UNRECOGNIZED
-                } else {
-                    EXIT_USAGE
-                });
-            }
-        }
+    Ok(load_all(&files, &make))
+}
+
+impl Failure {
+    /// The exit status of a run with this failure: `3` for a file of no known dialect,
+    /// `2` for one that could not be read.
+    pub(crate) fn status(&self) -> ExitCode {
+        ExitCode::from(if self.unrecognized {
+            EXIT_UNRECOGNIZED
+        } else {
+            EXIT_USAGE
+        })
     }
-    Ok((sessions, status))
 }
 
 /// Reads every file in parallel; the results are in the order of `files`.
@@ -132,6 +172,7 @@ struct Collected {
     /// The calls that ended, with where each was first seen.
     parts: Vec<(usize, NormalizedToolPart)>,
     diagnostics: Vec<String>,
+    notes: Vec<Note>,
     /// Diagnostics of lines of no known dialect.
     undetected: usize,
 }
@@ -159,13 +200,19 @@ impl Sink for Collected {
             .line
             .filter(|_| self.files.joined())
             .and_then(|line| self.files.locate(line));
-        self.diagnostics.push(match located {
-            Some((name, line)) => {
-                let mut diagnostic = diagnostic.clone();
-                diagnostic.line = Some(line);
-                format!("{name}: {diagnostic}")
-            }
-            None => format!("{}: {diagnostic}", self.source),
+        let (file, line) = match located {
+            Some((name, line)) => (name.to_owned(), Some(line)),
+            None => (self.source.clone(), diagnostic.line),
+        };
+        let mut shown = diagnostic.clone();
+        shown.line = line;
+        self.diagnostics.push(format!("{file}: {shown}"));
+        self.notes.push(Note {
+            file,
+            line,
+            kind: diagnostic.kind,
+            severity: diagnostic.severity,
+            message: diagnostic.message.clone(),
         });
     }
 }
@@ -183,7 +230,8 @@ pub(crate) fn load(
         path.display().to_string()
     };
     let failure = |name: &str, error: &io::Error| Failure {
-        message: format!("{name}: {}", io_message(error)),
+        file: name.to_owned(),
+        reason: io_message(error),
         unrecognized: false,
     };
     let named = (!stdin).then(|| path.to_path_buf());
@@ -194,6 +242,7 @@ pub(crate) fn load(
         order: HashMap::new(),
         parts: Vec::new(),
         diagnostics: Vec::new(),
+        notes: Vec::new(),
         undetected: 0,
     };
     // Every diagnostic is kept, in input order: none waits for the dialect.
@@ -226,7 +275,8 @@ pub(crate) fn load(
     let normalizer = driver.normalizer();
     if normalizer.dialect().is_none() && driver.sink().undetected > 0 {
         return Err(Failure {
-            message: format!("{source}: {}", unrecognized(driver.head())),
+            file: source.clone(),
+            reason: unrecognized(&driver),
             unrecognized: true,
         });
     }
@@ -242,6 +292,7 @@ pub(crate) fn load(
         order,
         mut parts,
         diagnostics,
+        notes,
         ..
     } = driver.into_sink();
     for (id, part) in open {
@@ -265,5 +316,6 @@ pub(crate) fn load(
         parts,
         lines,
         diagnostics,
+        notes,
     })
 }

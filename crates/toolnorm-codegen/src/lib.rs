@@ -1,7 +1,8 @@
 //! Pins the official provider schemas and generates the `toolnorm-wire`
 //! Rust types from them.
 //!
-//! - [`sync`]: installs the pinned npm packages into a scratch prefix,
+//! - [`sync`]: installs the npm packages [`pins`] pins (from a committed
+//!   lockfile) into a scratch prefix,
 //!   extracts each schema the official way, prunes it to what the
 //!   normalizer needs, rewrites `schemas/` and `schemas/PROVENANCE.toml`,
 //!   and reports what changed.
@@ -17,6 +18,7 @@
 pub mod error;
 pub mod generate;
 pub mod manifest;
+pub mod pins;
 pub mod preprocess;
 pub mod report;
 pub mod schema_doc;

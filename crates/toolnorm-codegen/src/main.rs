@@ -34,12 +34,14 @@ enum Cmd {
         #[arg(long)]
         check: bool,
     },
-    /// Re-extract schemas/ from the pinned npm packages (needs npm and node).
+    /// Re-extract schemas/ from the pinned npm packages (as extract/package-lock.json locks them; needs npm
+    /// and node).
     Sync {
         /// Scratch npm prefix, outside the repository.
         #[arg(long, default_value = "/tmp/toolnorm-schema-sync")]
         scratch: PathBuf,
-        /// Pin a package to a new version, e.g. `--pin @openai/codex@0.171.0`.
+        /// Pin a package to a new version, e.g. `--pin @openai/codex@0.171.0` (written to
+        /// extract/package.json and its lockfile).
         #[arg(long = "pin", value_name = "PACKAGE@VERSION")]
         pins: Vec<String>,
         /// Reuse the packages already installed in the scratch prefix.

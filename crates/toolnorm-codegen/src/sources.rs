@@ -70,8 +70,23 @@ pub struct Source {
     pub steps: &'static [Step],
 }
 
-/// The npm packages `sync` installs besides the sources' own packages.
-pub const TOOL_PACKAGES: &[&str] = &["ts-json-schema-generator", "@anthropic-ai/sdk"];
+/// The npm packages the extraction runs or reads besides the sources' own packages, each
+/// pinned exactly in the extraction project (`extract/package.json`, see
+/// [`pins`](crate::pins)): the converter of `.d.ts` files to JSON Schema and the
+/// TypeScript compiler it runs on; the content blocks `@anthropic-ai/claude-agent-sdk`
+/// declares its messages with; Node's declarations, which the SDKs import types from
+/// (`crypto`'s `UUID`: without them such a type is read as `any`).
+pub const TOOL_PACKAGES: &[&str] = &[
+    "ts-json-schema-generator",
+    "typescript",
+    "@anthropic-ai/sdk",
+    "@types/node",
+];
+
+/// The packages whose install script the extraction needs (run with `npm rebuild` after an
+/// install without scripts): `opencode-ai`'s puts its platform's binary in place of the
+/// placeholder `bin/opencode`.
+pub const SCRIPTED_PACKAGES: &[&str] = &["opencode-ai"];
 
 /// Token counts, sizes and durations that TS declares as `number`.
 const CLAUDE_INTEGERS: &[&str] = &[
@@ -216,6 +231,7 @@ pub const SOURCES: &[Source] = &[
             "CommandExecutionOutputDeltaNotification",
             "FileChangeOutputDeltaNotification",
             "McpToolCallProgressNotification",
+            "TerminalInteractionNotification",
         ]),
         generate: None,
         steps: &[

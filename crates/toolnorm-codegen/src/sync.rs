@@ -1,4 +1,5 @@
-//! `sync`: install the pinned npm packages into a scratch prefix, extract
+//! `sync`: install the pinned npm packages (see [`crate::pins`]) into a
+//! scratch prefix from their lockfile, extract
 //! each schema the official way, prune it, rewrite `schemas/` and the
 //! manifest, and report what changed. Needs `npm` and `node`; never part of
 //! the default test run.
@@ -14,9 +15,10 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, io};
 use crate::manifest::{FileEntry, MANIFEST, Manifest, sha256_hex};
+use crate::pins::{self, PROJECT_FILES, extract_dir};
 use crate::report::{Counts, compare};
 use crate::schema_doc::{definitions, prune, read_json, to_pretty};
-use crate::sources::{Extraction, Roots, SOURCES, Source, TOOL_PACKAGES};
+use crate::sources::{Extraction, Roots, SCRIPTED_PACKAGES, SOURCES, Source};
 
 /// Options of one `sync` run.
 #[derive(Debug, Clone)]
@@ -25,7 +27,8 @@ pub struct SyncOptions {
     pub repo: PathBuf,
     /// Scratch npm prefix, outside the repository.
     pub scratch: PathBuf,
-    /// Version overrides, `package → version`, on top of the manifest's pins.
+    /// New pins, `package → version`: installed with `npm install --save-exact` and
+    /// written into the extraction project (`package.json`, `package-lock.json`).
     pub versions: BTreeMap<String, String>,
     /// Skip `npm install` (reuse what is already in `scratch`).
     pub skip_install: bool,
@@ -55,23 +58,46 @@ fn run(cmd: &mut Command) -> Result<Vec<u8>> {
     }
 }
 
-fn npm_install(scratch: &Path, packages: &BTreeMap<String, String>) -> Result<()> {
+/// Installs the extraction project into `scratch`: its `package.json` and
+/// `package-lock.json` copied there, then `npm install --no-save`, which installs every
+/// package at its locked version (from the npm cache when it has them), leaves a prefix
+/// already installed from the same lockfile as it is, and writes nothing back. Not `npm
+/// ci`: the registry may lack other platforms' builds that a CLI lists as optional
+/// (`opencode-ai`'s `opencode-darwin-arm64` …), which `npm install` skips, as it should,
+/// but `npm ci` takes for a lockfile out of date. With `pins` (`--pin`), `npm install
+/// --save-exact` those versions instead and copy the updated files back into the
+/// project.
+fn npm_install(project: &Path, scratch: &Path, pins: &BTreeMap<String, String>) -> Result<()> {
     std::fs::create_dir_all(scratch).map_err(io(scratch))?;
-    let package_json = scratch.join("package.json");
-    if !package_json.exists() {
-        std::fs::write(
-            &package_json,
-            "{\"name\": \"toolnorm-schema-sync\", \"private\": true}\n",
-        )
-        .map_err(io(&package_json))?;
+    for file in PROJECT_FILES {
+        let (from, to) = (project.join(file), scratch.join(file));
+        std::fs::copy(&from, &to).map_err(io(&from))?;
     }
+    // Install scripts run only where the extraction needs them (`SCRIPTED_PACKAGES`):
+    // the others build native modules nothing here loads.
     let mut cmd = Command::new("npm");
     cmd.current_dir(scratch)
-        .args(["install", "--no-audit", "--no-fund", "--save-exact"]);
-    for (package, version) in packages {
-        cmd.arg(format!("{package}@{version}"));
+        .args(["install", "--no-audit", "--no-fund", "--ignore-scripts"]);
+    if pins.is_empty() {
+        cmd.arg("--no-save");
+    } else {
+        cmd.arg("--save-exact");
+        for (package, version) in pins {
+            cmd.arg(format!("{package}@{version}"));
+        }
     }
-    run(&mut cmd).map(|_| ())
+    run(&mut cmd)?;
+    run(Command::new("npm")
+        .current_dir(scratch)
+        .arg("rebuild")
+        .args(SCRIPTED_PACKAGES))?;
+    if !pins.is_empty() {
+        for file in PROJECT_FILES {
+            let (from, to) = (scratch.join(file), project.join(file));
+            std::fs::copy(&from, &to).map_err(io(&to))?;
+        }
+    }
+    Ok(())
 }
 
 fn bin(scratch: &Path, name: &str) -> PathBuf {
@@ -269,19 +295,7 @@ fn extract(scratch: &Path, source: &Source) -> Result<Value> {
 pub fn sync(options: &SyncOptions) -> Result<String> {
     let schemas = options.repo.join("schemas");
     let old_manifest = Manifest::load(&schemas).unwrap_or_default();
-    let mut packages = old_manifest.packages.clone();
-    packages.extend(options.versions.clone());
-    let needed = SOURCES
-        .iter()
-        .map(|s| s.package)
-        .chain(TOOL_PACKAGES.iter().copied());
-    for package in needed {
-        if !packages.contains_key(package) {
-            return Err(Error::Usage(format!(
-                "no pinned version for {package}; pass --pin {package}@VERSION"
-            )));
-        }
-    }
+    let project = extract_dir(&options.repo);
     for module in &options.only {
         if !SOURCES.iter().any(|source| source.module == module) {
             return Err(Error::Usage(format!("--only: no source `{module}`")));
@@ -291,19 +305,22 @@ pub fn sync(options: &SyncOptions) -> Result<String> {
         options.only.is_empty() || options.only.iter().any(|module| module == source.module)
     };
     if !options.skip_install {
-        // Every pinned package, or only those of the sources selected (and the tools).
-        let wanted: BTreeMap<String, String> = packages
-            .iter()
-            .filter(|(package, _)| {
-                options.only.is_empty()
-                    || TOOL_PACKAGES.contains(&package.as_str())
-                    || SOURCES
-                        .iter()
-                        .any(|source| selected(source) && source.package == package.as_str())
-            })
-            .map(|(package, version)| (package.clone(), version.clone()))
-            .collect();
-        npm_install(&options.scratch, &wanted)?;
+        if options.versions.is_empty() {
+            // `npm install --no-save` keeps to the lockfile only where package.json agrees.
+            pins::read(&project)?;
+        }
+        npm_install(&project, &options.scratch, &options.versions)?;
+    }
+    // The project's pins, checked (exact, locked); with `--skip-install`, the `--pin`
+    // versions on top (what the scratch prefix is taken to hold).
+    let mut packages = pins::read(&project)?;
+    packages.extend(options.versions.clone());
+    for package in pins::needed() {
+        if !packages.contains_key(package) {
+            return Err(Error::Usage(format!(
+                "no pinned version for {package}; pass --pin {package}@VERSION"
+            )));
+        }
     }
     let mut manifest = Manifest {
         packages: packages.clone(),

@@ -70,7 +70,8 @@ pub fn render(root: &Path) -> Result<String, Error> {
         "The kind and title of each tool, one section per rules file in the order of the \
          dialect table, then the rules every dialect falls back on. A rule matches the \
          call's `tool` (`*` matches any run of characters), narrowed by `when` (values of \
-         the input); `title` is a template, or a list of templates tried in order. A rules \
+         the input, `\"*\"` any value present); `title` is a template, or a list of templates \
+         tried in order. A rules \
          file given with `--rules FILE` has the same form and goes before all of these.\n",
     );
     let mut files: Vec<(PathBuf, &str, Vec<&str>)> = Vec::new();

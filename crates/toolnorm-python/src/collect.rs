@@ -140,7 +140,9 @@ impl Collector {
     pub(crate) fn finish(&mut self) -> Ending {
         match self.driver.finish() {
             StreamEnd::Read => Ending::Read,
-            StreamEnd::Unrecognized => Ending::Unrecognized(unrecognized(self.driver.head())),
+            StreamEnd::Unrecognized => {
+                Ending::Unrecognized(self.driver.unrecognized("`provider=`"))
+            }
         }
     }
 
@@ -172,9 +174,4 @@ fn json_array(lines: &[u8]) -> Vec<u8> {
     }
     array.push(b']');
     array
-}
-
-/// The message for an input of which no line is an event toolnorm reads.
-fn unrecognized(head: &[u8]) -> String {
-    toolnorm_adapters::unrecognized_input(head, "`provider=`")
 }

@@ -11,11 +11,14 @@ FIXTURES = ROOT / "fixtures"
 
 
 def fixture_files():
-    """Every recorded stream of the repository, session folders' subagents included."""
+    """Every recorded stream of the repository, session folders' subagents included
+    (not `unclaimed/`: files of agents toolnorm does not read)."""
     return sorted(
         path
         for path in FIXTURES.rglob("*")
-        if path.suffix in (".jsonl", ".ndjson") and path.is_file()
+        if path.suffix in (".jsonl", ".ndjson")
+        and path.is_file()
+        and path.relative_to(FIXTURES).parts[0] != "unclaimed"
     )
 
 

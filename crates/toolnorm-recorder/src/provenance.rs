@@ -17,6 +17,40 @@ pub struct Provenance {
     /// One entry per fixture file.
     #[serde(default)]
     pub fixture: Vec<Entry>,
+    /// One entry per fixture that `toolnorm-record` did not record: a public sample of a
+    /// CLI that cannot run here, or a stream recorded by hand.
+    #[serde(default)]
+    pub sample: Vec<Sample>,
+}
+
+/// Where a fixture that `toolnorm-record` did not record came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sample {
+    /// Path relative to `fixtures/`.
+    pub path: String,
+    /// Dialect directory.
+    pub provider: String,
+    /// `captured` (a CLI's own output, copied verbatim from a public repository),
+    /// `recorded` (the real CLI run here against a loopback server, outside
+    /// `toolnorm-record`) or `assembled` (written from the documented format and the
+    /// lines of public samples).
+    pub origin: String,
+    /// The CLI and its version, as far as the source says.
+    pub cli: String,
+    /// The public repository the lines come from (`owner/name`), if any.
+    #[serde(default)]
+    pub repository: String,
+    /// The file in that repository, if any.
+    #[serde(default)]
+    pub repository_path: String,
+    /// The commit of that repository, if any.
+    #[serde(default)]
+    pub commit: String,
+    /// What it shows, and how it was made.
+    pub description: String,
+    /// Number of JSON lines in the fixture.
+    pub lines: usize,
 }
 
 /// A CLI package at a pinned version.

@@ -32,8 +32,17 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         | "opencode-serve-global"
         | "opencode-export"
         | "opencode-acp" => Some(("opencode-ai", "opencode")),
-        "gemini-cli" | "gemini-cli-session" => Some(("@google/gemini-cli", "gemini")),
-        "qwen-code" | "qwen-code-session" => Some(("@qwen-code/qwen-code", "qwen")),
+        "gemini-cli" | "gemini-cli-session" | "gemini-cli-acp" => {
+            Some(("@google/gemini-cli", "gemini"))
+        }
+        "qwen-code" | "qwen-code-session" | "qwen-code-acp" => {
+            Some(("@qwen-code/qwen-code", "qwen"))
+        }
+        "amp" => Some(("@sourcegraph/amp", "amp")),
+        "cline-json" | "cline-task" => Some(("cline", "cline")),
+        "droid" | "droid-session" | "droid-rpc" => Some(("@factory/cli-linux-x64", "droid")),
+        "copilot" | "copilot-session" => Some(("@github/copilot", "copilot")),
+        "pi" | "pi-session" => Some(("@mariozechner/pi-coding-agent", "pi")),
         _ => None,
     }
 }

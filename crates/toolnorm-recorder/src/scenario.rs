@@ -44,6 +44,11 @@ pub struct Scenario {
     /// Turns for Qwen Code: OpenAI Chat Completions with Qwen Code's tool names.
     #[serde(default)]
     pub qwen: Vec<Turn>,
+    /// Turns for an agent with tool names of its own, by agent (`[[agents.pi]]`): the
+    /// mock answers requests under `/agents/<agent>/` with them, in whichever API the
+    /// request's path names.
+    #[serde(default)]
+    pub agents: BTreeMap<String, Vec<Turn>>,
     /// Named sub-scripts, selected by a marker `[[scenario:NAME#PART]]`
     /// (used for subagents, whose prompt the parent turn writes).
     #[serde(default)]
@@ -69,6 +74,9 @@ pub struct Script {
     /// Turns for Qwen Code.
     #[serde(default)]
     pub qwen: Vec<Turn>,
+    /// Turns for an agent with tool names of its own, by agent.
+    #[serde(default)]
+    pub agents: BTreeMap<String, Vec<Turn>>,
 }
 
 /// Per-driver options of a scenario.
@@ -86,10 +94,19 @@ pub struct Options {
     /// Claude Code: extra environment variables.
     #[serde(default)]
     pub claude_env: BTreeMap<String, String>,
+    /// Claude Code: a `PreToolUse` and a `PostToolUse` command hook for every tool in the
+    /// scratch settings, and `--include-hook-events`, so that stream-json shows the
+    /// hooks' lifecycle (`hook_started`, `hook_response`).
+    #[serde(default)]
+    pub claude_hooks: bool,
     /// Codex: `approval_policy` (default `never`).
     pub codex_approval_policy: Option<String>,
     /// Codex: `sandbox_mode` (default `danger-full-access`).
     pub codex_sandbox: Option<String>,
+    /// Codex: features turned on in `CODEX_HOME/config.toml`'s `[features]` (as
+    /// `code_mode`), besides the ones every run has.
+    #[serde(default)]
+    pub codex_features: Vec<String>,
     /// Codex app-server: decline approval requests whose text contains one of these.
     #[serde(default)]
     pub codex_decline: Vec<String>,
@@ -101,9 +118,18 @@ pub struct Options {
     /// even under `--yolo`.
     #[serde(default)]
     pub gemini_deny: Vec<String>,
+    /// Pi: `bash` command prefixes an extension's `tool_call` handler blocks (Pi asks
+    /// no permission of its own).
+    #[serde(default)]
+    pub pi_block: Vec<String>,
     /// Interrupt the turn this many milliseconds after the first tool call starts
     /// (drivers that support cancellation).
     pub interrupt_after_ms: Option<u64>,
+    /// The mock model answers the first request for each scripted step with an
+    /// overloaded API's error (Anthropic Messages: 529 `overloaded_error`), once; the CLI
+    /// retries (Claude Code's `system` `api_retry`).
+    #[serde(default)]
+    pub overloaded_once: bool,
     /// Milliseconds the mock model waits before answering a scripted turn.
     pub delay_ms: Option<u64>,
 }
@@ -193,10 +219,29 @@ impl Scenario {
         }
     }
 
+    /// The turns of an agent with tool names of its own (`[[agents.<agent>]]`), for the
+    /// scenario or one of its parts.
+    pub fn agent_turns(&self, agent: &str, part: Option<&str>) -> Option<&[Turn]> {
+        let agents = match part {
+            None => &self.agents,
+            Some(p) => &self.parts.get(p)?.agents,
+        };
+        agents.get(agent).map(Vec::as_slice)
+    }
+
     /// Whether a driver (by provider directory name) records this scenario.
     pub fn applies_to(&self, provider: &str) -> bool {
         if self.options.skip.iter().any(|s| s == provider) {
             return false;
+        }
+        // An agent's own turns apply to the provider directories named after it.
+        if let Some(turns) = self
+            .agents
+            .iter()
+            .find(|(agent, _)| provider.starts_with(agent.as_str()))
+            .map(|(_, turns)| turns)
+        {
+            return !turns.is_empty();
         }
         let dialect = match provider {
             p if p.starts_with("claude-code") => Dialect::Anthropic,

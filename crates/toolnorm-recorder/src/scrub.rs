@@ -188,7 +188,7 @@ impl Normalizer {
             sortable_id: re(r"\b([a-z]{2,5})_([0-9a-f]{12}[0-9A-Za-z]{14})\b")?,
             iso: re(r"\b(20\d\d)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")?,
             duration_key: re(
-                r"(?i)(duration|elapsed|latency|ttft|time_to_|first_content|streamms|wall_?time|wallclock|^secs$|^nanos$|startup_?ms)",
+                r"(?i)(duration|elapsed|latency|ttft|time_to_|first_content|streamms|wall_?time|wallclock|^secs$|^nanos$|startup_?ms|api_?time_?ms|retry_?delay|retry_?in_?ms)",
             )?,
             pid_key: re(r"(?i)^(pid|process_id|processid)$")?,
             uuids: HashMap::new(),

@@ -55,6 +55,18 @@ pub const SENDER_THREAD_ID: &str = "senderThreadId";
 /// Claude Code task of a subagent call: an object (`taskId`, `description`, `status`, …).
 pub const TASK: &str = "task";
 
+// Scripts that call tools (Codex code mode).
+
+/// Codex code mode `exec`: the tool calls its script makes, as written, each
+/// `{tool, arguments}` (the arguments a literal says; a value the script computes is
+/// `{"$expr": "<its source text>"}`).
+pub const SCRIPT_CALLS: &str = "scriptCalls";
+/// Codex code mode: the script cell an `exec` call started (when its result says), or the
+/// cell a `wait` call waits for.
+pub const CELL_ID: &str = "cellId";
+/// Codex code mode `wait`: the id of the `exec` call that started the cell it waits for.
+pub const CELL_CALL_ID: &str = "cellCallId";
+
 // What the call did, and who allowed it.
 
 /// Codex `webSearch`: the action object (`{"type": "search" | "openPage" | "findInPage", …}`).
@@ -65,6 +77,9 @@ pub const PROGRESS: &str = "progress";
 pub const PERMISSION: &str = "permission";
 /// Codex: the approval request for the call (`status`, `method`, `reason`).
 pub const APPROVAL: &str = "approval";
+/// Codex command: what was written to its terminal while it ran, in order, each
+/// `{stdin, processId}` (`stdin` empty when the terminal was only polled).
+pub const TERMINAL_INPUT: &str = "terminalInput";
 /// OpenCode: the files attached to a result, each `{id, mime, filename?, url?}`.
 pub const ATTACHMENTS: &str = "attachments";
 

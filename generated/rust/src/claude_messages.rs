@@ -9370,7 +9370,7 @@ pub struct SdkAssistantMessage {
     pub subagent_type: ::std::option::Option<::std::string::String>,
     ///Uuids of earlier messages that this message replaces: after a refusal fallback, or after a response whose tool call could not be parsed. It can name user messages too, such as a refused attempt's tool results. Remove the named messages when this one arrives. After a refusal fallback it is idempotent with the end-of-turn model_refusal_fallback notice.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub supersedes: ::std::vec::Vec<::serde_json::Value>,
+    pub supersedes: ::std::vec::Vec<Uuid>,
     ///Description of the subagent task that produced this message.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub task_description: ::std::option::Option<::std::string::String>,
@@ -9388,7 +9388,7 @@ pub struct SdkAssistantMessage {
     ///Client uuids of every user message whose prompt this turn has consumed so far, in consumption order — all members of a prompt batch the host merged into this one turn (several messages sent close together run as one turn whose user_message_uuid is the LAST member's), then any user message folded into the turn before this frame — so a consumer that sent any of them can bind this reply to its own send by finding its uuid anywhere in the list. Always contains user_message_uuid; at most 64 entries. Present exactly when user_message_uuid is, on the same frames; absent from older producers (fall back to user_message_uuid).
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub user_message_uuids: ::std::vec::Vec<::std::string::String>,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///`SdkAssistantMessageError`
 #[derive(
@@ -9971,7 +9971,7 @@ pub struct SdkPartialAssistantMessage {
     ///Client uuids of every user message whose prompt this turn has consumed so far, in consumption order — all members of a prompt batch the host merged into this one turn (several messages sent close together run as one turn whose user_message_uuid is the LAST member's), then any user message folded into the turn before this frame — so a consumer that sent any of them can bind this reply to its own send by finding its uuid anywhere in the list. Always contains user_message_uuid; at most 64 entries. Present exactly when user_message_uuid is, on the same frames; absent from older producers (fall back to user_message_uuid).
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub user_message_uuids: ::std::vec::Vec<::std::string::String>,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///`SdkPartialAssistantMessageType`
 #[derive(
@@ -10051,7 +10051,7 @@ pub struct SdkPermissionDeniedMessage {
     pub tool_use_id: ::std::string::String,
     #[serde(rename = "type")]
     pub type_: SdkPermissionDeniedMessageType,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///`SdkPermissionDeniedMessageSubtype`
 #[derive(
@@ -10209,7 +10209,7 @@ pub struct SdkResultError {
     ///Client uuids of every user message whose prompt this turn consumed, in consumption order — all members of a prompt batch the host merged into this one turn (several messages sent close together run as one turn whose user_message_uuid is the LAST member's), then any queued user message folded into the running turn between tool rounds, once taken off the queue — so a consumer that sent any of them can bind this result to its own send by finding its uuid anywhere in the list. Always contains user_message_uuid; at most 64 entries; can be longer than the list on the turn's first reply frame. Present when a headless turn that ran echoes user_message_uuid; absent on delivery-failure and zeroed results and from older producers (fall back to user_message_uuid).
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub user_message_uuids: ::std::vec::Vec<::std::string::String>,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///Set when startup_failure_reason is config_file_invalid: the config file that did not parse and its backup, as separate fields. Read paths from here, never from the text of errors. Each path is in the form that the machine running Claude Code uses, which can differ from the host's. Absent on every other result and from older producers.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -10448,7 +10448,7 @@ pub struct SdkResultSuccess {
     pub user_message_uuid: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub user_message_uuids: ::std::vec::Vec<::std::string::String>,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub warm_spare_claimed: ::std::option::Option<bool>,
 }
@@ -10881,7 +10881,7 @@ pub struct SdkTaskNotificationMessage {
     pub type_: SdkTaskNotificationMessageType,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub usage: ::std::option::Option<SdkTaskNotificationMessageUsage>,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///Machine-readable cause, set only when the task did not end through an ordinary completion, failure, or stop. 'worker_restart': the worker process restarted and the resumed process found the task orphaned (always with status 'stopped').
 #[derive(
@@ -11128,7 +11128,7 @@ pub struct SdkTaskProgressMessage {
     #[serde(rename = "type")]
     pub type_: SdkTaskProgressMessageType,
     pub usage: SdkTaskProgressMessageUsage,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///`SdkTaskProgressMessageSubtype`
 #[derive(
@@ -11276,7 +11276,7 @@ pub struct SdkTaskStartedMessage {
     pub tool_use_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "type")]
     pub type_: SdkTaskStartedMessageType,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
     ///meta.name from the workflow script (e.g. 'spec'). Only set when task_type is 'local_workflow'.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub workflow_name: ::std::option::Option<::std::string::String>,
@@ -11395,7 +11395,7 @@ pub struct SdkTaskUpdatedMessage {
     pub task_id: ::std::string::String,
     #[serde(rename = "type")]
     pub type_: SdkTaskUpdatedMessageType,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///Wire-safe subset of TaskState fields that changed. Excludes abortController, messages, result. Clients merge into their local task map.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -11606,7 +11606,7 @@ pub struct SdkToolProgressMessage {
     pub tool_use_id: ::std::string::String,
     #[serde(rename = "type")]
     pub type_: SdkToolProgressMessageType,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///`SdkToolProgressMessageSubagentRetry`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -11678,7 +11678,7 @@ pub struct SdkToolUseSummaryMessage {
     pub summary: ::std::string::String,
     #[serde(rename = "type")]
     pub type_: SdkToolUseSummaryMessageType,
-    pub uuid: ::serde_json::Value,
+    pub uuid: Uuid,
 }
 ///`SdkToolUseSummaryMessageType`
 #[derive(
@@ -11863,7 +11863,7 @@ pub struct SdkUserMessage {
     #[serde(rename = "type")]
     pub type_: SdkUserMessageType,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub uuid: ::std::option::Option<::serde_json::Value>,
+    pub uuid: ::std::option::Option<Uuid>,
 }
 ///`SdkUserMessagePastedContentItem`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -13843,6 +13843,47 @@ impl ::std::convert::TryFrom<::std::string::String> for UserMessageParamRole {
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
+    }
+}
+///`Uuid`
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(transparent)]
+pub struct Uuid(pub ::std::string::String);
+impl ::std::ops::Deref for Uuid {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+impl ::std::convert::From<Uuid> for ::std::string::String {
+    fn from(value: Uuid) -> Self {
+        value.0
+    }
+}
+impl ::std::convert::From<::std::string::String> for Uuid {
+    fn from(value: ::std::string::String) -> Self {
+        Self(value)
+    }
+}
+impl ::std::fmt::Display for Uuid {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl ::std::str::FromStr for Uuid {
+    type Err = ::std::convert::Infallible;
+    fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
+        Ok(Self(value.to_string()))
     }
 }
 ///`WebFetchBlockParam`

@@ -2053,6 +2053,19 @@ impl ::std::convert::TryFrom<::std::string::String> for SubAgentActivityKind {
         value.parse()
     }
 }
+///`TerminalInteractionNotification`
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct TerminalInteractionNotification {
+    #[serde(rename = "itemId")]
+    pub item_id: ::std::string::String,
+    #[serde(rename = "processId")]
+    pub process_id: ::std::string::String,
+    pub stdin: ::std::string::String,
+    #[serde(rename = "threadId")]
+    pub thread_id: ::std::string::String,
+    #[serde(rename = "turnId")]
+    pub turn_id: ::std::string::String,
+}
 ///`TextElement`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TextElement {

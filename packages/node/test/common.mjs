@@ -19,12 +19,16 @@ export const toolnorm = (() => {
   return path;
 })();
 
-/** Every recorded stream: the `.jsonl` and `.ndjson` files under fixtures/, sorted. */
+/**
+ * Every recorded stream: the `.jsonl` and `.ndjson` files under fixtures/, sorted (not
+ * `unclaimed/`: files of agents toolnorm does not read).
+ */
 export function fixtures() {
   const found = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
+      if (entry.isDirectory() && path === join(fixturesDir, "unclaimed")) continue;
       if (entry.isDirectory()) walk(path);
       else if (/\.(jsonl|ndjson)$/.test(entry.name)) found.push(path);
     }

@@ -18,15 +18,27 @@
 // event log is always read.
 #[cfg(feature = "acp")]
 pub(crate) mod acp;
+#[cfg(feature = "amp")]
+pub(crate) mod amp;
 #[cfg(feature = "claude-code")]
 pub(crate) mod claude_code;
+#[cfg(feature = "cline")]
+pub(crate) mod cline;
 #[cfg(feature = "codex")]
 pub(crate) mod codex;
+#[cfg(feature = "copilot")]
+pub(crate) mod copilot;
+#[cfg(feature = "cursor")]
+pub(crate) mod cursor;
+#[cfg(feature = "droid")]
+pub(crate) mod droid;
 pub(crate) mod event_log;
 #[cfg(feature = "gemini-cli")]
 pub(crate) mod gemini_cli;
 #[cfg(feature = "opencode")]
 pub(crate) mod opencode;
+#[cfg(feature = "pi")]
+pub(crate) mod pi;
 #[cfg(feature = "qwen-code")]
 pub(crate) mod qwen_code;
 // The tests name every dialect: they run with all of them.
@@ -88,6 +100,26 @@ pub(crate) const TABLE: &[Entry] = &[
     qwen_code::ENTRY,
     #[cfg(feature = "qwen-code")]
     qwen_code::session::ENTRY,
+    #[cfg(feature = "cursor")]
+    cursor::ENTRY,
+    #[cfg(feature = "amp")]
+    amp::ENTRY,
+    #[cfg(feature = "cline")]
+    cline::ENTRY,
+    #[cfg(feature = "cline")]
+    cline::task::ENTRY,
+    #[cfg(feature = "droid")]
+    droid::ENTRY,
+    #[cfg(feature = "droid")]
+    droid::session::ENTRY,
+    #[cfg(feature = "droid")]
+    droid::rpc::ENTRY,
+    #[cfg(feature = "copilot")]
+    copilot::ENTRY,
+    #[cfg(feature = "pi")]
+    pi::ENTRY,
+    #[cfg(feature = "pi")]
+    pi::session::ENTRY,
     event_log::ENTRY,
 ];
 
@@ -140,13 +172,41 @@ pub(crate) fn entry(dialect: Dialect) -> Option<&'static Entry> {
 }
 
 /// The dialect one line belongs to, if it says: the first row that claims it.
+///
+/// A claim is evidence, not a verdict: when a [`Normalizer`](crate::Normalizer) detects
+/// a stream's dialect, the dialect that claims a line is taken only once it understands
+/// one of the first lines ([`DETECTION_WINDOW`](crate::DETECTION_WINDOW)); a dialect
+/// whose claimed lines are all events it does not know is rejected for that stream
+/// ([`Normalizer::rejected`](crate::Normalizer::rejected)).
 pub fn detect_line(bytes: &[u8]) -> Option<Dialect> {
-    let keys = LineKeys::of(bytes)?;
-    TABLE
+    claimant(bytes, &[])
+}
+
+/// The first row of the table, among those not `excluded`, that claims a line. A line
+/// that is an array is claimed only by the dialects that read arrays, on its first item.
+pub(crate) fn claimant(bytes: &[u8], excluded: &[Dialect]) -> Option<Dialect> {
+    let candidates = TABLE
         .iter()
+        .filter(|entry| !excluded.contains(&entry.dialect));
+    if let Some(keys) = LineKeys::of(bytes) {
+        return candidates
+            .into_iter()
+            .find(|entry| (entry.claims)(&keys))
+            .map(|entry| entry.dialect);
+    }
+    let keys = LineKeys::of_array_head(bytes)?;
+    candidates
+        .filter(|entry| ARRAY_DOCUMENTS.contains(&entry.dialect))
         .find(|entry| (entry.claims)(&keys))
         .map(|entry| entry.dialect)
 }
+
+/// The dialects whose files are one JSON array (a line holding an array is offered
+/// only to them, with the keys of its first item).
+const ARRAY_DOCUMENTS: &[Dialect] = &[
+    #[cfg(feature = "cline")]
+    cline::task::DIALECT,
+];
 
 /// The recorder's sources, each with the dialect it records, in the table's order.
 pub fn recordings() -> impl Iterator<Item = (&'static str, Dialect)> {

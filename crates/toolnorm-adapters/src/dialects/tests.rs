@@ -33,6 +33,12 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
             "src/dialects/acp/rules.toml",
             "src/dialects/gemini_cli/rules.toml",
             "src/dialects/qwen_code/rules.toml",
+            "src/dialects/cursor/rules.toml",
+            "src/dialects/amp/rules.toml",
+            "src/dialects/cline/rules.toml",
+            "src/dialects/droid/rules.toml",
+            "src/dialects/copilot/rules.toml",
+            "src/dialects/pi/rules.toml",
             "rules/default.toml"
         ]
     );
@@ -218,7 +224,76 @@ fn each_dialect_is_recognised() {
             r#"{"type":"user","message":"parts"}"#,
             Some(Dialect::CLAUDE_CODE),
         ),
+        (
+            r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"s","model":"Auto","permissionMode":"default"}"#,
+            Some(Dialect::CURSOR),
+        ),
+        (
+            r#"{"type":"user","message":{"role":"user","content":[]},"session_id":"s"}"#,
+            Some(Dialect::CURSOR),
+        ),
+        (
+            r#"{"type":"assistant","message":{"role":"assistant","content":[]},"session_id":"s","model_call_id":"m","timestamp_ms":1}"#,
+            Some(Dialect::CURSOR),
+        ),
+        (
+            r#"{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{},"session_id":"s"}"#,
+            Some(Dialect::CURSOR),
+        ),
+        (
+            r#"{"type":"thinking","subtype":"delta","text":"t","session_id":"s","timestamp_ms":1}"#,
+            Some(Dialect::CURSOR),
+        ),
+        (
+            r#"{"type":"result","subtype":"success","duration_ms":1,"duration_api_ms":1,"is_error":false,"result":"","session_id":"s","request_id":"r"}"#,
+            Some(Dialect::CURSOR),
+        ),
+        (
+            r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"T-01a23b47-667c-70cc-b630-c7749aeedb07","tools":["Bash"],"mcp_servers":[]}"#,
+            Some(Dialect::AMP),
+        ),
+        (
+            r#"{"type":"user","message":{"role":"user","content":[]},"parent_tool_use_id":null,"session_id":"T-01a23b47-667c-70cc-b630-c7749aeedb07"}"#,
+            Some(Dialect::AMP),
+        ),
+        (
+            r#"{"type":"result","subtype":"success","duration_ms":1,"is_error":false,"num_turns":1,"result":"","session_id":"T-01a23b47-667c-70cc-b630-c7749aeedb07"}"#,
+            Some(Dialect::AMP),
+        ),
+        (
+            r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","content":[]},"parent_tool_use_id":null,"session_id":"0f6fa7cf-4483-4a6d-ab20-21fb703f6e97","uuid":"u"}"#,
+            Some(Dialect::CLAUDE_CODE),
+        ),
+        (
+            r#"{"type":"system","subtype":"init","apiKeySource":"none","cwd":"/w","session_id":"s","tools":["Bash"],"permissionMode":"default","uuid":"u"}"#,
+            Some(Dialect::CLAUDE_CODE),
+        ),
         (r#"{"type":"error","message":"m"}"#, None),
+        (
+            r#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/w"}"#,
+            None,
+        ),
+        (r#"{"type":"agent_start"}"#, None),
+        (
+            r#"{"type":"tool_execution_start","toolCallId":"c","toolName":"bash","args":{}}"#,
+            Some(Dialect::PI),
+        ),
+        (
+            r#"{"type":"message_end","message":{"role":"assistant","content":[],"timestamp":1}}"#,
+            Some(Dialect::PI),
+        ),
+        (
+            r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}"#,
+            None,
+        ),
+        (
+            r#"{"type":"message","id":"e1","parentId":"e0","timestamp":"t","message":{"role":"toolResult","toolCallId":"c"}}"#,
+            Some(Dialect::PI_SESSION),
+        ),
+        (
+            r#"{"type":"model_change","id":"e0","parentId":null,"timestamp":"t","provider":"p","modelId":"m"}"#,
+            Some(Dialect::PI_SESSION),
+        ),
         ("not json", None),
     ];
     for (line, expected) in cases {

@@ -8,7 +8,7 @@
 //! | first seen | `tool-input-start` (`dynamic: true`, `toolName`, `title`, `toolMetadata`) |
 //! | `started`, input grew | `tool-input-delta` with the new argument text (a changed title, metadata or an input that does not extend the text sent restarts it: `tool-input-start`, then the whole text) |
 //! | `running` (or terminal), input, title or metadata new | `tool-input-available` |
-//! | `complete` | `tool-output-available` with `output` |
+//! | `complete` | `tool-output-available` with `output` (`null` when the call completed without one: the chunk requires the key) |
 //! | `error`, refused (`permission_denied`, `user_rejected`) | `tool-input-available` carrying the error in `toolMetadata`, then `tool-output-denied` |
 //! | `error`, otherwise | `tool-output-error` with `errorText` = `error.message` |
 //!
@@ -21,7 +21,11 @@
 //! it, a `finish` chunk closes it when the next session begins or the stream ends. A
 //! subagent's calls (`metadata.parentToolCallId`) go to the message of the call that
 //! spawned them. When a session comes back after another one, its calls continue in a
-//! new message (`<session>~<n>`), re-opened there with `tool-input-start`.
+//! new message (`<session>~<n>`), re-opened there with `tool-input-start`; a snapshot
+//! that shows nothing new (streamed output, which the chunks do not carry) writes no
+//! chunk, so it neither closes the open message nor sends its call again.
+//!
+//! No chunk of a call repeats the one before it: a snapshot writes only what changed.
 
 use foldhash::HashMap;
 use serde_json::Value;
@@ -135,11 +139,21 @@ impl AiSdkEmitter {
         if part.kind == ToolKind::Subagent {
             self.subagents.insert(part.id.to_owned(), key.clone());
         }
-        let stretch = self.enter(&key, frames);
         let id = part.id;
         let mut meta = std::mem::take(&mut self.meta);
         meta.clear();
         write_meta(&mut meta, &part, false)?;
+        // A call sent in a message that is no longer the open one is re-opened in a new
+        // message only when the snapshot shows something new: one that changes nothing
+        // the chunks carry (streamed output, a key they leave out) would otherwise close
+        // the open message and send the call again, unchanged, in a new one.
+        let open = self.current.as_ref().map(|(_, stretch)| *stretch);
+        let elsewhere = self.calls.get(id).filter(|sent| Some(sent.stretch) != open);
+        if elsewhere.is_some_and(|sent| !shows_change(sent, &part, &meta)) {
+            self.meta = meta;
+            return Ok(());
+        }
+        let stretch = self.enter(&key, frames);
         let written = self.write_call(&part, stretch, &meta, frames);
         if meta.capacity() > 1 << 16 {
             meta = Vec::new();
@@ -182,28 +196,26 @@ impl AiSdkEmitter {
         };
         if part.state == ToolState::Started && !sent.available {
             stream_input(frames, part, meta, sent, fresh);
-        } else {
-            let changed = !sent.available
-                || sent.input.as_ref() != Some(part.input)
-                || sent.title != part.title
-                || (!part.state.is_terminal() || is_denial(part)) && meta_differs(meta, &sent.meta);
-            if changed {
-                input_available(frames, part, meta)?;
-                sent.available = true;
-                if !part.state.is_terminal() {
-                    // A terminal call is forgotten at once: nothing compares with it again.
-                    sent.input = Some(part.input.clone());
-                    part.title.clone_into(&mut sent.title);
-                    sent.meta.clear();
-                    sent.meta.extend_from_slice(meta);
-                }
+        } else if input_changes(sent, part, meta) {
+            input_available(frames, part, meta)?;
+            sent.available = true;
+            if !part.state.is_terminal() {
+                // A terminal call is forgotten at once: nothing compares with it again.
+                sent.input = Some(part.input.clone());
+                part.title.clone_into(&mut sent.title);
+                sent.meta.clear();
+                sent.meta.extend_from_slice(meta);
             }
         }
         match part.state {
             ToolState::Complete => frames.object(|chunk| {
                 tool_chunk(chunk, "tool-output-available", id);
-                if let Some(output) = part.output {
-                    chunk.value("output", output)?;
+                // The chunk's `output` is required (the SDK's schema rejects a chunk
+                // without one, and its client then drops the rest of the stream): a
+                // call that completed without output has `null`.
+                match part.output {
+                    Some(output) => chunk.value("output", output)?,
+                    None => chunk.raw("output", b"null"),
                 }
                 chunk.raw("dynamic", b"true");
                 chunk.raw("toolMetadata", meta);
@@ -274,6 +286,31 @@ impl AiSdkEmitter {
         self.current = Some((key.to_owned(), self.stretches));
         self.stretches
     }
+}
+
+/// Whether the snapshot `part` (with `meta`, its `toolMetadata`) shows something new of a
+/// call last sent as `sent`: an end (a terminal part always does), a grown or rewritten
+/// streaming input, or a changed input, title or metadata.
+fn shows_change(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
+    if part.state.is_terminal() {
+        return true;
+    }
+    if part.state == ToolState::Started && !sent.available {
+        return sent.title != part.title
+            || meta_differs(meta, &sent.meta)
+            || open_json(part.input) != sent.text;
+    }
+    input_changes(sent, part, meta)
+}
+
+/// Whether a `tool-input-available` is due: the input was not marked complete yet, or
+/// its input, title or metadata changed (a terminal part's metadata travels with its end
+/// chunk, except a refusal's, whose end chunk has no field for it).
+fn input_changes(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
+    !sent.available
+        || sent.input.as_ref() != Some(part.input)
+        || sent.title != part.title
+        || (!part.state.is_terminal() || is_denial(part)) && meta_differs(meta, &sent.meta)
 }
 
 /// `"type"` and `"toolCallId"`, the first entries of every tool chunk.

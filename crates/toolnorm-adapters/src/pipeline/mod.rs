@@ -1,7 +1,8 @@
 //! The pipeline: bytes in, canonical events folded into parts, changes out.
 //!
 //! [`Normalizer`] splits input into lines (chunks may be cut anywhere), detects the
-//! dialect from the first lines unless told, hands each line to the provider's adapter,
+//! dialect from the first lines unless told (a dialect that claims a line must understand
+//! one of the first lines, see [`DETECTION_WINDOW`]), hands each line to the provider's adapter,
 //! whose facts the tracker turns into events, applies them to a [`Fold`] and reports
 //! every change and every diagnostic to a callback, in input order. It holds only open
 //! calls when asked to drop finished ones, so memory stays flat however long the stream.
@@ -10,6 +11,7 @@ mod apply;
 mod audit;
 mod builder;
 mod cap;
+mod detect;
 mod document;
 mod glued;
 
@@ -33,9 +35,13 @@ use apply::Applier;
 use audit::Audit;
 use builder::Settings;
 use cap::RecentCuts;
+use detect::Detection;
 use document::{Document, Take};
 
-/// How many lines are read, at most, before giving up on detection.
+/// How many lines are read, at most, before giving up on detection: the lines no dialect
+/// claims are reported once this many wait, and a dialect that claimed a line is rejected
+/// for the stream when this many lines from that one on are all missed (none gives an
+/// event or is one it knows; see [`Normalizer::rejected`]).
 pub const DETECTION_WINDOW: usize = 32;
 
 /// What the normalizer reports, in input order.
@@ -98,8 +104,8 @@ impl Stats {
 }
 
 enum Stage {
-    /// The dialect is not known yet: the first lines wait for it.
-    Detecting(Vec<(u64, Vec<u8>)>),
+    /// The dialect is not known yet: the first lines wait for it (see [`detect`]).
+    Detecting(Detection),
     /// Lines go to the adapter; its facts to the tracker.
     Ready(Box<dyn Adapter + Send>, Box<Tracker>),
 }
@@ -122,6 +128,9 @@ struct Core {
     recent: RecentCuts,
     /// An indented JSON document being read (`opencode export`): its lines so far.
     document: Document,
+    /// The dialects that claimed lines of this stream but understood none of them (see
+    /// [`detect`]).
+    rejected: Vec<Dialect>,
 }
 
 /// `N lines: A applied, K known non-tool, N notices, E errors` (the line classes).
@@ -213,9 +222,9 @@ impl Normalizer {
             (Some(adapter), _) => ready(adapter, &setup),
             (None, Some(dialect)) => match dialects::entry(dialect) {
                 Some(entry) => ready((entry.adapter)(&adapter_options), &setup),
-                None => Stage::Detecting(Vec::new()),
+                None => Stage::Detecting(Detection::default()),
             },
-            (None, None) => Stage::Detecting(Vec::new()),
+            (None, None) => Stage::Detecting(Detection::default()),
         };
         let final_cap = settings.cap_final_output.then_some(settings.output_cap);
         let lines = match final_cap {
@@ -241,6 +250,7 @@ impl Normalizer {
                 final_cap,
                 recent: RecentCuts::default(),
                 document: Document::default(),
+                rejected: Vec::new(),
             },
         }
     }
@@ -286,7 +296,7 @@ impl Normalizer {
             core.line(line, bytes, true, on_step);
         });
         core.flush_document(on_step);
-        core.flush_detection(on_step);
+        core.end_detection(on_step);
         let last = core.stats.lines;
         core.read(None, on_step, |adapter, facts| {
             adapter.finish(facts);
@@ -300,6 +310,13 @@ impl Normalizer {
             Stage::Ready(adapter, _) => Some(adapter.dialect()),
             Stage::Detecting(_) => None,
         }
+    }
+
+    /// The dialects that claimed lines of the input but understood none of their first
+    /// lines, and so were not taken for its dialect (see [`DETECTION_WINDOW`]): a file of
+    /// an agent toolnorm does not read that looked like one it does.
+    pub fn rejected(&self) -> &[Dialect] {
+        &self.core.rejected
     }
 
     /// The fold: the calls still held (all of them, unless finished ones are evicted).
@@ -405,17 +422,7 @@ impl Core {
             self.report(Some((line, bytes)), on_step);
             return;
         }
-        if let Stage::Detecting(buffered) = &mut self.stage {
-            let detected = detect_line(bytes);
-            buffered.push((line, bytes.to_vec()));
-            match detected {
-                Some(dialect) => self.start(dialect, on_step),
-                None if buffered.len() >= DETECTION_WINDOW => self.flush_detection(on_step),
-                None => {}
-            }
-            return;
-        }
-        self.read_line(line, bytes, on_step);
+        self.detect(line, bytes, on_step);
     }
 
     /// Has the adapter read one line, then reports the line's diagnostics.
@@ -511,45 +518,6 @@ impl Core {
                     article(ours.as_str())
                 ),
             ));
-        }
-    }
-
-    /// Starts the adapter for `dialect` and replays the buffered lines through it.
-    fn start(&mut self, dialect: Dialect, on_step: &mut dyn FnMut(Step<'_>)) {
-        let Some(entry) = dialects::entry(dialect) else {
-            return;
-        };
-        let buffered = match std::mem::replace(
-            &mut self.stage,
-            ready((entry.adapter)(&self.adapter_options), &self.setup),
-        ) {
-            Stage::Detecting(buffered) => buffered,
-            Stage::Ready(..) => Vec::new(),
-        };
-        for (line, bytes) in buffered {
-            self.read_line(line, &bytes, on_step);
-        }
-    }
-
-    /// Detection failed (window full or input ended): every buffered line is reported.
-    fn flush_detection(&mut self, on_step: &mut dyn FnMut(Step<'_>)) {
-        let Stage::Detecting(buffered) = &mut self.stage else {
-            return;
-        };
-        let lines = std::mem::take(buffered);
-        for (line, bytes) in lines {
-            let message = match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
-                Err(error) => crate::read::json::classify(&bytes, &error)
-                    .map_or_else(|| error.to_string(), |invalid| invalid.message),
-                Ok(_) => "not an event of any known dialect (use --provider to name it)".to_owned(),
-            };
-            self.diagnostics.push(Diagnostic::at(
-                line,
-                DiagnosticKind::UndetectedDialect,
-                message,
-            ));
-            self.classify(0);
-            self.report(Some((line, &bytes)), on_step);
         }
     }
 

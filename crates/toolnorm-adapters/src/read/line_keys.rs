@@ -14,6 +14,8 @@ use serde_json::value::RawValue;
 pub struct LineKeys<'a> {
     /// The keys in line order, each with its raw value (`null` values left out).
     keys: Vec<(Cow<'a, str>, &'a RawValue)>,
+    /// The object is the first item of an array the line holds, not the line itself.
+    array_head: bool,
 }
 
 impl<'a> LineKeys<'a> {
@@ -24,6 +26,21 @@ impl<'a> LineKeys<'a> {
         let keys = deserializer.deserialize_map(KeysVisitor).ok()?;
         deserializer.end().ok()?;
         Some(keys)
+    }
+
+    /// The keys of the first item of a line that is a JSON array (a whole document of
+    /// records, such as a Cline task's `ui_messages.json`), when that item is an object.
+    pub fn of_array_head(bytes: &'a [u8]) -> Option<Self> {
+        let items: Vec<&'a RawValue> = serde_json::from_slice(bytes).ok()?;
+        let first = items.first()?;
+        let mut keys = LineKeys::of(first.get().as_bytes())?;
+        keys.array_head = true;
+        Some(keys)
+    }
+
+    /// Whether these are the keys of an array's first item ([`LineKeys::of_array_head`]).
+    pub fn is_array_head(&self) -> bool {
+        self.array_head
     }
 
     /// The raw value of `key`, when the line has it (and it is not `null`).
@@ -45,6 +62,12 @@ impl<'a> LineKeys<'a> {
         serde_json::from_str::<BorrowedStr<'a>>(raw.get())
             .ok()
             .map(|text| text.0)
+    }
+
+    /// The raw JSON text of `key`'s value, when the line has it (and it is not `null`),
+    /// for a claim that looks inside a nested value.
+    pub fn raw(&self, key: &str) -> Option<&'a str> {
+        self.get(key).map(RawValue::get)
     }
 
     /// `type`, when the line has it as a string.
@@ -106,7 +129,10 @@ impl<'de> Visitor<'de> for KeysVisitor {
                 keys.push((key, value));
             }
         }
-        Ok(LineKeys { keys })
+        Ok(LineKeys {
+            keys,
+            array_head: false,
+        })
     }
 }
 

@@ -2,7 +2,8 @@
 //! one read as a stream, its over-long strings cut when asked; several events on one line
 //! read apart), JSON lines with diagnostics that say what is wrong, and tool input that is
 //! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the top-level
-//! keys of a line that the dialects' claims read.
+//! keys of a line that the dialects' claims read, and values read with their generated
+//! type when they lack a field it requires (the gap filled and told, `tolerant`).
 
 #[cfg(any(
     feature = "claude-code",
@@ -23,3 +24,5 @@ pub mod partial_json;
 #[cfg(test)]
 pub(crate) mod scan_check;
 pub mod surrogates;
+#[cfg(any(feature = "codex", feature = "gemini-cli", feature = "opencode"))]
+pub(crate) mod tolerant;

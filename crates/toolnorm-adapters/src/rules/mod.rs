@@ -19,6 +19,10 @@
 //! kind = "browser"
 //! ```
 //!
+//! A rule's `when` narrows it to calls whose input has these values (`when = {
+//! "action.type" = "search" }`); the value `"*"` stands for any value that is there and
+//! not empty (`when = { cell_id = "*" }`).
+//!
 //! When no rule gives a title, a `verb_object` tool name becomes action text:
 //! `create_issue` → `Creating issue`.
 //!
@@ -316,7 +320,12 @@ impl Rule {
                 .as_ref()
                 .is_none_or(|server| tool.server.is_some_and(|name| server.matches(name)))
             && self.when.iter().all(|(path, expected)| {
-                path.get(tool.input).and_then(scalar_text).as_deref() == Some(expected)
+                let value = path.get(tool.input).and_then(scalar_text);
+                match expected.as_str() {
+                    // Any value: the field is there and not empty.
+                    "*" => value.is_some_and(|value| !value.is_empty()),
+                    _ => value.as_deref() == Some(expected),
+                }
             })
     }
 }

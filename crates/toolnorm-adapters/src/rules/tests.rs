@@ -403,3 +403,37 @@ fn unknown_kinds_are_reported() {
         Some("New")
     );
 }
+
+#[test]
+fn a_star_when_matches_any_value_present() {
+    let rules = TitleRules::from_toml(
+        r#"
+        [[rule]]
+        tool = "wait"
+        when = { cell_id = "*" }
+        title = "Waiting for cell {cell_id}"
+        [[rule]]
+        tool = "wait"
+        title = "Waiting for agents"
+        "#,
+        "user.toml",
+    )
+    .unwrap();
+    let got = |input: Value| title(&rules, "codex", "wait", None, input);
+    assert_eq!(
+        got(json!({ "cell_id": "2" })).as_deref(),
+        Some("Waiting for cell 2")
+    );
+    assert_eq!(
+        got(json!({ "cell_id": 3 })).as_deref(),
+        Some("Waiting for cell 3")
+    );
+    assert_eq!(
+        got(json!({ "cell_id": "" })).as_deref(),
+        Some("Waiting for agents")
+    );
+    assert_eq!(
+        got(json!({ "targets": ["a"] })).as_deref(),
+        Some("Waiting for agents")
+    );
+}

@@ -219,6 +219,26 @@ impl<'a> Facts<'a> {
         })
     }
 
+    /// The kind and title the rules give a call of this provider's tool `name` (an MCP
+    /// tool: its server and bare name in `mcp`) with `input`, as a call opened now gets.
+    pub fn describe(
+        &self,
+        name: &str,
+        mcp: Option<(&str, &str)>,
+        input: &Value,
+    ) -> (toolnorm::ToolKind, String) {
+        let tool = self.tool_named(name, mcp);
+        let kind = describe::kind(&self.tracker.rules, tool, input);
+        let title = describe::title(
+            &self.tracker.rules,
+            tool,
+            input,
+            self.tracker.cwd.as_deref(),
+            None,
+        );
+        (kind, title)
+    }
+
     /// Reports a problem with the line.
     pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
         self.sink.diagnostic(diagnostic);
@@ -231,17 +251,22 @@ impl<'a> Facts<'a> {
 
     /// Who the tool of an open call is, for the rules.
     fn tool<'t>(&'t self, name: &'t str, extras: Option<&'t Extras>) -> Tool<'t> {
-        match extras.and_then(|extras| extras.mcp.as_ref()) {
-            Some((server, bare)) => Tool {
-                provider: self.tracker.provider,
-                bare,
-                server: Some(server),
-            },
-            None => Tool {
-                provider: self.tracker.provider,
-                bare: name,
-                server: None,
-            },
+        let mcp = extras
+            .and_then(|extras| extras.mcp.as_ref())
+            .map(|(server, bare)| (server.as_str(), bare.as_str()));
+        self.tool_named(name, mcp)
+    }
+
+    /// Who a tool is, for the rules: the MCP server's tool (`(server, bare)`), else `name`.
+    fn tool_named<'t>(&'t self, name: &'t str, mcp: Option<(&'t str, &'t str)>) -> Tool<'t> {
+        let (server, bare) = match mcp {
+            Some((server, bare)) => (Some(server), bare),
+            None => (None, name),
+        };
+        Tool {
+            provider: self.tracker.provider,
+            bare,
+            server,
         }
     }
 

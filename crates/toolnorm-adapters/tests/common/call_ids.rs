@@ -84,11 +84,13 @@ impl CallIds {
     }
 }
 
-/// The string ids at `path` under `value`.
+/// The ids at `path` under `value`: strings, or numbers (Cline's `ts`) as their text.
 fn found(value: &Value, path: &[&str], ids: &mut BTreeSet<String>) {
     let Some((first, rest)) = path.split_first() else {
         if let Some(id) = value.as_str() {
             ids.insert(id.to_owned());
+        } else if let Some(id) = value.as_u64() {
+            ids.insert(id.to_string());
         }
         return;
     };

@@ -5,8 +5,9 @@ pub mod call_ids;
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
 use toolnorm::NormalizedToolPart;
-use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Step};
+use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Severity, Step};
 
 /// The workspace's `fixtures/` directory.
 pub fn fixtures() -> PathBuf {
@@ -50,6 +51,26 @@ pub fn normalize(
     dialect: Option<Dialect>,
 ) -> (Vec<NormalizedToolPart>, Vec<Diagnostic>) {
     run(Normalizer::builder().dialect(dialect).build(), bytes)
+}
+
+/// Normalizes `text` read as `dialect`: the final parts and each diagnostic as
+/// (severity, message).
+pub fn shown(dialect: Dialect, text: &str) -> (Vec<NormalizedToolPart>, Vec<(Severity, String)>) {
+    let (parts, diagnostics) = normalize(text.as_bytes(), Some(dialect));
+    let shown = diagnostics
+        .iter()
+        .map(|d| (d.severity, d.to_string()))
+        .collect();
+    (parts, shown)
+}
+
+/// [`shown`] of `lines`, each written as one JSON line.
+pub fn shown_lines(
+    dialect: Dialect,
+    lines: &[Value],
+) -> (Vec<NormalizedToolPart>, Vec<(Severity, String)>) {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    shown(dialect, &text)
 }
 
 /// Normalizes a fixture file, by path relative to `fixtures/`.

@@ -228,10 +228,14 @@ pub fn golden_name(test: &str, fixture: &str) -> String {
 }
 
 /// A source folder's source and version (`claude-code@2.0.73` -> `claude-code`, `[2, 0, 73]`;
-/// no version for the unversioned folder, which holds the newest recordings).
+/// no version for the unversioned folder, which holds the newest recordings). A suffix
+/// after `-` is not compared (Amp's `0.0.1767830505-ga62310` names its commit).
 fn split(folder: &str) -> (&str, Option<Vec<u64>>) {
     match folder.split_once('@') {
         Some((source, version)) => {
+            let version = version
+                .split_once('-')
+                .map_or(version, |(numbers, _)| numbers);
             let numbers = version
                 .split('.')
                 .map(|number| number.parse().expect("a version folder's version"))

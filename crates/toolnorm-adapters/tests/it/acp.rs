@@ -44,12 +44,12 @@ fn validator() -> &'static common::JsonSchema {
     })
 }
 
-fn assert_valid(frame: &Value, origin: &str) {
+pub(crate) fn assert_valid(frame: &Value, origin: &str) {
     validator().assert_valid(frame, origin);
 }
 
 /// Normalizes `bytes` and emits a frame per change, as `--format acp` does.
-fn emit(bytes: &[u8], dialect: Option<Dialect>, acp: AcpOptions) -> (Vec<Value>, usize) {
+pub(crate) fn emit(bytes: &[u8], dialect: Option<Dialect>, acp: AcpOptions) -> (Vec<Value>, usize) {
     let mut normalizer = Normalizer::builder().dialect(dialect).build();
     let mut emitter = AcpEmitter::new(acp);
     let mut frames = Vec::new();
@@ -64,14 +64,16 @@ fn emit(bytes: &[u8], dialect: Option<Dialect>, acp: AcpOptions) -> (Vec<Value>,
 }
 
 /// Ingests frames: the parts and the diagnostics.
-fn ingest(frames: &[Value]) -> (Vec<NormalizedToolPart>, Vec<toolnorm_adapters::Diagnostic>) {
+pub(crate) fn ingest(
+    frames: &[Value],
+) -> (Vec<NormalizedToolPart>, Vec<toolnorm_adapters::Diagnostic>) {
     let text: String = frames.iter().map(|frame| format!("{frame}\n")).collect();
     common::normalize(text.as_bytes(), None)
 }
 
 /// The sequence rules: per id one `tool_call`, first; then updates, each carrying only
 /// fields whose value changed; nothing after a terminal status.
-fn check_sequence(frames: &[Value], origin: &str) {
+pub(crate) fn check_sequence(frames: &[Value], origin: &str) {
     let mut calls: HashMap<String, (Map<String, Value>, bool)> = HashMap::new();
     for frame in frames {
         let update = frame["params"]["update"].as_object().unwrap();
@@ -592,7 +594,7 @@ fn event(id: String) -> impl Strategy<Value = ToolEvent> {
     ]
 }
 
-fn events() -> impl Strategy<Value = Vec<ToolEvent>> {
+pub(crate) fn events() -> impl Strategy<Value = Vec<ToolEvent>> {
     let ids = prop::sample::select(vec!["call_1", "call_2", "call_3"]);
     prop::collection::vec(ids.prop_flat_map(|id| event(id.to_owned())), 1..24)
 }

@@ -24,7 +24,9 @@ fn a_title_with_spaces_is_never_split_into_an_mcp_server_and_tool() {
         json!({"sessionUpdate": "tool_call", "toolCallId": "c1",
         "title": "Read notes_2026.txt", "status": "pending"}),
     )]);
-    assert_eq!(part.name, "Read notes_2026.txt");
+    // A title is not a name: with no kind either, the call is a `tool`.
+    assert_eq!(part.name, "tool");
+    assert_eq!(part.title, "Read notes_2026.txt");
     assert_ne!(part.kind, ToolKind::Mcp);
     assert!(!part.metadata.unwrap().contains_key("mcp"));
 }
@@ -38,6 +40,111 @@ fn a_call_with_no_title_or_name_is_named_after_its_kind_not_its_id() {
     assert_eq!(part.name, "execute");
     assert_eq!(part.kind, ToolKind::Bash);
     assert!(!part.title.contains("call_abc123"), "{}", part.title);
+}
+
+#[test]
+fn a_name_comes_from_what_the_agent_says_of_its_tool_never_its_title() {
+    let named = |call: Value| {
+        let mut frame = json!({"sessionUpdate": "tool_call", "status": "in_progress"});
+        frame
+            .as_object_mut()
+            .unwrap()
+            .extend(call.as_object().unwrap().clone());
+        let part = one(&[update(frame)]);
+        (part.name, part.kind, part.title)
+    };
+    // Gemini CLI: no name, no input; the id is made from the tool's name.
+    for id in ["write_file-1759000000000-3", "write_file__call_7"] {
+        assert_eq!(
+            named(
+                json!({"toolCallId": id, "title": "Writing to mandelbrot.py",
+                "kind": "edit"})
+            ),
+            (
+                "write_file".to_owned(),
+                ToolKind::FileWrite,
+                "Writing to mandelbrot.py".to_owned()
+            ),
+            "{id}"
+        );
+    }
+    // Its MCP tools, `mcp_<server>_<tool>`; a built-in of some provider is no MCP tool.
+    let (name, kind, title) = named(json!({"toolCallId": "mcp_toolbox_echo__c1",
+        "title": "echo (toolbox MCP Server)", "kind": "other"}));
+    assert_eq!(
+        (name.as_str(), kind, title.as_str()),
+        ("mcp_toolbox_echo", ToolKind::Mcp, "Echoing")
+    );
+    let (name, kind, title) = named(json!({"toolCallId": "write_todos__c1",
+        "title": "Set 3 todo(s)", "kind": "other"}));
+    assert_eq!(
+        (name.as_str(), kind, title.as_str()),
+        ("write_todos", ToolKind::Todo, "Set 3 todo(s)")
+    );
+    // Qwen Code: `_meta.toolName` at the top of its `_meta`.
+    let (name, kind, title) = named(json!({"toolCallId": "call_1", "title": "ReadFile: a.txt",
+        "kind": "read", "rawInput": {"absolute_path": "/w/a.txt"},
+        "_meta": {"toolName": "read_file", "provenance": "builtin"}}));
+    assert_eq!(
+        (name.as_str(), kind, title.as_str()),
+        ("read_file", ToolKind::FileRead, "Reading /w/a.txt")
+    );
+    // OpenCode: a first title that is a bare tool name.
+    assert_eq!(
+        named(
+            json!({"toolCallId": "call_2", "title": "bash", "kind": "execute",
+            "rawInput": {}})
+        )
+        .0,
+        "bash"
+    );
+    // Codex's adapter names nothing: the kind stands in, the title stays a title.
+    let (name, kind, title) = named(json!({"toolCallId": "call_3", "title": "Read notes.txt",
+        "kind": "read", "rawInput": {"parsed_cmd": [{"type": "read", "path": "notes.txt"}]}}));
+    assert_eq!(
+        (name.as_str(), kind, title.as_str()),
+        ("read", ToolKind::FileRead, "Reading notes.txt")
+    );
+    // A bare title that is the file the call works on is no tool name.
+    let (name, _, title) = named(json!({"toolCallId": "call_4", "title": "Makefile",
+        "kind": "read", "locations": [{"path": "/w/Makefile"}]}));
+    assert_eq!(
+        (name.as_str(), title.as_str()),
+        ("read", "Reading /w/Makefile")
+    );
+}
+
+#[test]
+fn a_subagents_call_names_its_parent_at_the_top_of_meta() {
+    let part = one(&[update(
+        json!({"sessionUpdate": "tool_call", "toolCallId": "c9",
+        "title": "Shell", "kind": "execute", "status": "pending", "rawInput": {"command": "ls"},
+        "_meta": {"toolName": "run_shell_command", "parentToolCallId": "agent_1"}}),
+    )]);
+    assert_eq!(part.name, "run_shell_command");
+    assert_eq!(part.metadata.unwrap()["parentToolCallId"], "agent_1");
+}
+
+#[test]
+fn an_update_of_a_call_never_started_is_a_notice_only_in_a_stream_joined_late() {
+    // Gemini CLI announces a call its policy refused only by its failed update.
+    let refused = update(json!({"sessionUpdate": "tool_call_update",
+        "toolCallId": "run_shell_command__c1", "status": "failed", "kind": "execute",
+        "content": [{"type": "content", "content": {"type": "text",
+            "text": "Tool execution for \"Shell\" denied by policy."}}]}));
+    let started = json!({"jsonrpc": "2.0", "id": 2, "result": {"sessionId": "s1"}});
+    let text = |lines: &[&Value]| -> String { lines.iter().map(|l| format!("{l}\n")).collect() };
+    let (parts, diagnostics) =
+        common::normalize(text(&[&started, &refused]).as_bytes(), Some(Dialect::ACP));
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(
+        error.code.as_ref().map(toolnorm::ErrorCode::as_str),
+        Some("permission_denied")
+    );
+    let (parts, diagnostics) = common::normalize(text(&[&refused]).as_bytes(), Some(Dialect::ACP));
+    assert_eq!(parts.len(), 1);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
 }
 
 #[test]

@@ -203,8 +203,32 @@ fn session_files_and_newer_dialects_concatenated_keep_every_call() {
         "codex-exec@0.142.0",
         "opencode-export@1.17.19",
         "opencode-serve@1.17.19",
+        "cursor",
+        "amp",
+        "amp@0.0.1767830505-ga62310",
+        "droid",
+        "droid@0.215.0",
+        "droid-session",
+        "droid-session@0.215.0",
+        "droid-rpc",
+        "droid-rpc@0.215.0",
+        "copilot-session",
+        "copilot-session@1.0.82",
+        "pi",
+        "pi@0.52.12",
+        "pi-session",
+        "pi-session@0.52.12",
     ] {
         concatenated(dir, own_sessions);
+    }
+}
+
+#[test]
+fn cline_tasks_concatenated_keep_every_call() {
+    // Every `cline --json` run starts with its `task_started` line, and every task file
+    // is a line of its own: the same ids in the next run are calls of their own.
+    for dir in ["cline-json", "cline-task"] {
+        concatenated(dir, |_, text| text.to_owned());
     }
 }
 
@@ -221,6 +245,9 @@ fn recordings_concatenated_without_their_last_newline_keep_every_call() {
         "gemini-cli-session",
         "opencode-serve",
         "claude-code-acp",
+        "cursor",
+        "amp",
+        "copilot-session",
     ] {
         let files = common::recordings(dir);
         let texts: Vec<String> = files

@@ -30,7 +30,9 @@ fn fixture_files() -> Vec<std::path::PathBuf> {
 }
 
 /// The part snapshots of a stream, in order, and the final parts by id.
-fn snapshots(bytes: &[u8]) -> (Vec<NormalizedToolPart>, HashMap<String, NormalizedToolPart>) {
+pub(crate) fn snapshots(
+    bytes: &[u8],
+) -> (Vec<NormalizedToolPart>, HashMap<String, NormalizedToolPart>) {
     let mut normalizer = Normalizer::builder().build();
     let mut all = Vec::new();
     let mut on_step = |step: Step<'_>| {
@@ -47,14 +49,14 @@ fn snapshots(bytes: &[u8]) -> (Vec<NormalizedToolPart>, HashMap<String, Normaliz
     (all, last)
 }
 
-fn ai_sdk(parts: &[NormalizedToolPart]) -> Vec<Value> {
+pub(crate) fn ai_sdk(parts: &[NormalizedToolPart]) -> Vec<Value> {
     let mut emitter = AiSdkEmitter::new("s");
     let mut chunks: Vec<Value> = parts.iter().flat_map(|part| emitter.part(part)).collect();
     chunks.extend(emitter.finish());
     chunks
 }
 
-fn ag_ui(parts: &[NormalizedToolPart]) -> Vec<Value> {
+pub(crate) fn ag_ui(parts: &[NormalizedToolPart]) -> Vec<Value> {
     let mut emitter = AgUiEmitter::new("t");
     let mut events: Vec<Value> = parts.iter().flat_map(|part| emitter.part(part)).collect();
     events.extend(emitter.finish());
@@ -77,7 +79,11 @@ fn is_denial(part: &NormalizedToolPart) -> bool {
 /// The AI SDK rules: chunks inside a `start`/`finish` pair; per call and message a
 /// `tool-input-start` first, deltas only while the input streams, one end chunk that
 /// says how the part ended, nothing after it.
-fn check_ai_sdk(chunks: &[Value], last: &HashMap<String, NormalizedToolPart>, origin: &str) {
+pub(crate) fn check_ai_sdk(
+    chunks: &[Value],
+    last: &HashMap<String, NormalizedToolPart>,
+    origin: &str,
+) {
     let mut open = false;
     let mut calls: HashMap<String, &str> = HashMap::new();
     let mut ended = HashSet::new();
@@ -103,6 +109,11 @@ fn check_ai_sdk(chunks: &[Value], last: &HashMap<String, NormalizedToolPart>, or
             !ended.contains(&id),
             "{origin}: {kind} after the end of {id}"
         );
+        for key in required_keys(kind) {
+            // A key the SDK's schema requires, even when its value is empty: without it
+            // the client rejects the chunk and drops the rest of the stream.
+            assert!(chunk.get(key).is_some(), "{origin}: {kind} without {key}");
+        }
         if chunk.get("toolName").is_some()
             || kind.starts_with("tool-output-") && kind != "tool-output-denied"
         {
@@ -149,10 +160,134 @@ fn check_ai_sdk(chunks: &[Value], last: &HashMap<String, NormalizedToolPart>, or
     }
 }
 
+/// The keys the AI SDK's `uiMessageChunkSchema` requires of a tool chunk besides its
+/// `type` and `toolCallId`.
+fn required_keys(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "tool-input-start" => &["toolName"],
+        "tool-input-delta" => &["inputTextDelta"],
+        "tool-input-available" => &["toolName", "input"],
+        "tool-output-available" => &["output"],
+        "tool-output-error" => &["errorText"],
+        _ => &[],
+    }
+}
+
+/// No chunk (event) of a call is the same as the call's chunk before it, but for the
+/// argument deltas: they append, so the same text twice (`[` then `[` of `[[`) still
+/// grows the input.
+pub(crate) fn check_no_repeats(frames: &[Value], origin: &str) {
+    let mut last: HashMap<&str, &Value> = HashMap::new();
+    for frame in frames {
+        let Some(id) = frame.get("toolCallId").and_then(Value::as_str) else {
+            continue;
+        };
+        let appends = matches!(
+            frame["type"].as_str(),
+            Some("tool-input-delta" | "TOOL_CALL_ARGS")
+        );
+        if let Some(previous) = last.insert(id, frame)
+            && !appends
+        {
+            assert_ne!(previous, frame, "{origin}: {id} repeats a chunk");
+        }
+    }
+}
+
+/// What a client shows of a call after its chunks so far (the fields each chunk sets, as
+/// `readUIMessageStream` takes them).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Shown {
+    state: String,
+    text: String,
+    input: Value,
+    title: Value,
+    meta: Value,
+    output: Value,
+    error_text: Value,
+}
+
+/// A call sent again in a later message (its session's message closed and reopened)
+/// shows something new there: of what it shows after each of its chunks in that message
+/// (the reset of a `tool-input-start` the chunks after it fill again left out), something
+/// differs from what it showed at the end of the message before.
+pub(crate) fn check_messages_show_changes(chunks: &[Value], origin: &str) {
+    let mut shown: HashMap<String, Shown> = HashMap::new();
+    let mut at_end: HashMap<String, Shown> = HashMap::new();
+    // The calls of the open message: what they showed after each chunk, and whether the
+    // last of those is a start's reset.
+    let mut in_message: Vec<(String, Vec<Shown>, bool)> = Vec::new();
+    for chunk in chunks {
+        let kind = chunk["type"].as_str().unwrap();
+        if kind == "start" || kind == "finish" {
+            for (id, views, _) in in_message.drain(..) {
+                let now = shown[&id].clone();
+                if let Some(before) = at_end.insert(id.clone(), now) {
+                    assert!(
+                        views.iter().any(|view| *view != before),
+                        "{origin}: {id} sent again in a new message with nothing new"
+                    );
+                }
+            }
+            continue;
+        }
+        let id = chunk["toolCallId"].as_str().unwrap().to_owned();
+        let call = shown.entry(id.clone()).or_default();
+        let field = |key: &str| chunk.get(key).cloned().unwrap_or(Value::Null);
+        match kind {
+            "tool-input-start" => {
+                call.state = "input-streaming".into();
+                call.text.clear();
+                call.input = Value::Null;
+                call.title = field("title");
+                call.meta = field("toolMetadata");
+            }
+            "tool-input-delta" => call
+                .text
+                .push_str(chunk["inputTextDelta"].as_str().unwrap()),
+            "tool-input-available" => {
+                call.state = "input-available".into();
+                call.input = field("input");
+                call.title = field("title");
+                call.meta = field("toolMetadata");
+            }
+            "tool-output-available" => {
+                call.state = "output-available".into();
+                call.output = field("output");
+                call.meta = field("toolMetadata");
+            }
+            "tool-output-error" => {
+                call.state = "output-error".into();
+                call.error_text = field("errorText");
+                call.meta = field("toolMetadata");
+            }
+            _ => call.state = kind.into(),
+        }
+        let view = call.clone();
+        let at = match in_message.iter().position(|(open, _, _)| *open == id) {
+            Some(at) => at,
+            None => {
+                in_message.push((id, Vec::new(), false));
+                in_message.len() - 1
+            }
+        };
+        let (_, views, after_start) = &mut in_message[at];
+        if *after_start {
+            views.pop();
+        }
+        views.push(view);
+        *after_start = kind == "tool-input-start";
+    }
+}
+
 /// The AG-UI rules: one run around everything; per call START, ARGS, END, then RESULT
 /// when it ended; a call's events carry the subagent of its START; subagents start
 /// before what they own and end once.
-fn check_ag_ui(events: &[Value], last: &HashMap<String, NormalizedToolPart>, origin: &str) {
+pub(crate) fn check_ag_ui(
+    events: &[Value],
+    last: &HashMap<String, NormalizedToolPart>,
+    origin: &str,
+) {
     assert_eq!(events.first().unwrap()["type"], "RUN_STARTED", "{origin}");
     assert_eq!(events.last().unwrap()["type"], "RUN_FINISHED", "{origin}");
     let mut phase: HashMap<String, &str> = HashMap::new();
@@ -207,6 +342,7 @@ fn check_ag_ui(events: &[Value], last: &HashMap<String, NormalizedToolPart>, ori
                 phase.insert(id, "ended");
             }
             ("TOOL_CALL_RESULT", Some("ended")) => {
+                assert!(event["content"].is_string(), "{origin}: {event}");
                 let part = &last[&id];
                 let meta = &event["metadata"]["toolnorm"];
                 assert_eq!(meta["state"], part.state.as_str(), "{origin}: {id}");
@@ -256,8 +392,11 @@ fn every_fixture_streams_by_the_protocols_rules() {
         let (all, last) = snapshots(&std::fs::read(path).unwrap());
         let chunks = ai_sdk(&all);
         check_ai_sdk(&chunks, &last, &origin);
+        check_no_repeats(&chunks, &origin);
+        check_messages_show_changes(&chunks, &origin);
         let events = ag_ui(&all);
         check_ag_ui(&events, &last, &origin);
+        check_no_repeats(&events, &origin);
         let count = |kind: &str| chunks.iter().filter(|chunk| chunk["type"] == kind).count();
         denied += count("tool-output-denied");
         failed += count("tool-output-error");
@@ -368,18 +507,27 @@ fn sessions_are_messages_and_a_subagents_calls_stay_with_its_parent() {
                     "state": "running", "metadata": metadata}),
         )
     };
-    let chunks = ai_sdk(&[
+    let mut done = call("p", "s1", None);
+    done.state = toolnorm::ToolState::Complete;
+    let messages = |parts: &[NormalizedToolPart]| -> Vec<String> {
+        ai_sdk(parts)
+            .iter()
+            .filter(|chunk| chunk["type"] == "start")
+            .map(|chunk| chunk["messageId"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let opened = [
         call("p", "s1", None),
         call("child", "s-child", Some("p")),
         call("q", "s2", None),
-        call("p", "s1", None).clone(),
-    ]);
-    let messages: Vec<&str> = chunks
-        .iter()
-        .filter(|chunk| chunk["type"] == "start")
-        .map(|chunk| chunk["messageId"].as_str().unwrap())
-        .collect();
-    assert_eq!(messages, ["s1", "s2", "s1~2"]);
+    ];
+    let mut ended = opened.to_vec();
+    ended.push(done);
+    assert_eq!(messages(&ended), ["s1", "s2", "s1~2"]);
+    // A snapshot that shows nothing new (streamed output, say) leaves the open message be.
+    let mut unchanged = opened.to_vec();
+    unchanged.push(call("p", "s1", None));
+    assert_eq!(messages(&unchanged), ["s1", "s2"]);
 
     let events = ag_ui(&[call("p", "s1", None), call("child", "s-child", Some("p"))]);
     let child = events
@@ -433,4 +581,69 @@ fn a_failed_subagent_is_a_subagent_error_after_its_calls_end() {
     assert_eq!(events[5]["subagentRunId"], "p");
     assert_eq!(events[8]["message"], "the subagent gave up");
     assert_eq!(events[8]["code"], "task_failed");
+}
+
+/// The events of generated calls, in two sessions with a subagent: `call_1` in session
+/// `a`, `call_2` in session `b`, `call_3` spawned by `call_1`.
+fn in_sessions(mut events: Vec<toolnorm::ToolEvent>) -> Vec<toolnorm::ToolEvent> {
+    for event in &mut events {
+        if let toolnorm::ToolEvent::ToolCallStarted(started) = event {
+            let metadata = started.metadata.get_or_insert_with(Default::default);
+            let (key, value) = match started.id.as_str() {
+                "call_1" => (toolnorm::meta::SESSION_ID, "a"),
+                "call_2" => (toolnorm::meta::SESSION_ID, "b"),
+                _ => (toolnorm::meta::PARENT_TOOL_CALL_ID, "call_1"),
+            };
+            metadata.insert(key.into(), value.into());
+        }
+    }
+    events
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Generated calls in interleaved sessions stream by the protocols' rules, and no
+    /// chunk repeats what its call already shows.
+    #[test]
+    fn generated_calls_stream_by_the_rules_without_repeats(
+        events in proptest::strategy::Strategy::prop_map(crate::acp::events(), in_sessions)
+    ) {
+        let mut fold = toolnorm::Fold::new();
+        let mut streamed: HashMap<String, u64> = HashMap::new();
+        let mut all = Vec::new();
+        for mut event in events {
+            if let toolnorm::ToolEvent::OutputAppended(appended) = &mut event {
+                appended.offset = streamed.get(&appended.id).copied().unwrap_or(0);
+            }
+            let chunk = match &event {
+                toolnorm::ToolEvent::OutputAppended(appended) => {
+                    Some((appended.id.clone(), appended.chunk.len() as u64))
+                }
+                _ => None,
+            };
+            if let Ok(update) = fold.apply(event) {
+                if let Some((id, length)) = chunk {
+                    *streamed.entry(id).or_default() += length;
+                }
+                // Changes only, as the normalizer reports them: a duplicate is not one.
+                if update.outcome != toolnorm::Outcome::Unchanged {
+                    all.push(update.part());
+                }
+            }
+        }
+        let last: HashMap<String, NormalizedToolPart> = all
+            .iter()
+            .map(|part| (part.id.clone(), part.clone()))
+            .collect();
+        if !last.is_empty() {
+            let chunks = ai_sdk(&all);
+            check_ai_sdk(&chunks, &last, "generated");
+            check_no_repeats(&chunks, "generated");
+            check_messages_show_changes(&chunks, "generated");
+            let events = ag_ui(&all);
+            check_ag_ui(&events, &last, "generated");
+            check_no_repeats(&events, "generated");
+        }
+    }
 }

@@ -12,4 +12,5 @@ mod serve;
 mod session;
 mod stats;
 mod ui_streams;
+mod unclaimed;
 mod view;

@@ -1,4 +1,5 @@
-//! ACP (Agent Client Protocol) driver: runs an ACP agent over stdio as an ACP
+//! ACP (Agent Client Protocol) driver (Claude Code's adapters, `opencode acp`,
+//! `codex-acp`, `gemini --acp`, `qwen --acp`): runs an ACP agent over stdio as an ACP
 //! client would (`initialize`, `session/new`, `session/prompt`), answers
 //! `session/request_permission` (rejecting when the scenario declines), and
 //! records every line the agent writes until the prompt's response arrives.
@@ -132,7 +133,41 @@ impl Recorder {
             None,
         )
     }
+
+    /// Records one scenario through Gemini CLI's ACP mode (`gemini --acp`), configured as
+    /// `gemini -p` is (settings, mock MCP server, deny policy) but without `--yolo`: the
+    /// calls that need approval ask for it.
+    pub(super) fn gemini_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let mut cmd = self.gemini_command(sc, dirs)?;
+        cmd.args(["--acp", "--model", super::gemini::MODEL]);
+        record(
+            "gemini-cli-acp",
+            cmd,
+            &format!("gemini --acp --model {}", super::gemini::MODEL),
+            sc,
+            dirs,
+            self.timeout,
+            None,
+        )
+    }
+
+    /// Records one scenario through Qwen Code's ACP mode (`qwen --acp`), pointed at the
+    /// mock model as `qwen -p` is, without `--yolo`.
+    pub(super) fn qwen_acp(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let mut cmd = self.qwen_command(dirs)?;
+        cmd.arg("--acp").args(self.qwen_model_args());
+        let shown = format!("qwen --acp {}", super::shell_join(&self.qwen_model_args()));
+        let mut raw = record("qwen-code-acp", cmd, &shown, sc, dirs, self.timeout, None)?;
+        raw.lines
+            .retain(|line| !line.contains(QWEN_COMMANDS_UPDATE));
+        Ok(raw)
+    }
 }
+
+/// Qwen Code's list of slash commands and skills (half a megabyte: every bundled skill's
+/// text), sent when its skills have loaded, before or after the prompt's answer: left out
+/// of the fixture, like Claude Code's prompt snapshots. It carries no tool call.
+const QWEN_COMMANDS_UPDATE: &str = r#""sessionUpdate":"available_commands_update""#;
 
 /// The ACP client side, from `initialize` to the response to
 /// `session/prompt`.

@@ -33,10 +33,19 @@ impl Recorder {
         let config_dir = dirs.home.join(".claude");
         std::fs::create_dir_all(&config_dir)
             .map_err(|e| Error::io("creating claude config dir", e))?;
-        write_json(
-            &config_dir.join("settings.json"),
-            &json!({"skipWebFetchPreflight": true, "autoUpdates": false}),
-        )?;
+        let mut settings = json!({"skipWebFetchPreflight": true, "autoUpdates": false});
+        if sc.options.claude_hooks {
+            let hook = |event: &str| {
+                json!([{"matcher": "*", "hooks": [
+                    {"type": "command", "command": format!("echo {event} hook ran")}
+                ]}])
+            };
+            settings["hooks"] = json!({
+                "PreToolUse": hook("PreToolUse"),
+                "PostToolUse": hook("PostToolUse"),
+            });
+        }
+        write_json(&config_dir.join("settings.json"), &settings)?;
         let mut cmd = self.command("claude", dirs);
         cmd.env("ANTHROPIC_BASE_URL", self.base_url())
             .env("ANTHROPIC_API_KEY", "sk-ant-mock")
@@ -74,6 +83,9 @@ impl Recorder {
         ];
         if sc.options.partial_messages {
             args.push("--include-partial-messages".into());
+        }
+        if sc.options.claude_hooks {
+            args.push("--include-hook-events".into());
         }
         match &sc.options.claude_permission_mode {
             Some(mode) => {

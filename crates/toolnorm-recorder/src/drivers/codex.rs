@@ -26,6 +26,12 @@ impl Recorder {
             .codex_sandbox
             .as_deref()
             .unwrap_or("danger-full-access");
+        let features: String = sc
+            .options
+            .codex_features
+            .iter()
+            .map(|feature| format!("{feature} = true\n"))
+            .collect();
         let config = format!(
             r#"model = "gpt-5.5"
 model_provider = "mock"
@@ -42,7 +48,7 @@ enabled = false
 
 [features]
 multi_agent_v2 = true
-
+{features}
 [model_providers.mock]
 name = "Mock"
 base_url = "{base}/v1"

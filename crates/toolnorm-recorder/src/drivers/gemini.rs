@@ -6,6 +6,8 @@
 //! gemini-api-key`), trusts the working directory through `GEMINI_CLI_TRUST_WORKSPACE`,
 //! and finds the mock MCP server in `mcpServers` of `~/.gemini/settings.json`.
 
+use std::process::Command;
+
 use serde_json::json;
 
 use super::files::{files_under, has_extension, lines_of};
@@ -16,10 +18,12 @@ use crate::run::RunDirs;
 use crate::scenario::Scenario;
 
 /// The model named on the command line (an explicit model skips the CLI's router).
-const MODEL: &str = "gemini-2.5-pro";
+pub(super) const MODEL: &str = "gemini-2.5-pro";
 
 impl Recorder {
-    pub(super) fn gemini(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+    /// A `gemini` command with its environment and a scratch `~/.gemini` (settings, the
+    /// scenario's deny policy), pointed at the mock model.
+    pub(super) fn gemini_command(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Command> {
         let config_dir = dirs.home.join(".gemini");
         std::fs::create_dir_all(&config_dir)
             .map_err(|e| Error::io("creating the gemini config dir", e))?;
@@ -33,15 +37,6 @@ impl Recorder {
                 "mcpServers": {crate::mcp::SERVER_NAME: {"command": self.mcp_bin, "args": []}}
             }),
         )?;
-        let mut args: Vec<String> = vec![
-            "-p".into(),
-            sc.full_prompt(),
-            "--output-format".into(),
-            "stream-json".into(),
-            "--model".into(),
-            MODEL.into(),
-        ];
-        args.push("--yolo".into());
         if !sc.options.gemini_deny.is_empty() {
             let policies = config_dir.join("policies");
             std::fs::create_dir_all(&policies)
@@ -65,6 +60,21 @@ impl Recorder {
             .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
             .env("GEMINI_TELEMETRY_ENABLED", "false")
             .env("NO_BROWSER", "true");
+        Ok(cmd)
+    }
+
+    pub(super) fn gemini(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let config_dir = dirs.home.join(".gemini");
+        let cmd = self.gemini_command(sc, dirs)?;
+        let args: Vec<String> = vec![
+            "-p".into(),
+            sc.full_prompt(),
+            "--output-format".into(),
+            "stream-json".into(),
+            "--model".into(),
+            MODEL.into(),
+            "--yolo".into(),
+        ];
         let mut raw = self.one_shot(
             sc,
             dirs,

@@ -21,6 +21,9 @@ pub(super) trait Protocol {
     const PEER: &'static str;
     /// Whether every message carries `"jsonrpc": "2.0"`.
     const JSONRPC: bool;
+    /// Fields every message sent carries besides (Factory Droid's `type` and
+    /// `factoryApiVersion`); a field the message sets itself is kept.
+    const ENVELOPE: &'static [(&'static str, &'static str)] = &[];
     /// What a turn that does not end within the time limit did not do.
     const UNFINISHED: &'static str;
     /// How long the peer may take to exit once its stdin is closed before it
@@ -59,6 +62,15 @@ fn send<P: Protocol>(stdin: &mut ChildStdin, msg: Value) -> Result<()> {
         Value::Object(framed)
     } else {
         msg
+    };
+    let msg = match msg {
+        Value::Object(mut fields) if !P::ENVELOPE.is_empty() => {
+            for (key, value) in P::ENVELOPE {
+                fields.entry(*key).or_insert_with(|| json!(value));
+            }
+            Value::Object(fields)
+        }
+        other => other,
     };
     let context = || format!("writing to {}", P::PEER);
     writeln!(stdin, "{msg}").map_err(|e| Error::io(context(), e))?;

@@ -1,7 +1,7 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve` with the `export` of the sessions it stored, `acp`, `gemini`, `qwen`), the runners they share (`oneshot` for a CLI that prints
+//! `serve` with the `export` of the sessions it stored, `acp`, `gemini`, `qwen`, `pi`), the runners they share (`oneshot` for a CLI that prints
 //! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
 //! environment every CLI runs in (`sandbox`) and the substitutions that make a
 //! capture stable (`substitutions`).
@@ -20,15 +20,21 @@ use crate::scenario::Scenario;
 use crate::scrub::Normalizer;
 
 mod acp;
+mod amp;
 mod appserver;
 mod claude;
+mod cline;
 mod codex;
+mod copilot;
+mod droid;
+mod droid_rpc;
 mod export;
 mod files;
 mod gemini;
 mod jsonrpc;
 mod oneshot;
 mod opencode;
+mod pi;
 mod qwen;
 mod sandbox;
 mod serve;
@@ -80,9 +86,23 @@ const ROLLOUT_SHOWN: &str =
 const QWEN_SESSION_SHOWN: &str =
     "  # the session file it wrote: ~/.qwen/projects/<project>/chats/<session>.jsonl";
 
+/// Appended to the command of a Cline task fixture: which file it holds.
+const CLINE_TASK_SHOWN: &str =
+    "  # the task's messages it wrote: ~/.cline/data/tasks/<id>/ui_messages.json";
+
 /// The stored forms whose ids are the main stream's (the same session, the same
 /// calls): normalized with the main stream's UUID placeholders.
-const SHARES_UUIDS: &[&str] = &["codex-rollout", "qwen-code-session"];
+const SHARES_UUIDS: &[&str] = &[
+    "codex-rollout",
+    "qwen-code-session",
+    "droid-session",
+    "copilot-session",
+    "pi-session",
+];
+
+/// Appended to the command of a Pi session fixture: which file it holds.
+const PI_SESSION_SHOWN: &str =
+    "  # the session file it wrote: ~/.pi/agent/sessions/--<cwd>--/<timestamp>_<session>.jsonl";
 
 /// The CLIs of the provenance header: (name, npm package).
 const CLI_NAMES: &[(&str, &str)] = &[
@@ -94,6 +114,11 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("zed-claude-code-acp", "@zed-industries/claude-code-acp"),
     ("gemini-cli", "@google/gemini-cli"),
     ("qwen-code", "@qwen-code/qwen-code"),
+    ("amp", "@sourcegraph/amp"),
+    ("cline", "cline"),
+    ("droid", droid::PACKAGE),
+    ("copilot", "@github/copilot"),
+    ("pi", "@mariozechner/pi-coding-agent"),
 ];
 
 impl Recorder {
@@ -169,7 +194,15 @@ impl Recorder {
             "codex-acp" => self.codex_acp(scenario, &dirs)?,
             "claude-code-zed-acp" => self.zed_claude_acp(scenario, &dirs)?,
             "gemini-cli" => self.gemini(scenario, &dirs)?,
+            "gemini-cli-acp" => self.gemini_acp(scenario, &dirs)?,
+            "qwen-code-acp" => self.qwen_acp(scenario, &dirs)?,
             "qwen-code" => self.qwen(scenario, &dirs)?,
+            "amp" => self.amp(scenario, &dirs)?,
+            "cline-json" => self.cline_json(scenario, &dirs)?,
+            "droid" => self.droid(scenario, &dirs)?,
+            "droid-rpc" => droid_rpc::record(self, scenario, &dirs)?,
+            "copilot" => self.copilot(scenario, &dirs)?,
+            "pi" => self.pi(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -213,8 +246,20 @@ impl Recorder {
             if dir == "qwen-code-session" {
                 command.push_str(QWEN_SESSION_SHOWN);
             }
+            if dir == "cline-task" {
+                command.push_str(CLINE_TASK_SHOWN);
+            }
+            if dir == "droid-session" {
+                command.push_str(droid::SESSION_SHOWN);
+            }
+            if dir == "pi-session" {
+                command.push_str(PI_SESSION_SHOWN);
+            }
             if dir == "opencode-export" {
                 command.push_str(export::EXPORT_SHOWN);
+            }
+            if dir == "copilot-session" {
+                command.push_str(copilot::SESSION_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

@@ -9,6 +9,8 @@
 //! The session file the run wrote, `~/.qwen/projects/<project>/chats/<session>.jsonl`,
 //! is kept beside it (`qwen-code-session/`).
 
+use std::process::Command;
+
 use serde_json::{Value, json};
 
 use super::files::{files_under, has_extension, lines_of};
@@ -22,7 +24,9 @@ use crate::scenario::Scenario;
 const MODEL: &str = "qwen3-coder-plus";
 
 impl Recorder {
-    pub(super) fn qwen(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+    /// A `qwen` command with its environment and a scratch `~/.qwen` (settings with the
+    /// mock MCP server), its model requests going to the mock model.
+    pub(super) fn qwen_command(&self, dirs: &RunDirs) -> Result<Command> {
         let config_dir = dirs.home.join(".qwen");
         std::fs::create_dir_all(&config_dir)
             .map_err(|e| Error::io("creating the qwen config dir", e))?;
@@ -37,21 +41,6 @@ impl Recorder {
                 "mcpServers": {crate::mcp::SERVER_NAME: {"command": self.mcp_bin, "args": []}}
             }),
         )?;
-        let args: Vec<String> = vec![
-            "-p".into(),
-            sc.full_prompt(),
-            "--output-format".into(),
-            "stream-json".into(),
-            "--auth-type".into(),
-            "openai".into(),
-            "--openai-base-url".into(),
-            format!("{}/qwen/v1", self.base_url()),
-            "--openai-api-key".into(),
-            "mock-qwen-key".into(),
-            "--model".into(),
-            MODEL.into(),
-            "--yolo".into(),
-        ];
         let mut cmd = self.command("qwen", dirs);
         // Before 0.2x, Qwen Code sends its model requests through `HTTPS_PROXY` without
         // honouring `NO_PROXY`, so the sandbox's refusing proxy would stop them.
@@ -70,6 +59,34 @@ impl Recorder {
             .env("OPENAI_MODEL", MODEL)
             .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
             .env("NO_BROWSER", "true");
+        Ok(cmd)
+    }
+
+    /// The arguments that point `qwen` at the mock model.
+    pub(super) fn qwen_model_args(&self) -> Vec<String> {
+        vec![
+            "--auth-type".into(),
+            "openai".into(),
+            "--openai-base-url".into(),
+            format!("{}/qwen/v1", self.base_url()),
+            "--openai-api-key".into(),
+            "mock-qwen-key".into(),
+            "--model".into(),
+            MODEL.into(),
+        ]
+    }
+
+    pub(super) fn qwen(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
+        let config_dir = dirs.home.join(".qwen");
+        let cmd = self.qwen_command(dirs)?;
+        let mut args: Vec<String> = vec![
+            "-p".into(),
+            sc.full_prompt(),
+            "--output-format".into(),
+            "stream-json".into(),
+        ];
+        args.extend(self.qwen_model_args());
+        args.push("--yolo".into());
         let mut raw = self.one_shot(
             sc,
             dirs,

@@ -33,7 +33,13 @@ impl Recorder {
     /// A command with a clean environment: only loopback, a refusing proxy,
     /// the scratch HOME.
     pub(super) fn command(&self, program: &str, dirs: &RunDirs) -> Command {
-        let mut cmd = Command::new(self.bin_dir().join(program));
+        self.command_at(&self.bin_dir().join(program), dirs)
+    }
+
+    /// [`Recorder::command`] of a program given by its path (a binary a platform package
+    /// ships without a `bin` entry).
+    pub(super) fn command_at(&self, program: &std::path::Path, dirs: &RunDirs) -> Command {
+        let mut cmd = Command::new(program);
         let path = format!(
             "{}:{}:/usr/local/bin:/usr/bin:/bin",
             self.bin_dir().display(),

@@ -38,6 +38,36 @@ impl Recorder {
             s.add_pattern(r"Process Group PGID: \d+", "Process Group PGID: 4242")?;
             s.number_timestamps_by_position();
         }
+        if provider.starts_with("cline") {
+            // Cline's environment details: the time of each request, and the tools it
+            // found on the host's PATH.
+            s.add_pattern(
+                r"\d{1,2}/\d{1,2}/\d{4}, \d{1,2}:\d{2}:\d{2} [AP]M",
+                "1/1/2026, 12:00:00 AM",
+            )?;
+            s.add_pattern(
+                r"(may be useful if needed to accomplish the task: )[^.]*\.",
+                "${1}git, node.",
+            )?;
+            // The CLI's task id is the time the task started.
+            s.add_pattern(r"^\d{13}$", "1767225600000")?;
+        }
+        if provider.starts_with("droid") {
+            // Factory Droid's `completion` averages its time to first token over the turns:
+            // a whole number in one run, a fraction in the next.
+            s.add_pattern(r#""ttft_ms":\d+(\.\d+)?"#, r#""ttft_ms":100"#)?;
+        }
+        if provider.starts_with("copilot") {
+            // Copilot CLI: its events a few milliseconds apart share a millisecond in one
+            // run and not the next.
+            s.number_timestamps_by_position();
+        }
+        if provider.starts_with("pi") {
+            // Pi's session entries: random 8-hex ids (`id`, `parentId`), and entries a few
+            // milliseconds apart that share a millisecond in one run and not the next.
+            s.add_counted(r"^[0-9a-f]{8}$", "e")?;
+            s.number_timestamps_by_position();
+        }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
         // Codex's unified exec output header: a random chunk id and the measured time.
         s.add_pattern(r"Chunk ID: [0-9a-f]{6}\b", "Chunk ID: 0c0c0c")?;

@@ -38,6 +38,13 @@ pub(super) fn reply(req: &Request<'_>) -> Reply {
         Step::plain()
     } else {
         let step = req.step(Dialect::Anthropic, &entries);
+        if step
+            .overload
+            .as_deref()
+            .is_some_and(|key| req.overload_now(key))
+        {
+            return Reply::overloaded();
+        }
         match step.turn {
             Some(turn) => {
                 msg_id = format!("msg_mock_{}", step.prefix);

@@ -6,8 +6,10 @@
 //!
 //! One file per concern: the HTTP server (`server`), the scripted turns the
 //! APIs share (`script`), SSE and chunking helpers (`stream`), and one file
-//! per model API (`anthropic`, `responses`, `chat`, `gemini`).
+//! per model API (`anthropic`, `responses`, `chat`, `gemini`); `amp` answers what Amp
+//! asks of its own server.
 
+mod amp;
 mod anthropic;
 mod chat;
 mod gemini;

@@ -2,8 +2,9 @@
 //! step a request selects, and the call inputs with their placeholders filled.
 
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::LazyLock;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use regex::Regex;
@@ -26,6 +27,10 @@ static WORK_DIR_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // Gemini CLI: `**Workspace Directories:**\n  - /path`.
         r"Workspace Directories:\*\*\\n\s*- ([^\\\s]+)",
         r"working in the directory: ([^\\\s]+)",
+        // Factory Droid: its environment reminder shows `% pwd` and the directory.
+        r"% pwd\\n([^\\\s]+)",
+        // Pi: `Current working directory: /path`.
+        r#"Current working directory: ([^\\\s"]+)"#,
     ]
     .into_iter()
     .filter_map(|p| Regex::new(p).ok())
@@ -38,6 +43,9 @@ pub(super) struct Script {
     /// `[[scenario:NAME]]` or `[[scenario:NAME#PART]]`.
     marker: Regex,
     base_url: String,
+    /// The steps already answered with an overload (`overloaded_once`): the mock's only
+    /// state, so that the retry gets the turn.
+    overloaded: Mutex<HashSet<String>>,
 }
 
 impl Script {
@@ -49,7 +57,29 @@ impl Script {
             scenarios,
             marker,
             base_url,
+            overloaded: Mutex::new(HashSet::new()),
         })
+    }
+
+    /// Whether `agent` writes its tool calls in its text (Cline 2.x's XML tools): its
+    /// turns, in every scenario that has some, call no tool, so its requests declare no
+    /// tools and are answered all the same.
+    fn tools_in_text(&self, agent: &str) -> bool {
+        let mut turns = self
+            .scenarios
+            .values()
+            .filter_map(|scenario| scenario.agent_turns(agent, None))
+            .flatten()
+            .peekable();
+        turns.peek().is_some() && turns.all(|turn| turn.calls.is_empty())
+    }
+
+    /// Whether the step of `key` is to be answered with an overload: the first time only.
+    pub(super) fn overload_now(&self, key: &str) -> bool {
+        match self.overloaded.lock() {
+            Ok(mut done) => done.insert(key.to_owned()),
+            Err(_) => false,
+        }
     }
 }
 
@@ -115,6 +145,8 @@ pub(super) struct Step<'a> {
     /// The text of an answer without a turn: `Done.` once the script has
     /// run out, [`PLAIN_TEXT`] when the request has no script.
     pub text: &'static str,
+    /// For a scenario whose steps are answered once with an overload: the step's key.
+    pub overload: Option<String>,
 }
 
 impl Step<'_> {
@@ -126,6 +158,7 @@ impl Step<'_> {
             chunk: DEFAULT_CHUNK,
             delay: None,
             text: PLAIN_TEXT,
+            overload: None,
         }
     }
 }
@@ -135,6 +168,8 @@ impl Step<'_> {
 pub(super) struct Request<'a> {
     script: &'a Script,
     body: &'a Value,
+    /// The agent named by the path (`/agents/<agent>/…`), whose own turns answer.
+    agent: Option<&'a str>,
     work: OnceCell<String>,
 }
 
@@ -144,8 +179,14 @@ impl<'a> Request<'a> {
         Request {
             script,
             body,
+            agent: None,
             work: OnceCell::new(),
         }
+    }
+
+    /// The same request, answered with the turns of `agent` when it names one.
+    pub(super) fn for_agent(self, agent: Option<&'a str>) -> Self {
+        Request { agent, ..self }
     }
 
     /// The parsed body.
@@ -181,8 +222,17 @@ impl<'a> Request<'a> {
     /// The step of the script for this request: the last user entry with a
     /// marker names the scenario (and part), the assistant turns after it the
     /// step. Requests without tools (titles, summaries) have no script.
+    /// Whether the step of `key` is to be answered with an overload (the first time).
+    pub(super) fn overload_now(&self, key: &str) -> bool {
+        self.script.overload_now(key)
+    }
+
     pub(super) fn step(&self, dialect: Dialect, entries: &[Entry]) -> Step<'a> {
-        if self.list("tools").is_empty() {
+        if self.list("tools").is_empty()
+            && !self
+                .agent
+                .is_some_and(|agent| self.script.tools_in_text(agent))
+        {
             return Step::plain();
         }
         let mut found: Option<(usize, &'a Scenario, Option<String>)> = None;
@@ -201,10 +251,11 @@ impl<'a> Request<'a> {
             return Step::plain();
         };
         let step = entries[idx + 1..].iter().filter(|e| e.turn_start).count();
-        let Some(turn) = scenario
-            .turns(dialect, part.as_deref())
-            .and_then(|t| t.get(step))
-        else {
+        let turns = match self.agent {
+            Some(agent) => scenario.agent_turns(agent, part.as_deref()),
+            None => scenario.turns(dialect, part.as_deref()),
+        };
+        let Some(turn) = turns.and_then(|t| t.get(step)) else {
             return Step {
                 text: "Done.",
                 ..Step::plain()
@@ -219,6 +270,10 @@ impl<'a> Request<'a> {
             chunk: turn.chunk.unwrap_or(DEFAULT_CHUNK),
             delay: scenario.options.delay_ms.map(Duration::from_millis),
             text: "Done.",
+            overload: scenario.options.overloaded_once.then(|| {
+                format!("{}#{}", scenario.name, part.as_deref().unwrap_or_default())
+                    + &format!("#{step}")
+            }),
         }
     }
 
@@ -269,10 +324,59 @@ mod tests {
 
     #[test]
     fn work_dir_patterns_compile_and_keep_their_order() {
-        assert_eq!(WORK_DIR_PATTERNS.len(), 5);
+        assert_eq!(WORK_DIR_PATTERNS.len(), 7);
         let body = json!({"system": "<cwd>/b</cwd> Working directory: /a\nmore"});
         assert_eq!(find_work_dir(&body), "/a");
+        // Factory Droid's environment reminder.
+        let droid = json!({"messages": [{"text": "% pwd\n/w/droid\n\n"}]});
+        assert_eq!(find_work_dir(&droid), "/w/droid");
         assert_eq!(find_work_dir(&json!({"x": "<cwd>/b</cwd>"})), "/b");
         assert_eq!(find_work_dir(&Value::Null), ".");
+        // Pi's system prompt ends with its directory: the string's end is not part of it.
+        let pi = json!({"messages": [{"content": "x\nCurrent working directory: /w/p"}]});
+        assert_eq!(find_work_dir(&pi), "/w/p");
+    }
+
+    #[test]
+    fn a_request_under_an_agent_is_answered_with_that_agents_turns() -> Result<()> {
+        let scenario: Scenario = toml::from_str(
+            r#"
+            description = "d"
+            prompt = "p"
+            [[chat]]
+            calls = [{ name = "bash" }]
+            [[agents.pi]]
+            calls = [{ name = "read" }]
+            [parts.sub]
+            agents.pi = [{ calls = [{ name = "ls" }] }]
+            "#,
+        )
+        .map_err(|e| Error::Server(e.to_string()))?;
+        let script = Script::new(BTreeMap::from([("s".to_owned(), scenario)]), String::new())?;
+        let first_call = |agent: Option<&str>, marker: &str| {
+            let body = json!({"tools": [{}]});
+            let entries = [Entry {
+                user: true,
+                turn_start: false,
+                text: marker.to_owned(),
+            }];
+            let request = Request::new(&script, &body).for_agent(agent);
+            let step = request.step(Dialect::Chat, &entries);
+            step.turn
+                .and_then(|t| t.calls.first())
+                .map(|c| c.name.clone())
+        };
+        assert_eq!(first_call(None, "[[scenario:s]]").as_deref(), Some("bash"));
+        assert_eq!(
+            first_call(Some("pi"), "[[scenario:s]]").as_deref(),
+            Some("read")
+        );
+        assert_eq!(
+            first_call(Some("pi"), "[[scenario:s#sub]]").as_deref(),
+            Some("ls")
+        );
+        // An agent without turns of its own gets the closing text, not another's calls.
+        assert_eq!(first_call(Some("droid"), "[[scenario:s]]"), None);
+        Ok(())
     }
 }

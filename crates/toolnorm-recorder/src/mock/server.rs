@@ -127,6 +127,17 @@ impl Reply {
     pub(super) fn after(self, delay: Option<Duration>) -> Self {
         Reply { delay, ..self }
     }
+    /// Anthropic's answer when the API is overloaded (HTTP 529), which clients retry.
+    pub(super) fn overloaded() -> Self {
+        Reply {
+            status: 529,
+            content_type: "application/json",
+            body: json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+                .to_string(),
+            delay: None,
+        }
+    }
+
     fn status(status: u16, body: &str) -> Self {
         Reply {
             status,
@@ -144,7 +155,13 @@ fn handle(ctx: &Ctx, mut req: tiny_http::Request) {
     let url = req.url().to_owned();
     let path = url.split('?').next().unwrap_or("").to_owned();
     let parsed: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let reply = route(&Request::new(&ctx.script, &parsed), &method, &path);
+    let (agent, api_path) = match super::amp::provider_path(&path) {
+        Some(api_path) => (Some(super::amp::AGENT), api_path),
+        None => agent_path(&path),
+    };
+    let request = Request::new(&ctx.script, &parsed).for_agent(agent);
+    let reply =
+        super::amp::internal(&path, &url).unwrap_or_else(|| route(&request, &method, api_path));
     if let Some(dir) = &ctx.log_dir {
         let n = ctx.counter.fetch_add(1, Ordering::SeqCst);
         let _g = ctx.log_lock.lock();
@@ -186,6 +203,16 @@ fn gemini_target(path: &str) -> (&str, &str) {
     target.split_once(':').unwrap_or((target, ""))
 }
 
+/// The agent a path names (`/agents/<agent>/v1/chat/completions`) and the API path
+/// after it; a path without that prefix names none.
+fn agent_path(path: &str) -> (Option<&str>, &str) {
+    path.strip_prefix("/agents/")
+        .and_then(|rest| rest.split_once('/'))
+        .map_or((None, path), |(agent, rest)| {
+            (Some(agent), &path[path.len() - rest.len() - 1..])
+        })
+}
+
 fn route(req: &Request<'_>, method: &str, path: &str) -> Reply {
     let p = path.trim_end_matches('/');
     match (method, p) {
@@ -220,5 +247,20 @@ fn route(req: &Request<'_>, method: &str, path: &str) -> Reply {
             _ => Reply::status(404, "not served by the mock model"),
         },
         _ => Reply::status(404, "not served by the mock model"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agent_path;
+
+    #[test]
+    fn a_path_under_agents_names_the_agent_and_keeps_the_api_path() {
+        assert_eq!(
+            agent_path("/agents/pi/v1/chat/completions"),
+            (Some("pi"), "/v1/chat/completions")
+        );
+        assert_eq!(agent_path("/v1/messages"), (None, "/v1/messages"));
+        assert_eq!(agent_path("/agents/pi"), (None, "/agents/pi"));
     }
 }

@@ -7,9 +7,20 @@
 //! diagnostic.
 //!
 //! Frames written by toolnorm carry `_meta.toolnorm` (tool name, kind, error, timing,
-//! metadata, output chunks), which is restored losslessly. Other agents' calls get a kind
-//! from the ACP kind and their names, and the shared error codes.
+//! metadata, output chunks), which is restored losslessly. Other agents' calls get a name
+//! from what the agent says of its tool, never from its title (`names`), a kind from the
+//! ACP kind and that name, toolnorm's title where the rules give one (`titles`), and the
+//! shared error codes (`outcome`).
+//!
+//! | agent | its tool's name | recordings |
+//! | --- | --- | --- |
+//! | Claude Code's adapters | `_meta.claudeCode.toolName` (`name` too, in claude-agent-acp) | `claude-code-acp`, `claude-code-zed-acp` |
+//! | Qwen Code (`qwen --acp`) | `_meta.toolName` | `qwen-code-acp` |
+//! | Gemini CLI (`gemini --acp`) | the call id, `<tool>__<id>` (`<tool>-<ms>-<n>` before 0.6x) | `gemini-cli-acp` |
+//! | OpenCode (`opencode acp`) | the first title, its tool's name | `opencode-acp` |
+//! | Codex (`codex-acp`) | none (the MCP input names its tool): the ACP kind | `codex-acp` |
 
+mod names;
 mod outcome;
 mod scan;
 mod seen;
@@ -32,6 +43,7 @@ use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::{Ending, Facts, Sighting};
+use names::NameFrom;
 use outcome::{exit_error, foreign_error, truncation_flags};
 use scan::Frame;
 use seen::{Raw, Seen, foreign_metadata, marked_mcp, mcp_input, mcp_name};
@@ -60,13 +72,30 @@ pub(crate) const ENTRY: Entry = Entry {
         "claude-code-acp",
         "codex-acp",
         "claude-code-zed-acp",
+        "gemini-cli-acp",
+        "qwen-code-acp",
     ],
 };
 
-/// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` (methods `session/…`,
-/// `fs/…`, `terminal/…`, `_…` extensions).
+/// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` with a method ACP names
+/// as a path (`session/…`, `fs/…`, `terminal/…`, an agent's own `craft/…`), an `_…`
+/// extension, `authenticate`, or an `initialize` with ACP's `protocolVersion`.
+///
+/// Other agents speak JSON-RPC 2.0 with bare method names: Kimi CLI's `--wire` mode
+/// sends `event` and `request` (and is sent `initialize` with a `protocol_version`,
+/// `prompt`, `cancel`); those lines are not ACP's.
 pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
-    keys.has("method") && keys.str("jsonrpc").as_deref() == Some("2.0")
+    if keys.str("jsonrpc").as_deref() != Some("2.0") {
+        return false;
+    }
+    keys.str("method")
+        .is_some_and(|method| match method.as_ref() {
+            "initialize" => keys.object_has("params", "protocolVersion"),
+            "authenticate" => true,
+            method => method.contains('/') || method.starts_with('_'),
+        })
+        // Factory Droid's own JSON-RPC names its `factoryApiVersion` on every message.
+        && !keys.has("factoryApiVersion")
 }
 
 /// `session/request_permission` params (the pinned schema holds only `session/update`;
@@ -88,6 +117,14 @@ pub struct AcpAdapter {
     own: HashSet<String>,
     /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id.
     permissions: HashMap<String, String>,
+    /// Other agents' calls named after their ACP kind (the agent named its tool nowhere),
+    /// by session and call id.
+    unnamed: HashSet<(String, String)>,
+    /// Whether the stream holds the start of its sessions (an `initialize` or `session/new`
+    /// answer or request): an update of a call it never saw start is then the agent's way
+    /// of telling it (Gemini CLI announces a call its policy refused only by its failed
+    /// update), not a sign of a stream joined late.
+    from_start: bool,
 }
 
 impl AcpAdapter {
@@ -124,7 +161,7 @@ impl AcpAdapter {
         }
         let first = reused || out.call(&seen.id).is_none();
         if first {
-            if seen.update {
+            if seen.update && !self.from_start {
                 // A client that joined mid-stream sees updates of calls it never saw start.
                 out.diagnostic(Diagnostic::notice(
                     line,
@@ -137,7 +174,9 @@ impl AcpAdapter {
             }
             self.start(line, &seen, out);
         } else {
-            refine(line, &seen, self.own.contains(&seen.id), out);
+            let own = self.own.contains(&seen.id);
+            let unnamed = self.unnamed.contains(&unnamed_key(&seen));
+            refine(line, &seen, own, unnamed, out);
         }
         let Some(call) = out.call(&seen.id) else {
             return;
@@ -185,6 +224,7 @@ impl AcpAdapter {
             }
         }
         self.own.remove(&seen.id);
+        self.unnamed.remove(&unnamed_key(&seen));
     }
 
     /// The first sight of a call.
@@ -196,19 +236,32 @@ impl AcpAdapter {
         let input_mcp = (toolnorm.is_none() && unmarked)
             .then(|| mcp_input(seen))
             .flatten();
-        // A call with neither a name nor a title is named after its kind, never its id.
-        let name = own_name
+        // The agent's name of its tool (see `names`); a call the agent names nowhere is
+        // named after its kind, never its id or its title.
+        let known = |name: &str| {
+            Dialect::all()
+                .map(Dialect::provider)
+                .any(|provider| out.is_builtin_of(provider, name))
+        };
+        let agents_name = own_name
             .or_else(|| seen.foreign_name())
             .or_else(|| input_mcp.as_ref().map(|(_, tool)| tool.clone()))
-            .or_else(|| {
-                seen.title
-                    .clone()
-                    .filter(|title| toolnorm.is_some() || !title.trim().is_empty())
-            })
-            .unwrap_or_else(|| {
-                seen.kind
-                    .map_or_else(|| "tool".to_owned(), |kind| kind.to_string())
-            });
+            .or_else(|| names::name_in_id(&seen.id, known).map(str::to_owned))
+            .or_else(|| names::name_in_title(seen).map(str::to_owned))
+            // toolnorm's own frames name their tool; an old one without it, its title.
+            .or_else(|| seen.title.clone().filter(|_| toolnorm.is_some()));
+        let (name, name_from) = match agents_name {
+            Some(name) => (name, NameFrom::Agent),
+            None => {
+                let kind = seen.kind.map(|kind| kind.to_string());
+                (kind.unwrap_or_else(|| "tool".to_owned()), NameFrom::Kind)
+            }
+        };
+        if name_from == NameFrom::Kind {
+            self.unnamed.insert(unnamed_key(seen));
+        } else {
+            self.unnamed.remove(&unnamed_key(seen));
+        }
         // toolnorm's own frames are restored as written, an empty title included.
         let title = seen
             .title
@@ -217,7 +270,9 @@ impl AcpAdapter {
             .unwrap_or_else(|| name.clone());
         let own_kind = toolnorm.and_then(|meta| meta.kind);
         let marked = marked_mcp(seen);
-        let mcp = (marked || unmarked)
+        // A provider's built-in tool (`write_todos`) is no `<server>_<tool>`.
+        let builtin = name_from == NameFrom::Agent && known(&name);
+        let mcp = (marked || (unmarked && !builtin))
             .then(|| mcp_name(&name, &self.mcp_servers))
             .flatten()
             .or(input_mcp);
@@ -225,7 +280,7 @@ impl AcpAdapter {
             .or(marked.then_some(ToolKind::Mcp))
             .unwrap_or_else(|| {
                 let clues = Clues {
-                    name: Some(name.as_str()),
+                    name: (name_from == NameFrom::Agent).then_some(name.as_str()),
                     title: &title,
                     only_new_files: seen.only_new_files(),
                     mcp: mcp.is_some(),
@@ -243,6 +298,7 @@ impl AcpAdapter {
                 let acp_kind = seen.kind.map(|kind| kind.to_string());
                 let call = titles::Call {
                     name: &name,
+                    named: name_from == NameFrom::Agent,
                     kind,
                     acp_kind: acp_kind.as_deref(),
                     mcp: mcp
@@ -420,7 +476,15 @@ impl Adapter for AcpAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        match scan::scan(bytes) {
+        let frame = scan::scan(bytes);
+        // Only requests with a directory and responses can start a session.
+        if !self.from_start
+            && matches!(frame, None | Some(Frame::Cwd(_) | Frame::Response(_)))
+            && scan::opens_session(bytes)
+        {
+            self.from_start = true;
+        }
+        match frame {
             Some(Frame::Call(seen)) => self.seen(line, *seen, out),
             Some(Frame::Cwd(cwd)) => out.set_cwd(cwd),
             Some(Frame::Skipped) => {}
@@ -430,8 +494,20 @@ impl Adapter for AcpAdapter {
     }
 }
 
+/// A call's key among the unnamed ones: its session (as sent) and id, since sessions of
+/// one stream may reuse call ids.
+fn unnamed_key(seen: &Seen) -> (String, String) {
+    let session = seen
+        .session
+        .as_ref()
+        .map(Value::to_string)
+        .unwrap_or_default();
+    (session, seen.id.clone())
+}
+
 /// A later sight of an open call: a new title, input or (toolnorm's frames) metadata.
-fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
+/// `unnamed`: the call is named after its ACP kind.
+fn refine(line: u64, seen: &Seen, own: bool, unnamed: bool, out: &mut Facts<'_>) {
     let Some(call) = out.call(&seen.id) else {
         return;
     };
@@ -454,7 +530,7 @@ fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
     // agent's latest.
     let title = match own {
         true => agent_title,
-        false => own_title(seen, out).or(agent_title),
+        false => own_title(seen, unnamed, out).or(agent_title),
     };
     let changed = out
         .call(&seen.id)
@@ -472,7 +548,7 @@ fn refine(line: u64, seen: &Seen, own: bool, out: &mut Facts<'_>) {
 }
 
 /// toolnorm's title of another agent's open call, from what the fold holds of it.
-fn own_title(seen: &Seen, out: &Facts<'_>) -> Option<String> {
+fn own_title(seen: &Seen, unnamed: bool, out: &Facts<'_>) -> Option<String> {
     let call = out.call(&seen.id)?;
     let metadata = call.metadata();
     let mcp = metadata.get(meta::MCP).and_then(|names| {
@@ -483,6 +559,7 @@ fn own_title(seen: &Seen, out: &Facts<'_>) -> Option<String> {
     });
     let view = titles::Call {
         name: call.name(),
+        named: !unnamed,
         kind: call.kind(),
         acp_kind: metadata.get(meta::ACP_KIND).and_then(Value::as_str),
         mcp,

@@ -90,7 +90,10 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     if invalid {
         error.code = Some(ErrorCode::InvalidToolUse);
     // OpenCode's refusal texts, and Claude Code's ACP adapter's.
-    } else if crate::track::is_refusal(text.trim()) || text.starts_with("User refused permission") {
+    } else if crate::track::is_refusal(text.trim())
+        || text.starts_with("User refused permission")
+        || refused_by_policy(&text)
+    {
         error.code = Some(ErrorCode::PermissionDenied);
     } else if kind == ToolKind::Mcp {
         error.code = Some(ErrorCode::McpError);
@@ -100,4 +103,11 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
         error.details = Some(raw.clone());
     }
     error
+}
+
+/// Gemini CLI's (and its forks') text for a call a policy rule refused: `Tool execution
+/// for "Shell" denied by policy.` (`Tool execution denied by policy…` in older releases).
+fn refused_by_policy(text: &str) -> bool {
+    let text = text.trim();
+    text.starts_with("Tool execution") && text.contains("denied by policy")
 }

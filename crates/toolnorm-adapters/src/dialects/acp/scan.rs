@@ -58,6 +58,33 @@ pub(super) fn scan(bytes: &[u8]) -> Option<Frame<'_>> {
     serde_json::from_str(text).ok()
 }
 
+/// Whether a line starts a session: the client's `initialize` or `session/new` request,
+/// or the agent's answer to one (its `protocolVersion`, the new `sessionId`).
+pub(super) fn opens_session(bytes: &[u8]) -> bool {
+    /// What tells the start of a session apart, the rest read past.
+    #[derive(Deserialize)]
+    struct Opening {
+        #[serde(default)]
+        method: Option<String>,
+        #[serde(default)]
+        result: Option<serde_json::Map<String, Value>>,
+    }
+    match serde_json::from_slice::<Opening>(bytes) {
+        Ok(Opening {
+            method: Some(method),
+            ..
+        }) => method == "initialize" || method == "session/new",
+        Ok(Opening {
+            result: Some(result),
+            ..
+        }) => {
+            result.contains_key("protocolVersion")
+                || (result.contains_key("sessionId") && !result.contains_key("stopReason"))
+        }
+        _ => false,
+    }
+}
+
 /// Why the scan gives up (never shown: the line is read again).
 fn give_up<E: de::Error>() -> E {
     E::custom("not of the shapes the scan reads")

@@ -128,17 +128,30 @@ impl Seen {
         diffs.next().is_some_and(|new| new && diffs.all(|new| new))
     }
 
-    /// The tool name of a foreign call: `name`, else a `toolName` some agent put in
-    /// its own `_meta` namespace (Claude Code's ACP adapter: `_meta.claudeCode.toolName`).
+    /// The tool name of a foreign call: `name`, else a `toolName` (or `tool_name`) the agent
+    /// put at the top of its `_meta` (Qwen Code) or in a namespace of its own (Claude
+    /// Code's ACP adapter: `_meta.claudeCode.toolName`).
     pub(super) fn foreign_name(&self) -> Option<String> {
+        let named = |object: &Map<String, Value>| {
+            TOOL_NAME_KEYS
+                .iter()
+                .find_map(|key| object.get(*key)?.as_str())
+                .filter(|name| !name.trim().is_empty())
+                .map(str::to_owned)
+        };
         self.name.clone().or_else(|| {
-            self.meta
-                .as_ref()?
-                .values()
-                .find_map(|namespace| Some(namespace.get("toolName")?.as_str()?.to_owned()))
+            let meta = self.meta.as_ref()?;
+            named(meta).or_else(|| meta.values().filter_map(Value::as_object).find_map(named))
         })
     }
 }
+
+/// The `_meta` keys under which agents name their tool.
+const TOOL_NAME_KEYS: &[&str] = &["toolName", "tool_name"];
+
+/// The `_meta` keys under which agents name the call a call was made inside (a
+/// subagent's).
+const PARENT_KEYS: &[&str] = &["parentToolUseId", "parentToolCallId"];
 
 /// Metadata of a call from an agent that did not send `_meta.toolnorm`.
 pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
@@ -152,11 +165,19 @@ pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
     }
     if let Some(meta) = seen.meta.as_ref().filter(|meta| !meta.is_empty()) {
         metadata.insert(meta::ACP_META.into(), Value::Object(meta.clone()));
-        // A call made inside a subagent (Claude Code's adapter: `parentToolUseId`).
-        let parent = meta.values().find_map(|namespace| {
-            ["parentToolUseId", "parentToolCallId"]
+        // A call made inside a subagent: at the top of `_meta` (Qwen Code:
+        // `parentToolCallId`) or in the agent's namespace (Claude Code's adapter:
+        // `parentToolUseId`).
+        let parent_in = |object: &Map<String, Value>| {
+            PARENT_KEYS
                 .iter()
-                .find_map(|key| namespace.get(key)?.as_str())
+                .find_map(|key| object.get(*key)?.as_str())
+                .map(str::to_owned)
+        };
+        let parent = parent_in(meta).or_else(|| {
+            meta.values()
+                .filter_map(Value::as_object)
+                .find_map(parent_in)
         });
         if let Some(parent) = parent {
             metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
@@ -166,7 +187,8 @@ pub(super) fn foreign_metadata(seen: &Seen) -> JsonObject {
 }
 
 /// The server and tool of an MCP tool name: `mcp__server__tool`, `<server>_<tool>` with a
-/// configured server, else split at the first `_`.
+/// configured server, `mcp_<server>_<tool>` (Gemini CLI's form), else split at the first
+/// `_`.
 pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String)> {
     // A title (words with spaces) is not a tool name: it is never split.
     if name.contains(char::is_whitespace) {
@@ -175,6 +197,13 @@ pub(super) fn mcp_name(name: &str, servers: &[String]) -> Option<(String, String
     if let Some(split) = crate::rules::mcp::split_double_underscore(name)
         .or_else(|| crate::rules::mcp::split_server_prefix(name, servers))
     {
+        return Some((split.server.to_owned(), split.tool.to_owned()));
+    }
+    let name = name
+        .strip_prefix("mcp_")
+        .filter(|rest| rest.contains('_'))
+        .unwrap_or(name);
+    if let Some(split) = crate::rules::mcp::split_server_prefix(name, servers) {
         return Some((split.server.to_owned(), split.tool.to_owned()));
     }
     let (server, tool) = name.split_once('_')?;

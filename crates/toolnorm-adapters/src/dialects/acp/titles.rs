@@ -1,9 +1,10 @@
 //! toolnorm's title for another agent's ACP call, instead of the agent's own.
 //!
 //! The order (documented in `rules.toml`): the rules of the agent's own tool when the
-//! frame names one a provider's rules know; for an MCP tool, the rules of the bare tool,
-//! else its name as action text; the ACP kind's rules in `rules.toml`; else none (the
-//! agent's title stays).
+//! frames name one a provider's rules know (for a call without a `rawInput`, only a title
+//! the call's fields fill in); for an MCP tool, the rules of the bare tool, else its name
+//! as action text; the ACP kind's rules in `rules.toml`; else none (the agent's title
+//! stays).
 
 use serde_json::{Map, Value};
 use toolnorm::ToolKind;
@@ -19,8 +20,10 @@ const CLAUDE_CODE_PROVIDER: &str = "claude-code";
 
 /// What a title is made from: one call of another agent, as far as it is known.
 pub(super) struct Call<'a> {
-    /// The tool name the frames gave (or the agent's first title, for agents without one).
+    /// The tool name (see `names`).
     pub name: &'a str,
+    /// Whether the agent named its tool (else the name is its ACP kind's).
+    pub named: bool,
     /// toolnorm's kind of the call.
     pub kind: ToolKind,
     /// The ACP kind, as the agent sent it (`read`, `execute`, …).
@@ -44,9 +47,27 @@ pub(super) fn title(call: &Call<'_>, out: &Facts<'_>) -> Option<String> {
         .or_else(|| out.cwd())
         .map(str::to_owned);
     let cwd = cwd.as_deref();
-    if let Some(provider) = native_provider(call, out)
-        && let Some(title) = out.rules_title(provider, call.name, None, &input, cwd)
-    {
+    // The native tool's title that the call's fields fill in, from the first provider
+    // whose rules do (several know `edit`, each reading its own argument names); else
+    // the title they give any call of the tool.
+    let mut generic = None;
+    for provider in native_providers(call, out) {
+        let Some(title) = out.rules_title(provider, call.name, None, &input, cwd) else {
+            continue;
+        };
+        let empty = title_input(&Value::Null, None);
+        if out
+            .rules_title(provider, call.name, None, &empty, cwd)
+            .as_ref()
+            != Some(&title)
+        {
+            return Some(title);
+        }
+        generic.get_or_insert(title);
+    }
+    // Without a `rawInput` (Gemini CLI sends none), that title says only what kind of
+    // call it is: the kind's rules below, or the agent's own title, say more.
+    if let Some(title) = generic.filter(|_| !call.input.is_null()) {
         return Some(title);
     }
     if let Some((server, tool)) = call.mcp {
@@ -67,19 +88,24 @@ pub(super) fn title(call: &Call<'_>, out: &Facts<'_>) -> Option<String> {
 /// The provider the ACP rules are written for.
 const DIALECT_PROVIDER: &str = super::DIALECT.provider();
 
-/// The provider whose built-in tool the call is: Claude Code when its adapter's `_meta`
-/// says so, else the first provider whose rules list the name as a built-in tool.
-fn native_provider(call: &Call<'_>, out: &Facts<'_>) -> Option<&'static str> {
+/// The providers whose built-in tool the call may be: Claude Code when its adapter's
+/// `_meta` says so, else those whose rules list the name as a built-in tool, in the
+/// dialect table's order; none when the agent did not name its tool.
+fn native_providers(call: &Call<'_>, out: &Facts<'_>) -> Vec<&'static str> {
+    if !call.named {
+        return Vec::new();
+    }
     if call
         .meta
         .is_some_and(|meta| meta.contains_key(CLAUDE_CODE_META))
     {
-        return Some(CLAUDE_CODE_PROVIDER);
+        return vec![CLAUDE_CODE_PROVIDER];
     }
     Dialect::all()
         .map(Dialect::provider)
         .filter(|provider| *provider != DIALECT_PROVIDER)
-        .find(|provider| out.is_builtin_of(provider, call.name))
+        .filter(|provider| out.is_builtin_of(provider, call.name))
+        .collect()
 }
 
 /// The input the rules read: the `rawInput`, with a command given as an argument list

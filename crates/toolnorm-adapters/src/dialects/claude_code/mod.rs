@@ -11,20 +11,25 @@
 //! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call | `tasks` |
 //! | `system` `task_notification` | finishes a background subagent call | `tasks` |
 //! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` | `permissions` |
+//! | `control_request` `can_use_tool` | `metadataMerged` of `metadata.permission` | `permissions` |
+//! | `tool_progress` | `toolCallRunning` | `progress` |
+//! | the lines `known` lists (hooks, retries, notices, rate limits, transcript state) | (skipped) | `known` |
 //!
 //! Errors: a shell call's (kind `bash`) result `Exit code N` fails with code `exit_code`
 //! and `details.exitCode`; a denied permission with `permission_denied`; a call the user
 //! rejected with `user_rejected` (the `results` module has the whole table). A subagent
 //! call answered with `status: async_launched` runs in the background until its
-//! `task_notification`. Calls inside a subagent carry `metadata.parentToolCallId`.
+//! `task_notification`. Calls inside a subagent carry `metadata.parentToolCallId`; a call
+//! another tool made (code execution calling tools: the block's `caller`) carries
+//! `metadata.caller`.
 //!
-//! `envelope` reads what every line has; the other lines carry nothing about tools.
+//! `envelope` reads what every line has. A line type or `system` subtype that is neither
+//! read nor listed in `known` is a notice.
 
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde_json::Value;
-use toolnorm::{JsonObject, meta};
+
 use toolnorm_wire::claude_messages as wire;
 
 use crate::Dialect;
@@ -33,17 +38,24 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
-use crate::rules::mcp;
-use crate::track::{Facts, Sighting};
+use crate::track::Facts;
 
 mod envelope;
+mod known;
+mod others;
 mod permissions;
+mod progress;
 mod results;
 mod scan;
 mod stream;
 mod tasks;
+mod tool_use;
 
 use envelope::{Block, Envelope};
+use tool_use::{
+    MCP_TOOL_USE, NON_TOOL_BLOCKS, OtherToolResult, OtherToolUse, SERVER_TOOL_USE, TOOL_USE,
+    ToolUse,
+};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("claude-code", "claude-code");
@@ -87,55 +99,22 @@ const LINE_TYPES: &[&str] = &[
 /// Whether a line is Claude Code's: a message or record `type` of its own, outside
 /// JSON-RPC and OpenCode envelopes. A `user`/`assistant` line has its `message`, a `result` its `subtype` (Gemini CLI
 /// writes records of those types without them); a `message` with `parts` and a `system`
-/// line with `systemPayload` are Qwen Code's session records.
+/// line with `systemPayload` are Qwen Code's session records, a `system` line with
+/// `reasoning_effort` Factory Droid's stream-json `init`.
 pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
     !keys.has("method")
         && !keys.has("payload")
         && !keys.has("qwen_code_version")
+        && !others::claim(keys)
         && keys.kind().as_deref().is_some_and(|kind| match kind {
             // Qwen Code's session records hold Gemini's `parts` in this envelope.
             "user" | "assistant" => keys.has("message") && !keys.object_has("message", "parts"),
             "result" => keys.has("subtype"),
-            "system" => !keys.has("systemPayload"),
+            // A `system` line naming a `reasoning_effort` is Factory Droid's `init`.
+            "system" => !keys.has("systemPayload") && !keys.has("reasoning_effort"),
             kind => LINE_TYPES.contains(&kind),
         })
 }
-
-/// Line types that carry nothing about tools (stream-json and transcripts).
-const IGNORED_TYPES: &[&str] = &[
-    "summary",
-    "file-history-snapshot",
-    "attachment",
-    "queue-operation",
-    "api-request",
-    "last-prompt",
-    "tools-used",
-    "cost-state",
-    "atis-latch",
-    "custom-title",
-    "tool_progress",
-    "tool_use_summary",
-    "auth_status",
-    "rate_limit_event",
-    "keep_alive",
-];
-
-/// `system` subtypes that carry nothing about tools.
-const IGNORED_SUBTYPES: &[&str] = &[
-    "status",
-    "background_tasks_changed",
-    "compact_boundary",
-    "hook_started",
-    "hook_progress",
-    "hook_response",
-    "api_error",
-    "informational",
-    "local_command",
-    "files_persisted",
-    "session_state_changed",
-    "turn_duration",
-    "stop_hook_summary",
-];
 
 /// Reads Claude Code stream-json and transcripts (and Qwen Code's stream-json, which
 /// has the same shape).
@@ -236,6 +215,8 @@ impl Adapter for ClaudeCodeAdapter {
             "progress" => self.progress(line, &envelope, out),
             "stream_event" => self.streams.event(line, &envelope, out),
             "system" => self.system(line, bytes, &envelope, out),
+            "tool_progress" => progress::tool_progress(line, bytes, out),
+            "control_request" => self.denials.control_request(line, bytes, out),
             "result" => {
                 let denials = envelope
                     .scanned
@@ -243,7 +224,7 @@ impl Adapter for ClaudeCodeAdapter {
                     .map(|scanned| scanned.permission_denials);
                 self.denials.turn_ended(line, bytes, denials, out);
             }
-            other if IGNORED_TYPES.contains(&other) => {}
+            other if known::without_calls(other) => {}
             // Tool calls come in `assistant`, `user`, `stream_event` and `system`
             // messages: a new line type is a notice.
             other => out.diagnostic(Diagnostic::notice(
@@ -275,8 +256,16 @@ impl ClaudeCodeAdapter {
             };
             let text = block.get();
             let result = match kind.as_ref() {
+                // A block the schema's type does not read (a `caller` of a newer kind) is
+                // read by what identifies the call.
                 TOOL_USE => serde_json::from_str::<wire::BetaToolUseBlock>(text)
-                    .map(|block| self.streams.sighted(line, block.into(), envelope, out)),
+                    .map(ToolUse::from)
+                    .or_else(|error| {
+                        serde_json::from_str::<OtherToolUse>(text)
+                            .map(|block| ToolUse::other(block, TOOL_USE))
+                            .map_err(|_| error)
+                    })
+                    .map(|block| self.streams.sighted(line, block, envelope, out)),
                 // The schema lists the server tools it knows; one it does not (a newer API's)
                 // is read by what identifies the call.
                 SERVER_TOOL_USE => serde_json::from_str::<wire::BetaServerToolUseBlock>(text)
@@ -411,7 +400,7 @@ impl ClaudeCodeAdapter {
                 self.denials.announced(line, bytes, envelope, out);
                 Ok(())
             }
-            other if IGNORED_SUBTYPES.contains(&other) => Ok(()),
+            other if known::system_without_calls(other) || known::hook_event(other) => Ok(()),
             other => {
                 out.diagnostic(Diagnostic::notice(
                     line,
@@ -427,128 +416,6 @@ impl ClaudeCodeAdapter {
                 &format!("system `{subtype}` message"),
                 &error,
             ));
-        }
-    }
-}
-
-pub(super) const TOOL_USE: &str = "tool_use";
-const SERVER_TOOL_USE: &str = "server_tool_use";
-const MCP_TOOL_USE: &str = "mcp_tool_use";
-
-/// What a tool-use block (`tool_use`, `server_tool_use`, `mcp_tool_use`) says of its
-/// call, whole in a message or starting to stream.
-struct ToolUse {
-    id: String,
-    name: String,
-    /// The MCP server and bare tool name, when the block names the server.
-    mcp: Option<(String, String)>,
-    input: Value,
-    /// The block's type (`metadata.itemType`).
-    item_type: Cow<'static, str>,
-}
-
-/// Content block types that carry no tool call.
-pub(super) const NON_TOOL_BLOCKS: &[&str] = &[
-    "text",
-    "thinking",
-    "redacted_thinking",
-    "image",
-    "document",
-    "search_result",
-    "container_upload",
-    "compaction",
-    "tool_result",
-];
-
-/// A tool-use block of a type this version does not know: what identifies a call.
-#[derive(Deserialize)]
-struct OtherToolUse {
-    id: String,
-    name: String,
-    #[serde(default)]
-    input: Value,
-}
-
-/// A server tool's result block of a type this version does not know.
-#[derive(Deserialize)]
-struct OtherToolResult {
-    tool_use_id: String,
-    #[serde(default)]
-    content: Value,
-}
-
-impl ToolUse {
-    /// A tool-use block of type `item_type` that this version does not know.
-    fn other(block: OtherToolUse, item_type: &str) -> Self {
-        ToolUse {
-            id: block.id,
-            name: block.name,
-            mcp: None,
-            input: block.input,
-            item_type: Cow::Owned(item_type.to_owned()),
-        }
-    }
-}
-
-impl From<wire::BetaToolUseBlock> for ToolUse {
-    fn from(block: wire::BetaToolUseBlock) -> Self {
-        ToolUse {
-            id: block.id,
-            name: block.name,
-            mcp: None,
-            input: block.input,
-            item_type: Cow::Borrowed(TOOL_USE),
-        }
-    }
-}
-
-impl From<wire::BetaServerToolUseBlock> for ToolUse {
-    fn from(block: wire::BetaServerToolUseBlock) -> Self {
-        ToolUse {
-            id: block.id,
-            // The API's own name for the server tool (`web_search`).
-            name: block.name.to_string(),
-            mcp: None,
-            input: Value::Object(block.input),
-            item_type: Cow::Borrowed(SERVER_TOOL_USE),
-        }
-    }
-}
-
-impl From<wire::BetaMcpToolUseBlock> for ToolUse {
-    fn from(block: wire::BetaMcpToolUseBlock) -> Self {
-        ToolUse {
-            mcp: Some((block.server_name, block.name.clone())),
-            id: block.id,
-            name: block.name,
-            input: block.input,
-            item_type: Cow::Borrowed(MCP_TOOL_USE),
-        }
-    }
-}
-
-impl ToolUse {
-    /// The call as the tracker hears of it: what the block says, and what the line's
-    /// envelope says (the subagent it runs in, when it was seen). A tool named
-    /// `mcp__server__tool` is that server's.
-    fn sighting(self, envelope: &Envelope<'_>) -> Sighting {
-        let mcp = self.mcp.or_else(|| {
-            mcp::split_double_underscore(&self.name)
-                .map(|split| (split.server.to_owned(), split.tool.to_owned()))
-        });
-        let mut metadata = JsonObject::new();
-        if let Some(parent) = envelope.parent() {
-            metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
-        }
-        if let Some(agent) = envelope.sidechain_agent() {
-            metadata.insert(meta::AGENT_ID.into(), agent.into());
-        }
-        metadata.insert(meta::ITEM_TYPE.into(), self.item_type.as_ref().into());
-        Sighting {
-            mcp,
-            metadata,
-            at: envelope.at(),
-            ..Sighting::new(self.id, self.name, self.input)
         }
     }
 }
@@ -652,6 +519,37 @@ mod tests {
         ]);
         assert_eq!(failed.state.as_str(), "error");
         assert_eq!(failed.error.unwrap().code.unwrap().as_str(), "unavailable");
+    }
+
+    #[test]
+    fn a_caller_the_schema_does_not_know_keeps_the_call() {
+        let caller =
+            serde_json::json!({"type": "code_execution_20260601", "tool_id": "srvtoolu_9"});
+        let block = serde_json::json!({"type": "tool_use", "id": "toolu_1", "name": "Bash",
+            "input": {"command": "ls"}, "caller": caller});
+        let whole = part(&[serde_json::json!({"type": "assistant", "session_id": "s",
+            "message": {"content": [block.clone()]},
+            "wire_tool_inputs": {"toolu_1": {"command": "cd /w && ls"}}})]);
+        assert_eq!(whole.name, "Bash");
+        assert_eq!(whole.input["command"], "ls");
+        assert_eq!(whole.metadata.as_ref().unwrap()["caller"], caller);
+        let mut empty = block.clone();
+        empty["input"] = serde_json::json!({});
+        let streamed = part(&[
+            serde_json::json!({"type": "stream_event", "session_id": "s", "event":
+                {"type": "content_block_start", "index": 0, "content_block": empty}}),
+            serde_json::json!({"type": "stream_event", "session_id": "s", "event":
+                {"type": "content_block_delta", "index": 0, "delta":
+                    {"type": "input_json_delta", "partial_json": "{\"command\": \"ls\"}"}}}),
+        ]);
+        assert_eq!(streamed.input["command"], "ls");
+        assert_eq!(streamed.metadata.as_ref().unwrap()["caller"], caller);
+        // A direct call says nothing of its caller.
+        let mut direct = block;
+        direct["caller"] = serde_json::json!({"type": "direct"});
+        let direct = part(&[serde_json::json!({"type": "assistant",
+            "message": {"content": [direct]}})]);
+        assert!(!direct.metadata.unwrap().contains_key("caller"));
     }
 
     #[test]

@@ -6,13 +6,17 @@
 //! - transcripts: the result's line has `permissionDecision` `reject` or `deny`;
 //! - the end of the turn (`result`): `permission_denials` names every denied call, and
 //!   those still open (never answered) fail there.
+//!
+//! A host that answers permission checks itself (`--permission-prompt-tool stdio`, the
+//! SDKs) sees a `control_request` `can_use_tool` for each call to check: the call's
+//! `metadata.permission` says it was asked, and why (`decisionReason`, `blockedPath`).
 
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
-use toolnorm::{ErrorCode, ToolError};
+use serde_json::{Map, Value};
+use toolnorm::{ErrorCode, JsonObject, ToolError, meta};
 
 use super::envelope::Envelope;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -66,6 +70,65 @@ impl Denials {
                 "a permission_denied message without `tool_use_id`",
             )),
         }
+    }
+
+    /// `control_request`: the CLI asks its host a question; `can_use_tool` is whether a
+    /// call may run, which the call's `metadata.permission` records. Other requests
+    /// (hook callbacks, MCP messages, elicitations) carry no call.
+    pub fn control_request(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        /// The SDK's `SDKControlRequest` with a `SDKControlPermissionRequest` in it.
+        #[derive(Deserialize)]
+        struct ControlRequest {
+            #[serde(default)]
+            request: Option<Map<String, Value>>,
+        }
+        let request = match serde_json::from_slice::<ControlRequest>(bytes) {
+            Ok(ControlRequest {
+                request: Some(request),
+            }) => request,
+            Ok(_) => {
+                return out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::MalformedEvent,
+                    "a control_request without `request`",
+                ));
+            }
+            Err(error) => {
+                return out.diagnostic(crate::read::json::malformed(
+                    line,
+                    "`control_request`",
+                    &error,
+                ));
+            }
+        };
+        if request.get("subtype").and_then(Value::as_str) != Some("can_use_tool") {
+            return;
+        }
+        let Some(id) = request.get("tool_use_id").and_then(Value::as_str) else {
+            return out.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a `can_use_tool` request without `tool_use_id`",
+            ));
+        };
+        if !out.is_open(id) {
+            return;
+        }
+        let mut permission = JsonObject::new();
+        permission.insert("asked".into(), true.into());
+        for (from, to) in [
+            ("decision_reason", "decisionReason"),
+            ("decision_reason_type", "decisionReasonType"),
+            ("blocked_path", "blockedPath"),
+            ("title", "title"),
+        ] {
+            if let Some(value) = request.get(from).filter(|value| !value.is_null()) {
+                permission.insert(to.into(), value.clone());
+            }
+        }
+        let mut metadata = JsonObject::new();
+        metadata.insert(meta::PERMISSION.into(), Value::Object(permission));
+        out.merge_metadata(line, id, metadata);
     }
 
     /// Transcripts: the permission check refused the call (`permissionDecision`), for a
@@ -181,6 +244,28 @@ mod tests {
         assert_eq!(
             (error.message.as_str(), error.code.clone()),
             ("permission denied", Some(ErrorCode::PermissionDenied))
+        );
+    }
+
+    #[test]
+    fn a_permission_request_is_recorded_on_its_call() {
+        let asked = json!({"type": "control_request", "request_id": "r1", "request": {
+            "subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "rm notes.txt"},
+            "tool_use_id": "toolu_1", "decision_reason": "rm is not allowed", "blocked_path": null}});
+        let call = part(&[bash_call(), asked]);
+        assert_eq!(call.state, ToolState::Started);
+        assert_eq!(
+            call.metadata.unwrap()["permission"],
+            json!({"asked": true, "decisionReason": "rm is not allowed"})
+        );
+        // Other requests carry no call.
+        let hook = json!({"type": "control_request", "request_id": "r2",
+            "request": {"subtype": "hook_callback", "callback_id": "c", "input": {}}});
+        assert!(
+            !part(&[bash_call(), hook])
+                .metadata
+                .unwrap()
+                .contains_key("permission")
         );
     }
 

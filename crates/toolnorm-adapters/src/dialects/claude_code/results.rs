@@ -32,7 +32,8 @@ use crate::read::json;
 use crate::rules::mcp;
 use crate::track::MCP_TOOL_FAILED;
 use crate::track::{
-    Ending, Facts, USER_DECLINED, exit_code_error, is_permission_check, text_error, tool_use_error,
+    Ending, Facts, USER_DECLINED, exit_code_error, exit_error, is_permission_check, text_error,
+    tool_use_error,
 };
 
 /// What a `user` message says of all the results it carries.
@@ -135,6 +136,7 @@ impl ClaudeCodeAdapter {
         if result.is_error == Some(true) {
             let text = content.as_ref().and_then(content_text).unwrap_or_default();
             let failed = Failed {
+                amp: self.dialect.as_str() == AMP,
                 denial: self.denials.take(&id),
                 rejected: message.rejected(&id),
                 kind: out.kind(&id),
@@ -157,13 +159,50 @@ impl ClaudeCodeAdapter {
                 .launched(line, &id, launch, message.at.clone(), out);
             return;
         }
+        // Amp's `Bash` answers `{"output":…,"exitCode":N}` as text, and leaves `is_error`
+        // false for a command that exited non-zero: its output is the `output`, and a
+        // non-zero `exitCode` the same failure as Claude Code's `Exit code N`.
+        if self.dialect.as_str() == AMP
+            && out.kind(&id) == Some(ToolKind::Bash)
+            && let Some((code, output)) = content.as_ref().and_then(json_shell_result)
+        {
+            if code == 0 {
+                out.complete(line, &id, Some(output), ending);
+            } else {
+                out.fail(line, &id, exit_error(code, output), ending);
+            }
+            return;
+        }
         out.complete(line, &id, content, ending);
     }
+}
+
+/// The dialect whose `Bash` writes its result as JSON text (`dialects/amp`).
+const AMP: &str = "amp";
+
+/// How Amp's results say a call was refused: by a permissions rule (`Rejected by user
+/// permissions rule N: …`), or by the user.
+const AMP_REJECTED: &str = "Tool execution rejected by user";
+
+/// A shell result written as JSON text with an `exitCode` (Amp's `Bash`): the code and
+/// the `output`.
+fn json_shell_result(content: &Value) -> Option<(i64, Value)> {
+    let text = content.as_str()?.trim_start();
+    if !text.starts_with('{') {
+        return None;
+    }
+    let Value::Object(mut object) = serde_json::from_str::<Value>(text).ok()? else {
+        return None;
+    };
+    let code = object.get("exitCode")?.as_i64()?;
+    Some((code, object.remove("output").unwrap_or(Value::Null)))
 }
 
 /// What is known of a failed call beside its result's text.
 #[derive(Debug, Default)]
 struct Failed {
+    /// It is Amp's (whose refusals say `Tool execution rejected by user`).
+    amp: bool,
     /// A permission check denied it.
     denial: Option<Denial>,
     /// The user rejected it (`tool_result_meta`).
@@ -179,6 +218,17 @@ impl Failed {
     fn error(self, text: &str) -> ToolError {
         if let Some(denial) = self.denial {
             return denial.error(text);
+        }
+        // Amp: a call its permission rules refused, or one the user rejected.
+        if self.amp
+            && let Some(reason) = text.strip_prefix(AMP_REJECTED)
+        {
+            let code = if reason.contains("permissions rule") {
+                ErrorCode::PermissionDenied
+            } else {
+                ErrorCode::UserRejected
+            };
+            return text_error(text).with_code(code);
         }
         if self.rejected || text.starts_with(USER_DECLINED) {
             return ToolError::new(text_error(text).message).with_code(ErrorCode::UserRejected);

@@ -8,8 +8,8 @@ use serde_json::json;
 use serde_json::value::RawValue;
 use toolnorm_wire::claude_messages as wire;
 
-use super::ToolUse;
 use super::envelope::{Envelope, block_type};
+use super::{OtherToolUse, ToolUse};
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
 use crate::read::json;
 use crate::read::partial_json::parse_partial;
@@ -68,8 +68,26 @@ impl Streams {
                 Ok(())
             }
             "content_block_start" => {
-                serde_json::from_str::<wire::BetaRawContentBlockStartEvent>(event.get())
-                    .map(|start| self.block_start(line, start, parent, envelope, out))
+                match serde_json::from_str::<wire::BetaRawContentBlockStartEvent>(event.get()) {
+                    Ok(start) => {
+                        self.block_start(line, start, parent, envelope, out);
+                        Ok(())
+                    }
+                    // A tool-use block the schema's type does not read (a `caller` of a
+                    // newer kind) still starts its call.
+                    Err(error) => match serde_json::from_str::<OtherBlockStart>(event.get()) {
+                        Ok(start) if start.content_block.kind.ends_with("tool_use") => {
+                            let OtherBlockStart {
+                                index,
+                                content_block: OtherBlock { kind, block },
+                            } = start;
+                            let call = ToolUse::other(block, &kind);
+                            self.call_start(line, call, index, parent, envelope, out);
+                            Ok(())
+                        }
+                        _ => Err(error),
+                    },
+                }
             }
             "content_block_delta" => {
                 delta_event(event).map(|delta| self.block_delta(line, delta, parent, out))
@@ -118,6 +136,19 @@ impl Streams {
             Block::McpToolUseBlock(block) => ToolUse::from(block),
             _ => return,
         };
+        self.call_start(line, call, start.index as u64, parent, envelope, out);
+    }
+
+    /// A tool-use block starts its call, with an empty input to grow.
+    fn call_start(
+        &mut self,
+        line: u64,
+        call: ToolUse,
+        index: u64,
+        parent: Option<String>,
+        envelope: &Envelope<'_>,
+        out: &mut Facts<'_>,
+    ) {
         let call = ToolUse {
             input: json!({}),
             ..call
@@ -126,7 +157,7 @@ impl Streams {
         // Sighted first: a sighting forgets the fragments streamed for its id.
         self.sighted(line, call, envelope, out);
         self.blocks.insert(
-            (parent, start.index as u64),
+            (parent, index),
             StreamingBlock {
                 id,
                 json: String::new(),
@@ -154,6 +185,22 @@ impl Streams {
             out.update_input(line, &block.id, input, None);
         }
     }
+}
+
+/// A `content_block_start` event whose block its generated type does not read.
+#[derive(Deserialize)]
+struct OtherBlockStart {
+    index: u64,
+    content_block: OtherBlock,
+}
+
+/// A content block the generated types do not read: its type, and what identifies a call.
+#[derive(Deserialize)]
+struct OtherBlock {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(flatten)]
+    block: OtherToolUse,
 }
 
 /// A `content_block_delta` event as its generated type. The generated delta is an

@@ -2,8 +2,8 @@
 //! subagent calls launched in the background, which end with their `task_notification`.
 //!
 //! What is known of a call's task is its `metadata.task` object, merged as updates come
-//! (`taskId`, `description`, `subagentType`, `taskType`, `status`, `progress`,
-//! `lastToolName`, `toolUses`, `error`, `background`).
+//! (`taskId`, `description`, `subagentType`, `taskType`, `parentTaskId`, `workflowName`,
+//! `status`, `progress`, `summary`, `lastToolName`, `toolUses`, `error`, `background`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -100,6 +100,15 @@ impl Tasks {
         if let Some(kind) = started.task_type {
             task.insert("taskType".into(), kind.into());
         }
+        if let Some(parent) = started.parent_task_id {
+            task.insert("parentTaskId".into(), parent.into());
+        }
+        if let Some(workflow) = started.workflow_name {
+            task.insert("workflowName".into(), workflow.into());
+        }
+        if started.is_backgrounded == Some(true) {
+            task.insert("background".into(), true.into());
+        }
         task.insert("status".into(), "running".into());
         self.update(line, &call, task, out);
     }
@@ -122,6 +131,9 @@ impl Tasks {
         if let Some(tool) = progress.last_tool_name {
             task.insert("lastToolName".into(), tool.into());
         }
+        if let Some(summary) = progress.summary {
+            task.insert("summary".into(), summary.into());
+        }
         task.insert("toolUses".into(), progress.usage.tool_uses.into());
         self.update(line, &call, task, out);
     }
@@ -142,6 +154,12 @@ impl Tasks {
         }
         if let Some(error) = updated.patch.error {
             task.insert("error".into(), error.into());
+        }
+        if let Some(description) = updated.patch.description {
+            task.insert("description".into(), description.into());
+        }
+        if let Some(background) = updated.patch.is_backgrounded {
+            task.insert("background".into(), background.into());
         }
         if !task.is_empty() {
             self.update(line, &call, task, out);
@@ -165,6 +183,11 @@ impl Tasks {
             return;
         };
         self.spawned_by.remove(&notification.task_id);
+        if let Some(usage) = &notification.usage {
+            let mut task = JsonObject::new();
+            task.insert("toolUses".into(), usage.tool_uses.into());
+            self.update(line, &call, task, out);
+        }
         let completed = match notification.status {
             wire::SdkTaskNotificationMessageStatus::Completed => true,
             wire::SdkTaskNotificationMessageStatus::Failed
@@ -371,6 +394,41 @@ mod tests {
         // Without a launch in the background, the message ends nothing.
         let running = part(&[agent_call("toolu_1"), notice("completed")]);
         assert_eq!(running.state, ToolState::Started);
+    }
+
+    #[test]
+    fn what_the_newer_task_messages_say_goes_into_the_task() {
+        let started = system(
+            "task_started",
+            json!({"task_id": "a1", "tool_use_id": "toolu_1", "description": "Count files",
+                "subagent_type": "Explore", "is_backgrounded": true, "parent_task_id": "t0",
+                "workflow_name": "review", "prompt": "Count them", "run_id": "r1"}),
+        );
+        let progress = system(
+            "task_progress",
+            json!({"task_id": "a1", "tool_use_id": "toolu_1", "description": "Counting",
+                "summary": "Counted 2 of 3", "usage": {"total_tokens": 1, "tool_uses": 2,
+                "duration_ms": 1}}),
+        );
+        let updated = system(
+            "task_updated",
+            json!({"task_id": "a1", "patch": {"description": "Count all files",
+                "is_backgrounded": false, "status": "running", "end_time": 1}}),
+        );
+        let notified = system(
+            "task_notification",
+            json!({"task_id": "a1", "tool_use_id": "toolu_1", "status": "completed",
+                "summary": "3", "output_file": "/t/a1", "usage": {"total_tokens": 1,
+                "tool_uses": 3, "duration_ms": 1}}),
+        );
+        let call = part(&[agent_call("toolu_1"), started, progress, updated, notified]);
+        assert_eq!(
+            call.metadata.unwrap()["task"],
+            json!({"taskId": "a1", "description": "Count all files", "subagentType": "Explore",
+                "parentTaskId": "t0", "workflowName": "review", "background": false,
+                "status": "completed", "progress": "Counting", "summary": "Counted 2 of 3",
+                "toolUses": 3})
+        );
     }
 
     #[test]

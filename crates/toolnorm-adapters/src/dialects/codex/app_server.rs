@@ -17,6 +17,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
+use crate::read::tolerant::{self, Repair};
 use crate::track::{Facts, Sighting};
 
 /// The dialect this module reads.
@@ -145,6 +146,10 @@ pub struct CodexAppServerAdapter {
     /// Item id → `metadata.approval` of a request that came before the item did (before
     /// 0.12x a declined command has no `item/started`; its approval comes first).
     early_approvals: HashMap<String, JsonObject>,
+    /// Command item id → what was written to its terminal so far (`metadata.terminalInput`).
+    terminal_input: HashMap<String, Vec<Value>>,
+    /// The last line read (the line of what the end of the stream applies).
+    last_line: u64,
 }
 
 impl CodexAppServerAdapter {
@@ -154,6 +159,8 @@ impl CodexAppServerAdapter {
             items: Items::new(),
             approvals: HashMap::new(),
             early_approvals: HashMap::new(),
+            terminal_input: HashMap::new(),
+            last_line: 0,
         }
     }
 }
@@ -163,7 +170,12 @@ impl Adapter for CodexAppServerAdapter {
         DIALECT
     }
 
+    fn finish(&mut self, out: &mut Facts<'_>) {
+        self.items.finish(self.last_line, out);
+    }
+
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        self.last_line = line;
         let rpc: Rpc<'_> = match json::parse_line(line, bytes, "not a JSON-RPC message") {
             Ok(rpc) => rpc,
             Err(diagnostic) => return out.diagnostic(diagnostic),
@@ -182,13 +194,19 @@ impl Adapter for CodexAppServerAdapter {
         let params = rpc.params.map_or("{}", RawValue::get);
         match method {
             "thread/started" => self.thread_started(line, params, out),
-            "item/started" => match serde_json::from_str::<app::ItemStartedNotification>(params) {
-                Ok(started) => self.item(line, started.item, false, &started.thread_id, out),
+            "item/started" => match tolerant::from_str::<app::ItemStartedNotification>(params) {
+                Ok(started) => {
+                    self.repaired(line, method, &started.repairs, out);
+                    let started = started.value;
+                    self.item(line, started.item, false, &started.thread_id, out)
+                }
                 Err(error) => self.unknown_item(line, method, params, false, &error, out),
             },
             "item/completed" => {
-                match serde_json::from_str::<app::ItemCompletedNotification>(params) {
+                match tolerant::from_str::<app::ItemCompletedNotification>(params) {
                     Ok(completed) => {
+                        self.repaired(line, method, &completed.repairs, out);
+                        let completed = completed.value;
                         self.item(line, completed.item, true, &completed.thread_id, out)
                     }
                     Err(error) => self.unknown_item(line, method, params, true, &error, out),
@@ -224,6 +242,9 @@ impl Adapter for CodexAppServerAdapter {
                     }
                     Err(error) => out.diagnostic(json::malformed(line, method, &error)),
                 }
+            }
+            "item/commandExecution/terminalInteraction" => {
+                self.terminal_interaction(line, method, params, out)
             }
             "serverRequest/resolved" => self.resolved(line, params, out),
             method if method.ends_with("/requestApproval") => {
@@ -261,6 +282,14 @@ impl CodexAppServerAdapter {
             .and_then(Value::as_str)
         {
             out.begin_session(id);
+            // A subagent's thread names the thread it was spawned from.
+            let parent = thread.and_then(|thread| {
+                thread
+                    .get("parentThreadId")
+                    .or_else(|| thread.pointer("/source/subAgent/thread_spawn/parent_thread_id"))
+                    .and_then(Value::as_str)
+            });
+            self.items.thread_started(line, id, parent, out);
         }
         let cwd = thread
             .and_then(|thread| {
@@ -308,9 +337,18 @@ impl CodexAppServerAdapter {
         joined(line, &id, item_type, out);
     }
 
+    /// The notice for an item read with the fields its schema requires filled in.
+    fn repaired(&self, line: u64, method: &str, repairs: &[Repair], out: &mut Facts<'_>) {
+        if let Some(notice) = tolerant::repairs_notice(line, &format!("`{method}`"), repairs) {
+            out.diagnostic(notice);
+        }
+    }
+
     /// An `item/started` / `item/completed` whose item does not read as the pinned schema's
-    /// `ThreadItem`: an item type this version does not know is still a call (named after
-    /// its type, with a notice); one that is not even an item with an id is an error.
+    /// `ThreadItem`, even with its missing fields filled in: an item type this version
+    /// does not know is still a call (named after its type, with a notice), and so is a
+    /// tool item of a known type that does not fit its schema (with a notice naming what
+    /// does not fit); one that is not even an item with an id is an error.
     fn unknown_item(
         &mut self,
         line: u64,
@@ -326,21 +364,33 @@ impl CodexAppServerAdapter {
             item: &'a RawValue,
         }
         let item = serde_json::from_str::<Params<'_>>(params).ok();
-        let known = item
+        let item_type = item
             .as_ref()
-            .and_then(|params| serde_json::from_str::<ItemType<'_>>(params.item.get()).ok())
+            .and_then(|params| serde_json::from_str::<ItemType<'_>>(params.item.get()).ok());
+        let known = item_type
+            .as_ref()
             .is_some_and(|item| THREAD_ITEM_TYPES.contains(&item.kind.as_ref()));
+        let tool = item_type
+            .as_ref()
+            .is_some_and(|item| TOOL_ITEM_TYPES.contains(&item.kind.as_ref()));
         let facts = item
-            .filter(|_| !known)
+            .filter(|_| !known || tool)
             .and_then(|params| unknown_item(params.item.get(), completed));
         let Some((kind, facts)) = facts else {
             return out.diagnostic(json::malformed(line, method, error));
         };
-        out.diagnostic(Diagnostic::notice(
-            line,
-            DiagnosticKind::UnknownEvent,
-            format!("unknown Codex app-server item type `{kind}`, read as a tool call"),
-        ));
+        let message = match known {
+            true => format!(
+                "`{kind}` item that does not match its schema ({}), read by its id and type",
+                json::without_position(error)
+            ),
+            false => format!("unknown Codex app-server item type `{kind}`, read as a tool call"),
+        };
+        let kind = match known {
+            true => DiagnosticKind::MalformedEvent,
+            false => DiagnosticKind::UnknownEvent,
+        };
+        out.diagnostic(Diagnostic::notice(line, kind, message));
         self.items.seen(line, facts, None, out);
     }
 
@@ -389,8 +439,39 @@ impl CodexAppServerAdapter {
                     .metadata
                     .insert(meta::APPROVAL.into(), Value::Object(approval));
             }
+            if completed {
+                self.terminal_input.remove(&facts.sighting.id);
+            }
             self.items.seen(line, facts, Some(thread), out);
         }
+    }
+
+    /// `item/commandExecution/terminalInteraction`: input written to a running command's
+    /// terminal (`stdin`, empty when the terminal was only polled). Each goes, in order,
+    /// into the command's `metadata.terminalInput` (`{stdin, processId}`); a command whose
+    /// start the stream does not hold is opened from it, as for its output.
+    fn terminal_interaction(&mut self, line: u64, method: &str, params: &str, out: &mut Facts<'_>) {
+        let interaction = match tolerant::from_str::<app::TerminalInteractionNotification>(params) {
+            Ok(interaction) => {
+                self.repaired(line, method, &interaction.repairs, out);
+                interaction.value
+            }
+            Err(error) => return out.diagnostic(json::malformed(line, method, &error)),
+        };
+        let id = interaction.item_id.as_str();
+        out.session(&interaction.thread_id);
+        joined(line, id, "commandExecution", out);
+        if !out.is_open(id) {
+            // Written after the command ended: its call is final, the line known.
+            return;
+        }
+        let inputs = self.terminal_input.entry(id.to_owned()).or_default();
+        inputs.push(Value::Object(object([
+            ("stdin", Value::from(interaction.stdin)),
+            ("processId", Value::from(interaction.process_id)),
+        ])));
+        let metadata = object([(meta::TERMINAL_INPUT, Value::Array(inputs.clone()))]);
+        out.merge_metadata(line, id, metadata);
     }
 
     fn approval_requested(

@@ -17,6 +17,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
+use crate::read::tolerant::{self, Repair};
 use crate::track::Facts;
 use crate::track::Sighting;
 
@@ -185,7 +186,14 @@ impl CodexExecAdapter {
                     }
                 };
                 let known = EXEC_ITEM_TYPES.contains(&item.kind.as_ref());
-                match exec_item_facts(&item.kind, raw, kind == "item.completed", out) {
+                let mut repairs = Vec::new();
+                let read =
+                    exec_item_facts(&item.kind, raw, kind == "item.completed", &mut repairs, out);
+                let what = format!("`{}` item", item.kind);
+                if let Some(notice) = tolerant::repairs_notice(line, &what, &repairs) {
+                    out.diagnostic(notice);
+                }
+                match read {
                     Ok(Some(facts)) => {
                         if !known {
                             out.diagnostic(Diagnostic::notice(
@@ -205,11 +213,23 @@ impl CodexExecAdapter {
                         format!("a `{}` item without an `id`", item.kind),
                     )),
                     Ok(None) => {}
-                    Err(error) => out.diagnostic(json::malformed(
-                        line,
-                        &format!("`{}` item", item.kind),
-                        &error,
-                    )),
+                    // A tool item that does not fit its schema even so is still a call,
+                    // read by its id and type.
+                    Err(error) => match unknown_item(raw, kind == "item.completed") {
+                        Some((_, facts)) => {
+                            out.diagnostic(Diagnostic::notice(
+                                line,
+                                DiagnosticKind::MalformedEvent,
+                                format!(
+                                    "`{}` item that does not match its schema ({}), read by its id and type",
+                                    item.kind,
+                                    json::without_position(&error)
+                                ),
+                            ));
+                            self.items.seen(line, facts, None, out);
+                        }
+                        None => out.diagnostic(json::malformed(line, &what, &error)),
+                    },
                 }
             }
             // Each run (`codex exec`, `codex exec resume`) numbers its items afresh.
@@ -229,19 +249,25 @@ impl CodexExecAdapter {
     }
 }
 
-/// Reads an exec item with its generated type.
+/// Reads an exec item with its generated type; a field its schema requires that the
+/// item lacks is filled in and told in `repairs` ([`tolerant`]).
 ///
 /// `codex exec` writes some items with a key twice (`web_search` items carry the item id
 /// and then the call id, both as `id`). A JSON reader in JavaScript keeps the last one;
 /// so does this, rather than reject the line.
-fn read_item<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, serde_json::Error> {
-    serde_json::from_str(raw).or_else(|error| {
+fn read_item<T: serde::de::DeserializeOwned>(
+    raw: &str,
+    repairs: &mut Vec<Repair>,
+) -> Result<T, serde_json::Error> {
+    let read = tolerant::from_str(raw).or_else(|error| {
         if !error.to_string().starts_with("duplicate field") {
             return Err(error);
         }
         let value: Value = serde_json::from_str(raw)?;
-        serde_json::from_value(value)
-    })
+        tolerant::from_value(value)
+    })?;
+    repairs.extend(read.repairs);
+    Ok(read.value)
 }
 
 /// An exec item of a type read in its generated type (`web_search`, written with a key
@@ -267,17 +293,20 @@ fn exec_item_facts(
     kind: &str,
     raw: &str,
     completed: bool,
+    repairs: &mut Vec<Repair>,
     out: &Facts<'_>,
 ) -> Result<Option<ItemFacts>, serde_json::Error> {
     let item = match kind {
-        "command_execution" => ExecItem::Command(read_item(raw)?),
-        "file_change" => ExecItem::FileChange(read_item(raw)?),
-        "mcp_tool_call" => ExecItem::Mcp(read_item(raw)?),
-        "collab_tool_call" => ExecItem::Collab(read_item(raw)?),
-        "todo_list" => ExecItem::Todo(read_item(raw)?),
+        "command_execution" => ExecItem::Command(read_item(raw, repairs)?),
+        "file_change" => ExecItem::FileChange(read_item(raw, repairs)?),
+        "mcp_tool_call" => ExecItem::Mcp(read_item(raw, repairs)?),
+        "collab_tool_call" => ExecItem::Collab(read_item(raw, repairs)?),
+        "todo_list" => ExecItem::Todo(read_item(raw, repairs)?),
         "web_search" => {
-            // Always written with `id` twice: straight to the tolerant reading.
-            let item: exec::WebSearchItem = serde_json::from_value(serde_json::from_str(raw)?)?;
+            // Always written with `id` twice: straight to the reading of the last values.
+            let read = tolerant::from_value::<exec::WebSearchItem>(serde_json::from_str(raw)?)?;
+            repairs.extend(read.repairs);
+            let item = read.value;
             return Ok(Some(web_search_facts(
                 item.id,
                 item.query,
@@ -340,6 +369,10 @@ fn item_facts(item: ExecItem, completed: bool, out: &Facts<'_>) -> Option<ItemFa
             let tool = camel_case(&item.tool);
             let input =
                 json!({ "prompt": item.prompt, "receiverThreadIds": item.receiver_thread_ids });
+            let spawned_threads = match tool.as_str() {
+                "spawnAgent" => item.receiver_thread_ids.clone(),
+                _ => Vec::new(),
+            };
             let sighting = collab_sighting(item.id, tool, input, "collab_tool_call", out);
             let states = Value::Object(item.agents_states);
             let outcome = match item.status {
@@ -349,7 +382,9 @@ fn item_facts(item: ExecItem, completed: bool, out: &Facts<'_>) -> Option<ItemFa
                 }
                 exec::McpToolCallStatus::Completed => Outcome::Completed(Some(states)),
             };
-            ItemFacts::new(sighting, outcome)
+            let mut facts = ItemFacts::new(sighting, outcome);
+            facts.spawned_threads = spawned_threads;
+            facts
         }
         ExecItem::Todo(item) => {
             let items = serde_json::to_value(&item.items).unwrap_or(Value::Null);

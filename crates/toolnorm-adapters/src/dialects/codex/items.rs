@@ -1,11 +1,12 @@
 //! What both Codex dialects share: the facts of one thread item, how it stands, and the
 //! correlation of subagent threads with the calls that started them.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 
 use serde_json::{Value, json};
 use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
 
+use super::threads::Threads;
 use crate::track::Facts;
 use crate::track::{Ending, MCP_TOOL_FAILED, Sighting, exit_error, text_error};
 
@@ -50,6 +51,9 @@ pub(super) struct ItemFacts {
     pub elapsed_ms: Option<u64>,
     /// For a subagent start: the thread the agent runs in.
     pub agent_thread: Option<String>,
+    /// For an agent spawn call (`spawnAgent`): the threads it spawned, as its receivers
+    /// (known once the spawn completes).
+    pub spawned_threads: Vec<String>,
 }
 
 impl ItemFacts {
@@ -61,6 +65,7 @@ impl ItemFacts {
             completed_at: None,
             elapsed_ms: None,
             agent_thread: None,
+            spawned_threads: Vec::new(),
         }
     }
 
@@ -306,17 +311,43 @@ pub(super) fn web_search_facts(
     ItemFacts::new(sighting, outcome)
 }
 
-/// Shared handling of item facts: sightings, ends, subagent threads.
+/// Shared handling of item facts: sightings, ends, subagent threads ([`Threads`]: a call
+/// made in a subagent's thread carries `metadata.parentToolCallId`, the call that started
+/// that thread).
 pub(super) struct Items {
-    /// Subagent thread → the call that started it.
-    threads: HashMap<String, String>,
+    threads: Threads,
+    /// Web searches seen (id, `input.action`), oldest first, whose rollout
+    /// `web_search_call` has not come yet: one that comes without an id is the first of
+    /// the same action.
+    searches: VecDeque<(String, Option<Value>)>,
 }
+
+/// At most this many web searches wait for their `web_search_call`.
+const MAX_SEARCHES: usize = 64;
 
 impl Items {
     pub(super) fn new() -> Self {
         Items {
-            threads: HashMap::new(),
+            threads: Threads::default(),
+            searches: VecDeque::new(),
         }
+    }
+
+    /// A thread started: a root (no `parent`), or a subagent's thread spawned from the
+    /// thread `parent` ([`Threads::started`]).
+    pub(super) fn thread_started(
+        &mut self,
+        line: u64,
+        thread: &str,
+        parent: Option<&str>,
+        out: &mut Facts<'_>,
+    ) {
+        self.threads.started(line, thread, parent, out);
+    }
+
+    /// The stream ended: the call ends held for a parent that never came are applied.
+    pub(super) fn finish(&mut self, line: u64, out: &mut Facts<'_>) {
+        self.threads.release(line, out);
     }
 
     /// An item was seen (started, updated or completed) on `thread`.
@@ -327,21 +358,42 @@ impl Items {
         thread: Option<&str>,
         out: &mut Facts<'_>,
     ) {
-        if let Some(parent) = thread.and_then(|thread| self.threads.get(thread)) {
-            facts
-                .sighting
-                .metadata
-                .insert(meta::PARENT_TOOL_CALL_ID.into(), parent.as_str().into());
+        let id = facts.sighting.id.clone();
+        if let Some(thread) = thread {
+            match self.threads.parent(thread) {
+                Some(parent) => {
+                    facts
+                        .sighting
+                        .metadata
+                        .insert(meta::PARENT_TOOL_CALL_ID.into(), parent.as_str().into());
+                }
+                None => self.threads.seen(thread, &id),
+            }
         }
         if let Some(agent_thread) = facts.agent_thread.take() {
-            self.threads.insert(agent_thread, facts.sighting.id.clone());
+            self.threads.link(line, &agent_thread, &id, thread, out);
         }
-        let id = facts.sighting.id.clone();
+        let spawned = std::mem::take(&mut facts.spawned_threads);
+        if let (Some(thread), true) = (thread, facts.sighting.name == "spawnAgent") {
+            let open = spawned.is_empty() && matches!(facts.outcome, Outcome::InProgress);
+            self.threads.spawn_seen(thread, &id, open);
+        }
+        if facts.sighting.name == "webSearch" && !self.searches.iter().any(|(seen, _)| *seen == id)
+        {
+            if self.searches.len() == MAX_SEARCHES {
+                self.searches.pop_front();
+            }
+            let action = facts.sighting.input.get(meta::ACTION).cloned();
+            self.searches.push_back((id.clone(), action));
+        }
         let was_open = out.is_open(&id);
         facts.sighting.at = facts.started_at.clone();
         out.sighted(line, facts.sighting);
         if !was_open {
             out.running(line, &id, facts.started_at.clone());
+        }
+        for spawned in spawned {
+            self.threads.link(line, &spawned, &id, thread, out);
         }
         // The sighting above already brought the call to this input (and its title).
         let ending = Ending {
@@ -349,11 +401,30 @@ impl Items {
             at: facts.completed_at,
             elapsed_ms: facts.elapsed_ms,
         };
-        match facts.outcome {
-            Outcome::InProgress => {}
-            Outcome::Completed(output) => out.complete(line, &id, output, ending),
-            Outcome::Failed(error) => out.fail(line, &id, error, ending),
+        if matches!(facts.outcome, Outcome::InProgress) {
+            return;
         }
+        // In a subagent's thread whose spawning call is not known yet, the end waits.
+        match self.threads.end(thread, &id, facts.outcome, ending) {
+            Some((Outcome::Completed(output), ending)) => out.complete(line, &id, output, ending),
+            Some((Outcome::Failed(error), ending)) => out.fail(line, &id, error, ending),
+            Some((Outcome::InProgress, _)) | None => {}
+        }
+    }
+
+    /// A rollout `web_search_call` of this id came: it waits no more.
+    pub(super) fn search_answered(&mut self, id: &str) {
+        self.searches.retain(|(seen, _)| seen != id);
+    }
+
+    /// A rollout `web_search_call` without an id: the web search seen before it with the
+    /// same action that has had no `web_search_call` yet, if there is one.
+    pub(super) fn search_without_id(&mut self, action: Option<&Value>) -> Option<String> {
+        let index = self
+            .searches
+            .iter()
+            .position(|(_, seen)| seen.as_ref() == action)?;
+        self.searches.remove(index).map(|(id, _)| id)
     }
 
     /// A subagent finished: the call that started its thread completes.
@@ -365,7 +436,7 @@ impl Items {
         failed: Option<&'static str>,
         out: &mut Facts<'_>,
     ) {
-        let Some(call) = self.threads.get(thread).cloned() else {
+        let Some(call) = self.threads.parent(thread).cloned() else {
             return;
         };
         if !out.is_open(&call) {

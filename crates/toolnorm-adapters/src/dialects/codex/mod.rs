@@ -15,8 +15,10 @@
 //! | app-server | `item/completed` of a `subAgentActivity` `completed` / `interrupted` | `toolCallCompleted` / `toolCallFailed` of the call that started that agent thread |
 //! | app-server | `item/commandExecution/outputDelta`, `item/fileChange/outputDelta` | `outputAppended` |
 //! | app-server | `item/mcpToolCall/progress` | `metadataMerged` (`progress`) |
+//! | app-server | `item/commandExecution/terminalInteraction` | `metadataMerged` (`terminalInput`: each `{stdin, processId}` so far) |
 //! | app-server | `…/requestApproval`, then `serverRequest/resolved` | `metadataMerged` (`approval`: `requested`, then `resolved`) |
-//! | app-server | `thread/started` | none: its `cwd` is the session's, for relative paths in titles |
+//! | app-server | `thread/started` | none: its `cwd` is the session's, for relative paths in titles; a child thread (`parentThreadId`) whose parent thread has one open spawn call is that call's |
+//! | app-server | `item/completed` of a `spawnAgent` collab call | as any tool item, and `metadataMerged` (`parentToolCallId`) of the open calls already seen in the threads it names as receivers |
 //! | app-server | turns, messages, reasoning, account and status methods; responses | none |
 //! | exec | `item.started` of a tool item | `toolCallStarted`, `toolCallRunning` |
 //! | exec | `item.updated` of a tool item | `inputUpdated` (+ `titleUpdated`) when its input changed |
@@ -38,18 +40,39 @@
 //! | todo_list (exec only) | `todo_list` | `items` | none |
 //!
 //! Calls made inside a subagent thread carry `metadata.parentToolCallId`: the call that
-//! started that thread. Approval requests and their resolution go to `metadata.approval`.
+//! started that thread ([`threads`]: a call of a thread that said it is a subagent's ends
+//! once that call is known, or at the end of the stream). Approval requests and their
+//! resolution go to `metadata.approval`.
 //!
-//! The modules: [`items`] (what both dialects share: item facts, outcomes, the
-//! subagent threads), [`app_server`] (the JSON-RPC adapter: methods, approvals, deltas;
+//! An item of a known type that lacks a field its schema requires is read with that
+//! field's empty value and a notice naming it (`read::tolerant`); one that does not read
+//! even so (a missing `status`) is read by its id and type, with a notice.
+//!
+//! Code mode (`[features] code_mode`): the model's `exec` script and its `wait` for a
+//! script cell are recorded only in rollout files; the app-server and `codex exec` show
+//! the tools the script called as items of their own (ids `exec-<uuid>`), with nothing
+//! naming the script, so they carry no parent.
+//!
+//! | rollout call | name | kind and title | metadata |
+//! | --- | --- | --- | --- |
+//! | `custom_tool_call` `exec` | `exec` | the first tool the script calls (`ls src (+2 more)`), else `unknown` `Running a script` | `scriptCalls` (`{tool, arguments}` as written), `cellId` once its result names the cell |
+//! | `function_call` `wait` with `cell_id` | `wait` | `unknown` `Waiting for script cell N` | `cellId`, `cellCallId` (the `exec` that started the cell) |
+//! | `function_call` `wait` of the collaboration tools | `wait` | `subagent` `Waiting for agents` | |
+//! | `function_call` `write_stdin` | `write_stdin` | `bash` `Sending input to session N` / `Polling session N` | |
+//!
+//! The modules: [`items`] (what the dialects share: item facts, outcomes), [`threads`]
+//! (the subagent threads), [`code_mode`] (a script's calls, read without running it, and
+//! its cells), [`app_server`] (the JSON-RPC adapter: methods, approvals, deltas;
 //! its thread items in `app_server::thread_items`), [`exec`] (the `codex exec --json`
 //! adapter), [`rollout`] (the rollout file adapter, whose calls take the app-server's
 //! names).
 
 pub(crate) mod app_server;
+mod code_mode;
 pub(crate) mod exec;
 mod items;
 pub(crate) mod rollout;
+mod threads;
 
 use crate::read::line_keys::LineKeys;
 

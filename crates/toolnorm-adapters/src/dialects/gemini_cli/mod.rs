@@ -10,6 +10,10 @@
 //! parts (a test compares them on every recorded run). MCP tools are named
 //! `mcp_<server>_<tool>`: servers given in the options are matched first, else the name
 //! splits at the first `_` after `mcp_`.
+//!
+//! An event or tool call entry that lacks a field its schema requires is read with that
+//! field's empty value and a notice naming it (`read::tolerant`); an event that carries no
+//! call (`message`, `error`, `result`) and does not read even so is a notice.
 
 use std::borrow::Cow;
 
@@ -72,7 +76,7 @@ const MESSAGE_TYPES: &[&str] = &["user", "gemini", "info", "error", "warning"];
 
 /// Whether a line is Gemini CLI's: a stream-json event or a session message record
 /// (`type` and `timestamp`, no Claude `message` envelope, no OpenCode `sessionID`, no
-/// JSON-RPC), or a session file's metadata (`sessionId` with `projectHash`), `$set` or
+/// JSON-RPC, no `session_id` but on `init`), or a session file's metadata (`sessionId` with `projectHash`), `$set` or
 /// `$rewindTo` record.
 pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
     if keys.has("method") || keys.has("payload") || keys.has("sessionID") {
@@ -81,9 +85,14 @@ pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
     if !keys.has("type") {
         return keys.has("projectHash") || keys.has("$set") || keys.has("$rewindTo");
     }
+    // Gemini CLI names the session on its `init` event alone: a `message`,
+    // `tool_result` or `error` event with a `session_id` is Factory Droid's.
     keys.has("timestamp")
         && !keys.has("message")
         && !keys.has("subtype")
+        && (keys.kind().as_deref() == Some("init") || !keys.has("session_id"))
+        // Copilot CLI's closing `result` line (`sessionId`, `exitCode`, `usage`).
+        && !keys.has("exitCode")
         && keys
             .kind()
             .as_deref()

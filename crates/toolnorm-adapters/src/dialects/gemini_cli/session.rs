@@ -12,7 +12,7 @@ use toolnorm_wire::gemini_session as wire;
 use super::GeminiCliAdapter;
 use super::outcome;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::read::json;
+use crate::read::{json, tolerant};
 use crate::track::{Ending, Facts, Sighting};
 
 /// A record without a `type`: the session's metadata, a `$set` or a `$rewindTo`.
@@ -67,8 +67,44 @@ pub(super) fn record(adapter: &GeminiCliAdapter, line: u64, text: &str, facts: &
 pub(super) fn message(adapter: &GeminiCliAdapter, line: u64, text: &str, facts: &mut Facts<'_>) {
     match serde_json::from_str::<wire::MessageRecord>(text) {
         Ok(message) => read_message(adapter, line, message, facts),
-        Err(error) => facts.diagnostic(json::malformed(line, "message record", &error)),
+        Err(error) => match tool_calls_apart(text) {
+            Some(calls) => {
+                for read in calls {
+                    match read {
+                        Ok(call) => {
+                            if let Some(notice) = call.notice(line, "a `toolCalls` entry") {
+                                facts.diagnostic(notice);
+                            }
+                            tool_call(adapter, line, Call::from(call.value), facts);
+                        }
+                        Err(error) => {
+                            facts.diagnostic(json::malformed(line, "a `toolCalls` entry", &error))
+                        }
+                    }
+                }
+            }
+            None => facts.diagnostic(json::malformed(line, "message record", &error)),
+        },
     }
+}
+
+/// The tool calls of a `gemini` message that does not read as its schema's record, each
+/// read apart, a field the schema requires that it lacks filled in ([`tolerant`]): the
+/// calls are what the reader needs of the message. `None` for a message of another type,
+/// or without tool calls.
+fn tool_calls_apart(
+    text: &str,
+) -> Option<Vec<Result<tolerant::Tolerated<wire::ToolCallRecord>, serde_json::Error>>> {
+    let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    if message.get("type").and_then(Value::as_str) != Some("gemini") {
+        return None;
+    }
+    let Some(Value::Array(calls)) = message.remove("toolCalls") else {
+        return None;
+    };
+    (!calls.is_empty()).then(|| calls.into_iter().map(tolerant::from_value).collect())
 }
 
 fn read_message(

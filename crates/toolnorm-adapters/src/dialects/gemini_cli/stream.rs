@@ -10,7 +10,8 @@ use toolnorm_wire::gemini_stream as wire;
 
 use super::GeminiCliAdapter;
 use super::outcome;
-use crate::read::json;
+use crate::diagnostic::Diagnostic;
+use crate::read::{json, tolerant};
 use crate::track::{Ending, Facts, Sighting};
 
 /// What a stream-json event says about the calls.
@@ -76,33 +77,61 @@ pub(super) fn event(
                     error: result.error,
                 })
             }),
-        "message" => {
-            parse::<wire::MessageEvent>(line, text, "message event", facts).map(|_| Event::NoCall)
-        }
-        "error" => {
-            parse::<wire::ErrorEvent>(line, text, "error event", facts).map(|_| Event::NoCall)
-        }
-        _ => parse::<wire::ResultEvent>(line, text, "result event", facts).map(|_| Event::NoCall),
+        "message" => checked::<wire::MessageEvent>(line, text, "message event", facts),
+        "error" => checked::<wire::ErrorEvent>(line, text, "error event", facts),
+        _ => checked::<wire::ResultEvent>(line, text, "result event", facts),
     };
     if let Some(event) = event {
         apply(adapter, line, event, facts);
     }
 }
 
-/// Reads `text` as `T`, or reports why it is not one.
+/// Reads `text` as `T`, or reports why it is not one. A field the schema requires that
+/// the event lacks is filled in, with a notice naming it ([`tolerant`]).
 fn parse<T: DeserializeOwned>(
     line: u64,
     text: &str,
     what: &str,
     facts: &mut Facts<'_>,
 ) -> Option<T> {
-    match serde_json::from_str(text) {
-        Ok(value) => Some(value),
+    match tolerant::from_str(text) {
+        Ok(read) => {
+            if let Some(notice) = read.notice(line, what) {
+                facts.diagnostic(notice);
+            }
+            Some(read.value)
+        }
         Err(error) => {
             facts.diagnostic(json::malformed(line, what, &error));
             None
         }
     }
+}
+
+/// An event that carries no call, checked against its type: one that does not read as
+/// it even with its missing fields filled in is a notice (nothing is lost).
+fn checked<T: DeserializeOwned>(
+    line: u64,
+    text: &str,
+    what: &str,
+    facts: &mut Facts<'_>,
+) -> Option<Event<'static>> {
+    match tolerant::from_str::<T>(text) {
+        Ok(read) => {
+            if let Some(notice) = read.notice(line, what) {
+                facts.diagnostic(notice);
+            }
+        }
+        Err(error) => {
+            let diagnostic = json::malformed(line, what, &error);
+            facts.diagnostic(Diagnostic::notice(
+                line,
+                diagnostic.kind,
+                format!("{}; it carries no call", diagnostic.message),
+            ));
+        }
+    }
+    Some(Event::NoCall)
 }
 
 /// Applies one event.

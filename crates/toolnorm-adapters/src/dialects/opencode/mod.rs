@@ -13,10 +13,16 @@
 //! the options are matched first; otherwise a tool that is not built in splits at its
 //! first `_`.
 //!
+//! A tool part that lacks a field its schema requires is read with that field's empty
+//! value and a notice naming it; an empty object written `[]` (Lua, PHP encoders:
+//! `state.input`, `state.metadata`, the part's `metadata`) reads as `{}`
+//! (`tolerant_part`).
+//!
 //! `export` reads the sessions OpenCode stores, as `opencode export` prints them: their
 //! parts are read here, as the parts of `message.part.updated` events are.
 
 pub(crate) mod export;
+mod tolerant_part;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -356,7 +362,15 @@ impl OpenCodeAdapter {
         }
         match serde_json::from_str::<wire::ToolPart>(part) {
             Ok(part) => self.tool_part(line, part, out),
-            Err(error) => out.diagnostic(json::malformed(line, "tool part", &error)),
+            Err(error) => match tolerant_part::read(part) {
+                Some(read) => {
+                    if let Some(notice) = read.notice(line, "tool part") {
+                        out.diagnostic(notice);
+                    }
+                    self.tool_part(line, read.value, out);
+                }
+                None => out.diagnostic(json::malformed(line, "tool part", &error)),
+            },
         }
     }
 

@@ -163,6 +163,11 @@ pub(super) fn item_facts(
             completed_at_ms,
             ..
         } => {
+            // A spawn names the thread it started among its receivers once it completes.
+            let spawned_threads = match tool {
+                app::CollabAgentTool::SpawnAgent => receiver_thread_ids.clone(),
+                _ => Vec::new(),
+            };
             let input = json!({ "prompt": prompt, "model": model, "receiverThreadIds": receiver_thread_ids });
             let tool = collab_tool_name(tool).to_owned();
             let mut sighting = collab_sighting(id, tool, input, "collabAgentToolCall", out);
@@ -177,7 +182,10 @@ pub(super) fn item_facts(
                 S::Failed => agent_call_failed("failed", states),
                 S::Interrupted => agent_call_failed("interrupted", states),
             };
-            ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)
+            let mut facts =
+                ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None);
+            facts.spawned_threads = spawned_threads;
+            facts
         }
         Item::SubAgentActivity {
             id,

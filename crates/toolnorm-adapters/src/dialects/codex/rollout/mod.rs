@@ -16,10 +16,11 @@
 //! | --- | --- |
 //! | `session_meta` | none: a new session (its `id`), its `cwd` for relative paths in titles |
 //! | `response_item` `function_call` / `custom_tool_call` / `local_shell_call` | `toolCallStarted`, `toolCallRunning` |
-//! | `response_item` `web_search_call` | the call, completed (it is recorded once done) |
+//! | `response_item` `web_search_call` | the call, completed (it is recorded once done); one without an id is the web search told of before with the same action, else the call `web_search_call@<line>`, with a notice |
 //! | `event_msg` `item_completed` of a tool item, `*_end` | `inputUpdated` when its input changed; `toolCallCompleted` or `toolCallFailed` (started and running first, if never seen) |
 //! | `event_msg` `*_begin` | `toolCallStarted`, `toolCallRunning` when the call was not seen yet; else none |
-//! | `response_item` `function_call_output` / `custom_tool_call_output` | `toolCallCompleted` or `toolCallFailed` (read from the text: exit code, `aborted by user`, `rejected by user`), unless the call has ended already |
+//! | `response_item` `function_call_output` / `custom_tool_call_output` | `toolCallCompleted` or `toolCallFailed` (read from the text: exit code, `aborted by user`, `rejected by user`; a code-mode script's `Script completed` / `failed` / `terminated`), unless the call has ended already |
+//! | `response_item` `custom_tool_call_output` of a code-mode `exec` whose script yielded | `metadataMerged` (`cellId`), then `toolCallCompleted` |
 //! | `event_msg` `item_completed` `SubAgentActivity` `completed` / `interrupted` | the end of the call that started that agent thread |
 //! | `turn_context`, `world_state`, token counts, messages, reasoning, other `event_msg` | none |
 //! | any other line type, `response_item` type or thread item type | a notice (a tool-like one is still a call) |
@@ -28,7 +29,12 @@
 //! calls (`rules.toml`): a shell call is `commandExecution`, a patch `fileChange`,
 //! an MCP tool (`namespace` `mcp__<server>`) its tool of that server, a web search
 //! `webSearch`, a subagent spawn `subAgentActivity` (running until the agent ends) and the
-//! other collaboration tools their app-server names (`wait`, `sendMessage`, …).
+//! other collaboration tools their app-server names (`wait`, `sendMessage`, …). Code
+//! mode's `exec` (a script that calls tools) and `wait` for a script's cell
+//! (`cell_id`) are read by the `code_mode` module: the script's calls go to
+//! `metadata.scriptCalls` (each is also a call of its own when the file records its
+//! `item_completed` or `*_end`), and the `wait` is the continuation of its cell, not a
+//! subagent wait.
 //!
 //! The `response_item` payloads are read with the generated `ResponseItem`
 //! (`toolnorm_wire::codex_rollout`); the package declares no type for the envelope nor
@@ -36,6 +42,7 @@
 
 mod events;
 mod response;
+mod search_id;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -44,6 +51,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use toolnorm::Timestamp;
 
+use super::code_mode::Cells;
 use super::items::Items;
 use crate::Dialect;
 use crate::adapter::Adapter;
@@ -122,6 +130,8 @@ pub struct CodexRolloutAdapter {
     session: Option<String>,
     /// Subagent spawns: their calls end when their agent does, not at their output.
     spawns: HashSet<String>,
+    /// Code mode: the `exec` call that started each script cell.
+    cells: Cells,
 }
 
 impl CodexRolloutAdapter {
@@ -131,6 +141,7 @@ impl CodexRolloutAdapter {
             items: Items::new(),
             session: None,
             spawns: HashSet::new(),
+            cells: Cells::default(),
         }
     }
 }
@@ -182,7 +193,14 @@ impl Adapter for CodexRolloutAdapter {
                     at,
                     session: self.session.as_deref(),
                 };
-                response::read(&at, payload, &mut self.items, &mut self.spawns, out);
+                response::read(
+                    &at,
+                    payload,
+                    &mut self.items,
+                    &mut self.spawns,
+                    &mut self.cells,
+                    out,
+                );
             }
             "event_msg" => {
                 let at = At {
@@ -212,6 +230,8 @@ impl CodexRolloutAdapter {
         };
         if let Some(id) = meta.id.as_deref() {
             out.begin_session(id);
+            // Its calls are the file's own: no spawning call to wait for.
+            self.items.thread_started(line, id, None, out);
             self.session = Some(id.to_owned());
         }
         if let Some(cwd) = meta.cwd.as_deref() {

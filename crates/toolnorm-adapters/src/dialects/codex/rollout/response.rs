@@ -9,13 +9,14 @@ use serde_json::{Map, Value, json};
 use toolnorm::{ErrorCode, ToolError};
 use toolnorm_wire::codex_rollout as wire;
 
-use super::At;
+use super::{At, search_id};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::dialects::codex::code_mode::{self, Cells};
 use crate::dialects::codex::items::{
     Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
     command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };
-use crate::read::json;
+use crate::read::{json, tolerant};
 use crate::track::{Ending, Facts, Sighting, exit_error};
 
 /// The `type` of a payload.
@@ -62,6 +63,7 @@ pub(super) fn read(
     payload: &str,
     items: &mut Items,
     spawns: &mut HashSet<String>,
+    cells: &mut Cells,
     out: &mut Facts<'_>,
 ) {
     let kind = match serde_json::from_str::<Kind<'_>>(payload) {
@@ -78,8 +80,13 @@ pub(super) fn read(
     if NOT_CALLS.contains(&kind.as_ref()) {
         return;
     }
-    let item = match serde_json::from_str::<wire::ResponseItem>(payload) {
-        Ok(item) => item,
+    let item = match tolerant::from_str::<wire::ResponseItem>(payload) {
+        Ok(item) => {
+            if let Some(notice) = item.notice(at.line, &format!("`{kind}` item")) {
+                out.diagnostic(notice);
+            }
+            item.value
+        }
         Err(error) => return unknown_or_malformed(at, &kind, payload, &error, items, out),
     };
     use wire::ResponseItem as R;
@@ -91,7 +98,13 @@ pub(super) fn read(
             namespace,
             ..
         } => {
-            let facts = function_call(call_id, &name, namespace.as_deref(), &arguments, out);
+            let input: Value = serde_json::from_str(&arguments)
+                .unwrap_or_else(|_| json!({ "arguments": arguments }));
+            let cell = code_mode::waited_cell(&name, namespace.as_deref(), &input);
+            let facts = match cell {
+                Some(cell) => cells.wait_facts(call_id, input, cell, at.session),
+                None => function_call(call_id, &name, namespace.as_deref(), input, out),
+            };
             if facts.sighting.name == "subAgentActivity" {
                 spawns.insert(facts.sighting.id.clone());
             }
@@ -110,6 +123,13 @@ pub(super) fn read(
                     Status::InProgress,
                     "fileChange",
                 ),
+                code_mode::EXEC_TOOL => {
+                    let direct = |call: &code_mode::ScriptCall| {
+                        let input = code_mode::call_input(call);
+                        function_call(String::new(), &call.tool, None, input, out)
+                    };
+                    code_mode::exec_facts(call_id, &input, &direct, out)
+                }
                 _ => plain_call(
                     call_id,
                     &name,
@@ -147,17 +167,18 @@ pub(super) fn read(
         R::WebSearchCall {
             action, id, status, ..
         } => {
-            let Some(id) = id else {
-                return missing_id(at, "web_search_call", out);
+            let action = action.and_then(|action| serde_json::to_value(action).ok());
+            let Some(id) = id.or_else(|| search_id::read(at, action.as_ref(), items, out)) else {
+                return;
             };
             if known(&id, out) {
-                return;
+                return items.search_answered(&id);
             }
-            let action = action.and_then(|action| serde_json::to_value(action).ok());
             let query = action.as_ref().and_then(search_query).unwrap_or_default();
             let done = status.as_deref() != Some("in_progress");
-            let facts = web_search_facts(id, query, action, None, done, "webSearch");
+            let facts = web_search_facts(id.clone(), query, action, None, done, "webSearch");
             ended(at, facts, items, out);
+            items.search_answered(&id);
         }
         R::ImageGenerationCall {
             id,
@@ -197,13 +218,22 @@ pub(super) fn read(
         R::FunctionCallOutput {
             call_id, output, ..
         } => match call_id {
-            Some(call_id) => output_given(at, &call_id, &output_text(&output), spawns, out),
+            Some(call_id) => {
+                output_given(at, &call_id, &output_text(&output), spawns, cells, out);
+            }
             None => missing_id(at, "function_call_output", out),
         },
         R::CustomToolCallOutput {
-            call_id, output, ..
+            call_id,
+            name,
+            output,
+            ..
         } => {
-            output_given(at, &call_id, &output_text(&output), spawns, out);
+            let text = output_text(&output);
+            if code_mode::is_notice(name.as_deref(), &text) && out.is_open(&call_id) {
+                return out.output(at.line, &call_id, &text);
+            }
+            output_given(at, &call_id, &text, spawns, cells, out);
         }
         R::ToolSearchOutput { call_id, tools, .. } => match call_id {
             Some(call_id) if out.is_open(&call_id) => {
@@ -260,11 +290,9 @@ fn function_call(
     id: String,
     name: &str,
     namespace: Option<&str>,
-    arguments: &str,
+    input: Value,
     out: &Facts<'_>,
 ) -> ItemFacts {
-    let input: Value =
-        serde_json::from_str(arguments).unwrap_or_else(|_| json!({ "arguments": arguments }));
     let mcp_server = namespace
         .and_then(|namespace| namespace.strip_prefix("mcp__"))
         .map(|server| (server.trim_end_matches('_').to_owned(), name.to_owned()))
@@ -394,6 +422,7 @@ fn output_given(
     call_id: &str,
     text: &str,
     spawns: &HashSet<String>,
+    cells: &mut Cells,
     out: &mut Facts<'_>,
 ) {
     if !out.is_open(call_id) {
@@ -405,7 +434,8 @@ fn output_given(
     }
     let ending = Ending::at(at.at.clone());
     let is_command = matches!(out.name(call_id), Some("commandExecution"));
-    match text_outcome(text, is_command) {
+    let script = cells.result(at.line, at.session, call_id, text, out);
+    match script.unwrap_or_else(|| text_outcome(text, is_command)) {
         Outcome::InProgress => {}
         Outcome::Completed(output) => out.complete(at.line, call_id, output, ending),
         Outcome::Failed(error) => out.fail(at.line, call_id, error, ending),

@@ -1,5 +1,9 @@
 //! `toolnorm stats`: tool usage across sessions: calls per provider, kind and tool;
-//! error rates and codes; p50/p95/max duration per tool; the longest calls.
+//! error rates and codes; p50/p95/max duration per tool; the longest calls. The tables
+//! are in [`tables`]; the diagnostics summed per file and the files not read in [`notes`].
+
+mod notes;
+mod tables;
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -10,7 +14,7 @@ use serde::Serialize;
 use crate::normalize::builder;
 use crate::sessions::{self, Lines, Session};
 use crate::{EXIT_USAGE, StatsArgs, finish_output};
-use toolnorm_adapters::human_duration;
+use notes::{FileDiagnostics, Unread};
 
 /// Calls and errors of one group (a provider, a kind).
 #[derive(Debug, Default, Serialize)]
@@ -59,6 +63,10 @@ struct Report {
     error_codes: BTreeMap<String, u64>,
     tools: Vec<Tool>,
     longest: Vec<Long>,
+    /// The diagnostics, summed per file and kind (files without any left out).
+    diagnostics: Vec<FileDiagnostics>,
+    /// The files not read, in input order.
+    unread: Vec<Unread>,
 }
 
 /// The value at quantile `q` of sorted `values` (nearest rank).
@@ -166,178 +174,37 @@ fn report(sessions: &[Session], longest: usize) -> Report {
     long.sort_by_key(|call| std::cmp::Reverse(call.elapsed_ms));
     long.truncate(longest);
     report.longest = long;
+    report.diagnostics = notes::summarize(sessions);
     report
 }
 
-/// Rows of cells as aligned columns; the columns marked in `right` (figures) are aligned
-/// to the right.
-fn table(
-    out: &mut impl Write,
-    header: &[&str],
-    right: &[bool],
-    rows: &[Vec<String>],
-) -> io::Result<()> {
-    let mut widths: Vec<usize> = header.iter().map(|cell| cell.chars().count()).collect();
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let line = |cells: &[String]| {
-        let mut text = String::new();
-        for (at, (cell, width)) in cells.iter().zip(&widths).enumerate() {
-            if at > 0 {
-                text.push_str("  ");
-            }
-            let pad = " ".repeat(width - cell.chars().count());
-            if !right.get(at).copied().unwrap_or(false) {
-                text.push_str(cell);
-                text.push_str(&pad);
-            } else {
-                text.push_str(&pad);
-                text.push_str(cell);
-            }
-        }
-        text.trim_end().to_owned()
-    };
-    let head: Vec<String> = header.iter().map(|cell| (*cell).to_owned()).collect();
-    writeln!(out, "{}", line(&head))?;
-    for row in rows {
-        writeln!(out, "{}", line(row))?;
-    }
-    writeln!(out)
-}
-
-fn percent(errors: u64, calls: u64) -> String {
-    format!("{:.1}%", errors as f64 * 100.0 / calls.max(1) as f64)
-}
-
-fn duration(ms: Option<u64>) -> String {
-    ms.map_or_else(|| "-".to_owned(), human_duration)
-}
-
-/// `1 call`, `2 calls`.
-fn plural(n: u64, word: &str) -> String {
-    match n {
-        1 => format!("1 {word}"),
-        n => format!("{n} {word}s"),
-    }
-}
-
-fn write_tables(out: &mut impl Write, report: &Report) -> io::Result<()> {
-    let l = &report.lines;
-    writeln!(
-        out,
-        "{}, {}, {} ({}); {}: {} applied, {} known non-tool, {}, {}\n",
-        plural(report.sessions, "session"),
-        plural(report.calls, "call"),
-        plural(report.errors, "error"),
-        percent(report.errors, report.calls),
-        plural(l.lines, "line"),
-        l.applied,
-        l.known_non_tool,
-        plural(l.notices, "notice"),
-        plural(l.errors, "error")
-    )?;
-    let counts = |map: &BTreeMap<String, Count>| -> Vec<Vec<String>> {
-        map.iter()
-            .map(|(name, count)| {
-                vec![
-                    name.clone(),
-                    count.calls.to_string(),
-                    count.errors.to_string(),
-                    percent(count.errors, count.calls),
-                ]
-            })
-            .collect()
-    };
-    table(
-        out,
-        &["provider", "calls", "errors", "rate"],
-        &[false, true, true, true],
-        &counts(&report.providers),
-    )?;
-    table(
-        out,
-        &["kind", "calls", "errors", "rate"],
-        &[false, true, true, true],
-        &counts(&report.kinds),
-    )?;
-    let tools: Vec<Vec<String>> = report
-        .tools
-        .iter()
-        .map(|tool| {
-            vec![
-                tool.name.clone(),
-                tool.kind.clone(),
-                tool.calls.to_string(),
-                tool.errors.to_string(),
-                percent(tool.errors, tool.calls),
-                duration(tool.p50_ms),
-                duration(tool.p95_ms),
-                duration(tool.max_ms),
-            ]
-        })
-        .collect();
-    table(
-        out,
-        &[
-            "tool", "kind", "calls", "errors", "rate", "p50", "p95", "max",
-        ],
-        &[false, false, true, true, true, true, true, true],
-        &tools,
-    )?;
-    if !report.error_codes.is_empty() {
-        let codes: Vec<Vec<String>> = report
-            .error_codes
-            .iter()
-            .map(|(code, n)| vec![code.clone(), n.to_string()])
-            .collect();
-        table(out, &["error code", "calls"], &[false, true], &codes)?;
-    }
-    if !report.longest.is_empty() {
-        let long: Vec<Vec<String>> = report
-            .longest
-            .iter()
-            .map(|call| {
-                let title: String = call
-                    .title
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(60)
-                    .collect();
-                vec![
-                    human_duration(call.elapsed_ms),
-                    call.name.clone(),
-                    call.state.clone(),
-                    title,
-                    call.source.clone(),
-                ]
-            })
-            .collect();
-        table(
-            out,
-            &["longest", "tool", "state", "title", "file"],
-            &[true],
-            &long,
-        )?;
-    }
-    out.flush()
-}
-
-/// `toolnorm stats`.
+/// `toolnorm stats`: the tables (or `--json`) on `stdout`, then on `stderr` the
+/// diagnostics summed per file and kind (each one with `--verbose`) and the files not
+/// read.
 pub fn stats(args: &StatsArgs, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
     if let Err(message) = builder(&args.read) {
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let (sessions, status) = match sessions::read_all(&args.inputs, &args.read, stderr) {
-        Ok(read) => read,
+    let results = match sessions::read_each(&args.inputs, &args.read, stderr) {
+        Ok(results) => results,
         Err(status) => return status,
     };
-    let report = report(&sessions, args.longest);
+    let mut sessions = Vec::new();
+    let mut unread = Vec::new();
+    let mut status = ExitCode::SUCCESS;
+    for result in results {
+        match result {
+            Ok(session) if notes::is_empty(&session) => unread.push(Unread::empty(&session)),
+            Ok(session) => sessions.push(session),
+            Err(failure) => {
+                status = failure.status();
+                unread.push(Unread::failed(&failure));
+            }
+        }
+    }
+    let mut report = report(&sessions, args.longest);
+    report.unread = unread;
     let mut out = io::BufWriter::new(stdout);
     let written = if args.json {
         serde_json::to_writer_pretty(&mut out, &report)
@@ -345,10 +212,17 @@ pub fn stats(args: &StatsArgs, stdout: impl Write, stderr: &mut impl Write) -> E
             .and_then(|()| writeln!(out))
             .and_then(|()| out.flush())
     } else {
-        write_tables(&mut out, &report)
+        tables::write_tables(&mut out, &report)
     };
-    match written {
-        Ok(()) => status,
-        Err(error) => finish_output(Err(error)),
+    if let Err(error) = written {
+        return finish_output(Err(error));
     }
+    let _ = notes::write_notes(
+        stderr,
+        &sessions,
+        &report.diagnostics,
+        &report.unread,
+        args.verbose,
+    );
+    status
 }

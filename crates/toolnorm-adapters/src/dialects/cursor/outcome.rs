@@ -1,0 +1,162 @@
+//! How a `completed` `tool_call` ended: its `result` is `success`, `failure`, `error` or
+//! `rejected`, each an object of the tool's own fields.
+//!
+//! | result | part |
+//! | --- | --- |
+//! | `success` of a shell call, `exitCode` 0 | complete, output its interleaved output (else stdout, then stderr) |
+//! | `success` or `failure` of a shell call, `exitCode` N ≠ 0 | error `Exit code N`, code `exit_code` |
+//! | `success` of a read | complete, output the file's `content` |
+//! | `success` of an MCP call | complete, output its content's text; `isError` fails it with `mcp_error` |
+//! | `success` of any other tool | complete, output the `success` object |
+//! | `failure` / `error` | error with its `message` (or `error` text) |
+//! | `rejected` | error with its `reason`, code `permission_denied` |
+//! | none | complete, no output |
+
+use serde_json::{Map, Value};
+use toolnorm::{ErrorCode, ToolError};
+
+use super::payload::{Call, Timing};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::track::{Ending, Facts};
+use crate::track::{MCP_TOOL_FAILED, exit_error, text_error};
+
+/// Applies the end of call `id`.
+pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts: &mut Facts<'_>) {
+    let ending = || Ending::at(timing.completed()).elapsed_ms(timing.elapsed_ms());
+    let Some(result) = call.result else {
+        return facts.complete(line, id, None, ending());
+    };
+    let Some(object) = result.as_object() else {
+        // A bare value: the result as the provider gave it.
+        return facts.complete(line, id, Some(result.clone()), ending());
+    };
+    let shell = call.key == "shellToolCall";
+    if let Some(success) = object.get("success") {
+        match success_outcome(call, shell, success) {
+            Ok(output) => facts.complete(line, id, output, ending()),
+            Err(error) => facts.fail(line, id, error, ending()),
+        }
+    } else if let Some(rejected) = object.get("rejected") {
+        let reason = message(rejected, &["reason", "message"]);
+        let mut error = ToolError::new(reason.unwrap_or("The call was rejected"))
+            .with_code(ErrorCode::PermissionDenied);
+        error.details = Some(rejected.clone());
+        facts.fail(line, id, error, ending());
+    } else if let Some(failure) = object.get("failure").or_else(|| object.get("error")) {
+        let error = match shell.then(|| exit_code(failure)).flatten() {
+            Some(code) if code != 0 => exit_error(code, shell_text(failure)),
+            _ => {
+                let mut error = match failure {
+                    Value::String(text) => text_error(text),
+                    other => text_error(
+                        message(other, &["message", "error", "errorMessage", "stderr"])
+                            .unwrap_or("the tool failed"),
+                    ),
+                };
+                if error.details.is_none() && failure.is_object() {
+                    error.details = Some(failure.clone());
+                }
+                error
+            }
+        };
+        facts.fail(line, id, error, ending());
+    } else {
+        facts.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            format!(
+                "Cursor CLI `{}` result with none of `success`, `failure`, `error`, `rejected`: kept as its output",
+                call.name
+            ),
+        ));
+        facts.complete(line, id, Some(result.clone()), ending());
+    }
+}
+
+/// The output of a `success`, or the error it still is (a non-zero exit, an MCP error).
+fn success_outcome(
+    call: &Call<'_>,
+    shell: bool,
+    success: &Value,
+) -> Result<Option<Value>, ToolError> {
+    if shell {
+        let text = shell_text(success);
+        return match exit_code(success) {
+            Some(code) if code != 0 => Err(exit_error(code, text)),
+            _ => Ok(Some(Value::String(text))),
+        };
+    }
+    match call.key {
+        "readToolCall" => Ok(Some(
+            success
+                .get("content")
+                .cloned()
+                .unwrap_or_else(|| success.clone()),
+        )),
+        "mcpToolCall" => {
+            let text = mcp_text(success);
+            if success.get("isError").and_then(Value::as_bool) == Some(true) {
+                let mut error = match &text {
+                    Some(text) => text_error(text),
+                    None => ToolError::new(MCP_TOOL_FAILED),
+                };
+                error.code = Some(ErrorCode::McpError);
+                return Err(error);
+            }
+            Ok(Some(text.map_or_else(|| success.clone(), Value::String)))
+        }
+        _ => Ok(Some(success.clone())),
+    }
+}
+
+/// A shell result's exit status.
+fn exit_code(result: &Value) -> Option<i64> {
+    result.get("exitCode").and_then(Value::as_i64)
+}
+
+/// A shell result's output: its interleaved output, else stdout then stderr.
+fn shell_text(result: &Value) -> String {
+    let field = |key: &str| {
+        result
+            .get(key)
+            .and_then(Value::as_str)
+            .filter(|text| !text.is_empty())
+    };
+    if let Some(interleaved) = field("interleavedOutput") {
+        return interleaved.to_owned();
+    }
+    match (field("stdout"), field("stderr")) {
+        (Some(out), Some(err)) => {
+            format!("{out}{}{err}", if out.ends_with('\n') { "" } else { "\n" })
+        }
+        (Some(text), None) | (None, Some(text)) => text.to_owned(),
+        (None, None) => String::new(),
+    }
+}
+
+/// An MCP result's text: the `text` of each content item, joined.
+fn mcp_text(success: &Value) -> Option<String> {
+    let items = success.get("content")?.as_array()?;
+    let texts: Vec<&str> = items
+        .iter()
+        .filter_map(|item| {
+            let text = item.get("text")?;
+            text.as_str()
+                .or_else(|| text.get("text").and_then(Value::as_str))
+        })
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+/// The first of `keys` that holds non-empty text.
+fn message<'v>(value: &'v Value, keys: &[&str]) -> Option<&'v str> {
+    let object: &Map<String, Value> = value.as_object()?;
+    keys.iter().find_map(|key| match object.get(*key) {
+        Some(Value::String(text)) if !text.trim().is_empty() => Some(text.as_str()),
+        Some(Value::Object(inner)) => inner
+            .get("message")
+            .and_then(Value::as_str)
+            .filter(|text| !text.trim().is_empty()),
+        _ => None,
+    })
+}

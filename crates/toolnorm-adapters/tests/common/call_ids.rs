@@ -12,6 +12,10 @@ use serde_json::Value;
 #[serde(deny_unknown_fields)]
 struct File {
     id: Vec<IdAt>,
+    /// The ids the reader makes where no raw line names one, by fixture
+    /// (`folder/name.jsonl`).
+    #[serde(default)]
+    made: BTreeMap<String, Vec<String>>,
 }
 
 /// Where an object names a call id.
@@ -27,13 +31,16 @@ struct IdAt {
     at: String,
 }
 
-/// Every dialect's rules of where call ids are.
-pub struct CallIds(Vec<IdAt>);
+/// Every dialect's rules of where call ids are, and the ids readers make.
+pub struct CallIds {
+    rules: Vec<IdAt>,
+    made: BTreeMap<String, Vec<String>>,
+}
 
 impl CallIds {
     /// The rules of every `call_ids.toml` under `src/dialects/`.
     pub fn load() -> Self {
-        fn walk(dir: &Path, rules: &mut Vec<IdAt>) {
+        fn walk(dir: &Path, rules: &mut Vec<IdAt>, made: &mut BTreeMap<String, Vec<String>>) {
             let mut entries: Vec<_> = std::fs::read_dir(dir)
                 .unwrap()
                 .map(|entry| entry.unwrap().path())
@@ -41,22 +48,35 @@ impl CallIds {
             entries.sort();
             for path in entries {
                 if path.is_dir() {
-                    walk(&path, rules);
+                    walk(&path, rules, made);
                 } else if path.file_name().is_some_and(|name| name == "call_ids.toml") {
                     let text = std::fs::read_to_string(&path).unwrap();
                     let file: File = toml::from_str(&text)
                         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
                     rules.extend(file.id);
+                    made.extend(file.made);
                 }
             }
         }
         let mut rules = Vec::new();
+        let mut made = BTreeMap::new();
         walk(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/dialects"),
             &mut rules,
+            &mut made,
         );
         assert!(!rules.is_empty(), "no call_ids.toml under src/dialects");
-        CallIds(rules)
+        CallIds { rules, made }
+    }
+
+    /// The ids the reader makes for fixture `fixture` (`folder/name.jsonl`), where no raw
+    /// line names one.
+    pub fn made(&self, fixture: &str) -> impl Iterator<Item = &str> {
+        self.made
+            .get(fixture)
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
     }
 
     /// The call ids a raw line names, whatever its dialect.
@@ -64,7 +84,7 @@ impl CallIds {
         match value {
             Value::Object(object) => {
                 let kind = object.get("type").and_then(Value::as_str);
-                for rule in &self.0 {
+                for rule in &self.rules {
                     let typed = rule.types.as_ref().is_none_or(|types| {
                         kind.is_some_and(|kind| types.iter().any(|t| t == kind))
                     });

@@ -148,17 +148,24 @@ fn an_amp_stream_joined_after_its_init_is_still_amps() {
 
 #[test]
 fn cline_joined_late_reads_the_calls_it_sees() {
-    // Joined after a command's message: its output and its result name no call shown,
-    // and are skipped without a word; joined before it, the call is read whole.
+    // Joined after a command's message: its output lines name no call shown, and its
+    // result opens the call it ends, from the result's header (the command) and text
+    // (the output), under an id of its own; joined before it, the call is read whole.
+    let whole = common::fixture("cline-json/shell-ok.jsonl");
     let late = from("cline-json/shell-ok.jsonl", "\"ask\":\"command_output\"");
     let (parts, diagnostics) = common::shown(Dialect::CLINE_JSON, &late);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
-    assert!(parts.is_empty(), "{parts:?}");
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_ne!(parts[0].id, whole[0].id);
+    assert_eq!(parts[0].name, whole[0].name);
+    assert_eq!(parts[0].state, ToolState::Complete);
+    assert_eq!(parts[0].output, whole[0].output);
+    assert_eq!(parts[0].input, whole[0].input);
     let early = from("cline-json/shell-ok.jsonl", "\"say\":\"command\"");
     let (parts, diagnostics) = common::shown(Dialect::CLINE_JSON, &early);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
-    let whole = common::fixture("cline-json/shell-ok.jsonl");
     assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_eq!(parts[0].id, whole[0].id);
     assert_eq!(parts[0].state, ToolState::Complete);
     assert_eq!(parts[0].output, whole[0].output);
     assert_eq!(parts[0].input, whole[0].input);

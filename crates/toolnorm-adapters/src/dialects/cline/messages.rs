@@ -18,7 +18,7 @@
 //! oldest open call of its tool (a header names the model's tool, `read_file`; the
 //! message, `readFile`). A result whose call was never shown (a tool that failed while
 //! its message was still partial, which `--json` does not print, though the task file
-//! keeps the partial message) names no call and is skipped.
+//! keeps the partial message) opens its call, named by the model's tool.
 
 use std::borrow::Cow;
 
@@ -188,7 +188,7 @@ impl Messages {
                 object_text(text, "prompts"),
             )),
             "new_task" => Some(Sighting::new("", "new_task", json!({ "context": text }))),
-            "api_req_started" => return self.results(line, text, at, facts),
+            "api_req_started" => return self.results(line, text, message.ts, facts),
             quiet if message.say.is_some() && QUIET_SAYS.contains(&quiet) => return,
             quiet if message.ask.is_some() && QUIET_ASKS.contains(&quiet) => return,
             other => {
@@ -230,7 +230,8 @@ impl Messages {
     }
 
     /// An `api_req_started` message: the results its request holds end their calls.
-    fn results(&mut self, line: u64, text: &str, at: Option<Timestamp>, facts: &mut Facts<'_>) {
+    fn results(&mut self, line: u64, text: &str, ts: Option<u64>, facts: &mut Facts<'_>) {
+        let at = ts.map(Timestamp::from);
         #[derive(Deserialize)]
         struct Info<'a> {
             #[serde(borrow, default)]
@@ -253,12 +254,10 @@ impl Messages {
         {
             facts.set_cwd(cwd);
         }
-        for section in results::sections(&request) {
-            // A result whose call no message showed (a tool that failed while its
-            // message was still partial, which `--json` does not print; a stream joined
-            // late) names no call: it is known, and skipped.
-            let Some(call) = self.take_open(section.tool) else {
-                continue;
+        for (index, section) in results::sections(&request).into_iter().enumerate() {
+            let call = match self.take_open(section.tool) {
+                Some(call) => call,
+                None => self.open_unseen(line, (ts, index), &section, at.clone(), facts),
             };
             self.ended.insert(call.clone());
             match results::outcome(&section) {
@@ -268,6 +267,36 @@ impl Messages {
                 Outcome::Failed(error) => facts.fail(line, &call, error, Ending::at(at.clone())),
             }
         }
+    }
+
+    /// A result whose call no message showed (a tool that failed while its message was
+    /// still partial, which `--json` does not print; a stream joined late): the call is
+    /// opened from the section, named by the model's tool, its input the header's target
+    /// (Cline's own behaviour, so no notice: the line is read whole). Its id is the
+    /// request message's `ts` and the section's place in it.
+    fn open_unseen(
+        &mut self,
+        line: u64,
+        (ts, index): (Option<u64>, usize),
+        section: &results::Section<'_>,
+        at: Option<Timestamp>,
+        facts: &mut Facts<'_>,
+    ) -> String {
+        let id = match ts {
+            Some(ts) => format!("{ts}.{index}"),
+            None => format!("line{line}.{index}"),
+        };
+        let mut input = JsonObject::new();
+        if let Some(target) = section.target {
+            input.insert(results::target_key(section.tool).into(), target.into());
+        }
+        let mut metadata = JsonObject::new();
+        metadata.insert(meta::ITEM_TYPE.into(), "api_req_started".into());
+        let sighting = Sighting::new(id.clone(), section.tool, Value::Object(input))
+            .metadata(metadata)
+            .at(at);
+        facts.sighted(line, sighting);
+        id
     }
 
     /// The oldest open call the model's tool `tool` names.

@@ -79,6 +79,22 @@ pub(super) fn sections(request: &str) -> Vec<Section<'_>> {
     sections
 }
 
+/// The argument a result header's target is, by the model's tool (Cline's
+/// `toolDescription`): a path, a command, a server, a URL, a question, an action.
+pub(super) fn target_key(tool: &str) -> &'static str {
+    match tool {
+        "execute_command" => "command",
+        "use_mcp_tool" | "access_mcp_resource" => "server_name",
+        "web_fetch" => "url",
+        "web_search" => "query",
+        "search_files" => "regex",
+        "ask_followup_question" => "question",
+        "browser_action" => "action",
+        "use_skill" => "skill_name",
+        _ => "path",
+    }
+}
+
 /// The working directory the environment details name, if they do.
 pub(super) fn cwd(request: &str) -> Option<&str> {
     let start =

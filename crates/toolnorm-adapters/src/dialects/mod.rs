@@ -154,14 +154,7 @@ impl TitleRules {
         // Parsed once per process, then copied.
         static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
         BUILTIN
-            .get_or_init(|| {
-                // The built-in files are tested to parse; a file that did not would add no
-                // rule (and fail the test suite) rather than panic here.
-                rules_files()
-                    .iter()
-                    .filter_map(|(origin, text)| TitleRules::from_toml(text, origin).ok())
-                    .fold(TitleRules::default(), TitleRules::then)
-            })
+            .get_or_init(|| TitleRules::from_sources_that_parse(&rules_files()))
             .clone()
     }
 }

@@ -113,14 +113,33 @@ impl TitleRules {
     /// Parses rules from `(origin, text)` TOML sources, in order: the rules of the first
     /// source are tried first. The error is the first source's that does not parse.
     pub fn from_sources(sources: &[(&str, &str)]) -> Result<Self, Error> {
+        let compiled = sources
+            .iter()
+            .map(|(origin, text)| compile_file(text, origin))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(TitleRules::joined(compiled))
+    }
+
+    /// The rules of the `(origin, text)` sources that parse, in order (the built-in
+    /// files, each tested to parse: one that did not would add no rule rather than fail
+    /// every reader).
+    pub(crate) fn from_sources_that_parse(sources: &[(&str, &str)]) -> Self {
+        let compiled = sources
+            .iter()
+            .filter_map(|(origin, text)| compile_file(text, origin).ok());
+        TitleRules::joined(compiled.collect())
+    }
+
+    /// The rule set of compiled files, in order, built once (the kinds' titles resolved
+    /// once for the whole set).
+    fn joined(files: Vec<Compiled>) -> Self {
         let mut rules = Vec::new();
         let mut kinds = Kinds::default();
-        for (origin, text) in sources {
-            let compiled = compile_file(text, origin)?;
+        for compiled in files {
             rules.extend(compiled.rules);
             kinds = kinds.then(&compiled.kinds);
         }
-        Ok(TitleRules::of(rules, kinds))
+        TitleRules::of(rules, kinds)
     }
 }
 

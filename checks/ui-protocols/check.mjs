@@ -27,12 +27,12 @@
 //
 // Usage: node check.mjs [TOOLNORM_BINARY] (default: $TOOLNORM, else
 // $CARGO_TARGET_DIR/debug/toolnorm, else ../../target/debug/toolnorm).
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isDeepStrictEqual } from "node:util";
+import { isDeepStrictEqual, promisify } from "node:util";
 
 import { DefaultChatTransport, parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema } from "ai";
 import { Chat } from "@ai-sdk/react";
@@ -63,12 +63,32 @@ function jsonlFiles(dir, nested) {
   return files;
 }
 
-function run(fixture, ...args) {
-  return execFileSync(binary, ["normalize", ...args, fixture], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+const execFileAsync = promisify(execFile);
+
+/** The formats each input is written in: `toolnorm normalize` arguments by name. */
+const FORMATS = {
+  parts: ["--format", "parts"],
+  aiSdk: ["--format", "ai-sdk"],
+  aiSdkSse: ["--format", "ai-sdk", "--sse"],
+  agUi: ["--format", "ag-ui"],
+  agUiSse: ["--format", "ag-ui", "--sse"],
+  updates: ["--format", "updates"],
+  acp: ["--format", "acp"],
+};
+
+/** What `toolnorm normalize` writes for `input` in every format of FORMATS, the runs at
+ * once (the checks are the main thread's; the runs are processes, on the other cores). */
+async function outputs(input) {
+  const written = await Promise.all(
+    Object.entries(FORMATS).map(async ([name, args]) => {
+      const { stdout } = await execFileAsync(binary, ["normalize", ...args, input], {
+        encoding: "utf8",
+        maxBuffer: 1 << 28,
+      });
+      return [name, stdout];
+    }),
+  );
+  return Object.fromEntries(written);
 }
 
 const jsonLines = (text) =>
@@ -397,22 +417,22 @@ writeFileSync(allCases, cases.map((file) => readFileSync(file, "utf8")).join("")
 let failures = 0;
 const totals = { inputs: 0, parts: 0, chunks: 0, events: 0, frames: 0, replacedInputs: 0 };
 const inputs = [...fixtures, ...cases, allCases];
-for (const input of inputs) {
+// The next input's runs go while the checks of this one run.
+let pending = outputs(inputs[0]);
+for (const [index, input] of inputs.entries()) {
   const name = input === allCases ? "every edge case as one stream" : relative(root, input);
+  const current = pending;
+  if (index + 1 < inputs.length) {
+    pending = outputs(inputs[index + 1]);
+    // Its failure is reported when its turn comes, not as an unhandled rejection now.
+    pending.catch(() => {});
+  }
   try {
-    const parts = jsonLines(run(input, "--format", "parts"));
-    totals.chunks += await checkAiSdk(
-      parts,
-      run(input, "--format", "ai-sdk"),
-      run(input, "--format", "ai-sdk", "--sse"),
-    );
-    totals.events += await checkAgUi(
-      parts,
-      run(input, "--format", "ag-ui"),
-      run(input, "--format", "ag-ui", "--sse"),
-      jsonLines(run(input, "--format", "updates")),
-    );
-    totals.frames += await checkAcp(run(input, "--format", "acp"));
+    const out = await current;
+    const parts = jsonLines(out.parts);
+    totals.chunks += await checkAiSdk(parts, out.aiSdk, out.aiSdkSse);
+    totals.events += await checkAgUi(parts, out.agUi, out.agUiSse, jsonLines(out.updates));
+    totals.frames += await checkAcp(out.acp);
     totals.inputs += 1;
     totals.parts += parts.length;
   } catch (error) {

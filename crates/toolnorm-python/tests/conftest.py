@@ -38,6 +38,23 @@ def cli():
     return str(target / "debug" / "toolnorm")
 
 
+@pytest.fixture(scope="session")
+def fixture_runs(cli):
+    """`toolnorm normalize --no-siblings --format F FIXTURE` of every fixture, for F in
+    `parts` and `updates`, by `(F, path)`: run on first use, several at once (a run is
+    mostly process start-up, and the processes use every core)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    runs = [(form, path) for path in fixture_files() for form in ("parts", "updates")]
+
+    def run(key):
+        form, path = key
+        return run_cli(cli, "normalize", "--no-siblings", "--format", form, path)
+
+    with ThreadPoolExecutor(max_workers=(os.cpu_count() or 2) + 1) as pool:
+        return dict(zip(runs, pool.map(run, runs)))
+
+
 def run_cli(cli, *args, data=None):
     """Runs `toolnorm ARGS…` (stdin `data`); the completed process, output as bytes."""
     return subprocess.run([cli, *map(str, args)], input=data, capture_output=True, cwd=ROOT)

@@ -31,9 +31,9 @@ def cli_diagnostics(stderr):
 
 
 @pytest.mark.parametrize("path", FILES, ids=fixture_id)
-def test_parts_equal_the_command(cli, path):
+def test_parts_equal_the_command(fixture_runs, path):
     data = path.read_bytes()
-    result = run_cli(cli, "normalize", "--no-siblings", "--format", "parts", path)
+    result = fixture_runs[("parts", path)]
     if result.returncode == 3:
         with pytest.raises(toolnorm.UnrecognizedInputError):
             toolnorm.normalize(data)
@@ -73,9 +73,9 @@ def push_in_chunks(data, rng):
 
 
 @pytest.mark.parametrize("path", FILES, ids=fixture_id)
-def test_updates_in_random_chunks_equal_the_whole_and_the_command(cli, path):
+def test_updates_in_random_chunks_equal_the_whole_and_the_command(fixture_runs, path):
     data = path.read_bytes()
-    result = run_cli(cli, "normalize", "--no-siblings", "--format", "updates", path)
+    result = fixture_runs[("updates", path)]
     if result.returncode == 3:
         return
     whole = toolnorm.Normalizer(strict=False)

@@ -3,28 +3,40 @@
 // compiler checks the hand-written envelope types (ACP frames, AI SDK chunks, AG-UI
 // events) against real output: a missing, extra or mistyped field fails to compile.
 // Usage: node lines.mjs TOOLNORM_BINARY FIXTURES_DIR > lines.ts
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
 const [binary, fixtures] = process.argv.slice(2);
 const dirs = ["claude-code", "codex-app-server", "codex-exec", "opencode-serve", "claude-code-acp", "codex-acp", "opencode-acp", "claude-code-transcript", "opencode-run", "events"];
 const formats = ["parts", "updates", "events", "acp", "ai-sdk", "ag-ui"];
-const lines = Object.fromEntries(formats.map((format) => [format, []]));
-let files = 0;
+const runs = [];
 for (const dir of dirs) {
   for (const file of readdirSync(join(fixtures, dir)).filter((name) => name.endsWith(".jsonl")).sort()) {
-    files += 1;
-    for (const format of formats) {
-      const out = execFileSync(binary, ["normalize", "--format", format, join(fixtures, dir, file)], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-        maxBuffer: 1 << 28,
-      });
-      lines[format].push(...out.split("\n").filter(Boolean));
-    }
+    for (const format of formats) runs.push({ format, path: join(fixtures, dir, file) });
   }
 }
+const files = runs.length / formats.length;
+// The runs a few at a time (they are processes, so they use every core), each output
+// kept in its run's place so that lines.ts is the same whatever order they end in.
+const outputs = new Array(runs.length);
+let next = 0;
+const worker = async () => {
+  while (next < runs.length) {
+    const index = next++;
+    const { format, path } = runs[index];
+    const { stdout } = await promisify(execFile)(binary, ["normalize", "--format", format, path], {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
+    outputs[index] = stdout;
+  }
+};
+await Promise.all(Array.from({ length: availableParallelism() + 1 }, worker));
+const lines = Object.fromEntries(formats.map((format) => [format, []]));
+for (const [index, { format }] of runs.entries()) lines[format].push(...outputs[index].split("\n").filter(Boolean));
 let text = `// Written by lines.mjs from ${files} fixtures. Do not edit.\nimport type { LineOfFormat } from "@toolnorm/types";\n`;
 for (const format of formats) {
   const name = format.replace("-", "_");

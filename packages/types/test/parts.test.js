@@ -1,10 +1,12 @@
 // The helpers, with node's test runner, on the built package (dist/). With TOOLNORM set to
 // a toolnorm binary, also on the repository's fixtures: the updates fold into the parts.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { promisify } from "node:util";
 
 import {
   LEGACY_STATE_BY_TOOL_STATE,
@@ -106,24 +108,33 @@ test("updates fold into the last snapshot of each call, in first-seen order", ()
 });
 
 const binary = process.env.TOOLNORM;
-test("every fixture's updates fold into its parts", { skip: binary ? false : "TOOLNORM is not set" }, () => {
+test("every fixture's updates fold into its parts", { skip: binary ? false : "TOOLNORM is not set" }, async () => {
   const root = join(import.meta.dirname, "../../../fixtures");
-  let checked = 0;
-  for (const dir of readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-    for (const file of readdirSync(join(root, dir.name)).filter((name) => name.endsWith(".jsonl"))) {
-      const path = join(root, dir.name, file);
-      const run = (format) =>
-        execFileSync(binary, ["normalize", "--format", format, path], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 });
-      const folded = foldUpdates(run("updates").split("\n"));
-      const parts = run("parts").split("\n").filter(Boolean).map((line) => JSON.parse(line));
-      assert.deepEqual(
-        [...folded.values()].sort((a, b) => a.id.localeCompare(b.id)),
-        parts.sort((a, b) => a.id.localeCompare(b.id)),
-        path,
-      );
-      for (const part of parts) assert.equal(isToolPart(part), true, `${path}: ${part.id}`);
-      checked += 1;
-    }
-  }
-  assert.ok(checked > 100, `${checked} fixtures`);
+  const paths = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((dir) =>
+      readdirSync(join(root, dir.name))
+        .filter((name) => name.endsWith(".jsonl"))
+        .map((file) => join(root, dir.name, file)),
+    );
+  const run = async (format, path) =>
+    (await promisify(execFile)(binary, ["normalize", "--format", format, path], { encoding: "utf8", maxBuffer: 1 << 28 })).stdout;
+  const check = async (path) => {
+    const [updates, partLines] = await Promise.all([run("updates", path), run("parts", path)]);
+    const folded = foldUpdates(updates.split("\n"));
+    const parts = partLines.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    assert.deepEqual(
+      [...folded.values()].sort((a, b) => a.id.localeCompare(b.id)),
+      parts.sort((a, b) => a.id.localeCompare(b.id)),
+      path,
+    );
+    for (const part of parts) assert.equal(isToolPart(part), true, `${path}: ${part.id}`);
+  };
+  // The fixtures a few at a time: the runs are processes, so they use every core.
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) await check(paths[next++]);
+  };
+  await Promise.all(Array.from({ length: availableParallelism() + 1 }, worker));
+  assert.ok(paths.length > 100, `${paths.length} fixtures`);
 });

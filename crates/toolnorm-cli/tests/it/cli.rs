@@ -359,6 +359,7 @@ fn help_is_stable() {
 #[test]
 fn every_fixture_passes_strict_in_every_format() {
     let root = fixture("");
+    let mut runs = Vec::new();
     for provider in std::fs::read_dir(&root).unwrap() {
         let provider = provider.unwrap().path();
         // `unclaimed/` holds files of agents toolnorm does not read (`unclaimed.rs`).
@@ -372,32 +373,53 @@ fn every_fixture_passes_strict_in_every_format() {
                 continue;
             }
             for format in ["parts", "updates", "events", "pretty"] {
-                let output = toolnorm()
-                    .args(["normalize", "--strict", "--format", format])
-                    .arg(&file)
-                    .output()
-                    .unwrap();
-                assert!(
-                    output.status.success(),
-                    "{} {format}: {}",
-                    file.display(),
-                    String::from_utf8_lossy(&output.stderr)
-                );
-                if format == "parts" {
-                    let ids: Vec<String> = stdout_lines(&output)
-                        .iter()
-                        .map(|part| part["id"].as_str().unwrap().to_owned())
-                        .collect();
-                    let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
-                    assert_eq!(
-                        unique.len(),
-                        ids.len(),
-                        "{}: one line per call",
-                        file.display()
-                    );
-                }
+                runs.push((file.clone(), format));
             }
         }
+    }
+    assert!(runs.len() > 400, "{} runs", runs.len());
+    // The runs a few at a time: each is mostly process start-up.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) + 1;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while let Some((file, format)) =
+                    runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    strict_run(file, format);
+                }
+            });
+        }
+    });
+}
+
+/// `toolnorm normalize --strict --format <format> <file>` succeeds, with one part line per
+/// call.
+fn strict_run(file: &std::path::Path, format: &str) {
+    let output = toolnorm()
+        .args(["normalize", "--strict", "--format", format])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{} {format}: {}",
+        file.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    if format == "parts" {
+        let ids: Vec<String> = stdout_lines(&output)
+            .iter()
+            .map(|part| part["id"].as_str().unwrap().to_owned())
+            .collect();
+        let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(
+            unique.len(),
+            ids.len(),
+            "{}: one line per call",
+            file.display()
+        );
     }
 }
 

@@ -12,9 +12,9 @@
 //! actor reached over a WebSocket with a `wsToken`), which no loopback mock answers:
 //! they cannot be recorded offline.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::oneshot::OneShot;
+use super::oneshot::{OneShot, sort_init_tools};
 use super::{Raw, Recorder, write_json};
 use crate::error::{Error, Result};
 use crate::run::RunDirs;
@@ -68,23 +68,5 @@ impl Recorder {
             sort_init_tools(line);
         }
         Ok(raw)
-    }
-}
-
-/// The `init` line lists the tools, the MCP server's among them once it has answered:
-/// the list is a set, written sorted.
-fn sort_init_tools(line: &mut String) {
-    if !line.contains("\"subtype\":\"init\"") {
-        return;
-    }
-    let Ok(mut value) = serde_json::from_str::<Value>(line) else {
-        return;
-    };
-    let Some(tools) = value.get_mut("tools").and_then(Value::as_array_mut) else {
-        return;
-    };
-    tools.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-    if let Ok(sorted) = serde_json::to_string(&value) {
-        *line = sorted;
     }
 }

@@ -4,6 +4,8 @@
 //! trigger and the scenario's delay has passed.
 
 use std::process::Command;
+
+use serde_json::Value;
 use std::time::Duration;
 
 use super::{Raw, Recorder, shell_join};
@@ -66,5 +68,25 @@ impl Recorder {
             extras: Vec::new(),
             session: Vec::new(),
         })
+    }
+}
+
+/// The `init` line of a stream (Claude Code's shape, which Qwen Code, Amp and Droid
+/// share) lists the tools in the order they were registered, which races (MCP tools come
+/// in when their server answers): the list is a set, written sorted. Other lines are
+/// left as they are.
+pub(super) fn sort_init_tools(line: &mut String) {
+    if !line.contains("\"subtype\":\"init\"") {
+        return;
+    }
+    let Ok(mut value) = serde_json::from_str::<Value>(line) else {
+        return;
+    };
+    let Some(tools) = value.get_mut("tools").and_then(Value::as_array_mut) else {
+        return;
+    };
+    tools.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    if let Ok(sorted) = serde_json::to_string(&value) {
+        *line = sorted;
     }
 }

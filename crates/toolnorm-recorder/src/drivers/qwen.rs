@@ -11,10 +11,10 @@
 
 use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::files::{files_under, has_extension, lines_of};
-use super::oneshot::OneShot;
+use super::oneshot::{OneShot, sort_init_tools};
 use super::{Raw, Recorder, write_json};
 use crate::error::{Error, Result};
 use crate::run::RunDirs;
@@ -116,25 +116,6 @@ impl Recorder {
             raw.extras.push(("qwen-code-session".to_owned(), lines));
         }
         Ok(raw)
-    }
-}
-
-/// The `init` line lists the tools in the order they were registered, which races
-/// (the MCP tools and `read_mcp_resource` come in when the server answers): the list is
-/// a set, written sorted. Other lines are left as they are.
-fn sort_init_tools(line: &mut String) {
-    if !line.contains("\"subtype\":\"init\"") {
-        return;
-    }
-    let Ok(mut value) = serde_json::from_str::<Value>(line) else {
-        return;
-    };
-    let Some(tools) = value.get_mut("tools").and_then(Value::as_array_mut) else {
-        return;
-    };
-    tools.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-    if let Ok(sorted) = serde_json::to_string(&value) {
-        *line = sorted;
     }
 }
 

@@ -333,7 +333,9 @@ impl<'a> Facts<'a> {
         let mut metadata = sighting.metadata;
         if !sighting.restored {
             metadata.insert(meta::PROVIDER.into(), tracker.provider.into());
-            if let Some((session, _)) = &tracker.sessions.current {
+            if let Some((session, _)) = &tracker.sessions.current
+                && !session.is_empty()
+            {
                 metadata.insert(meta::SESSION_ID.into(), session.as_str().into());
             }
             if let Some((server, bare)) = &sighting.mcp {

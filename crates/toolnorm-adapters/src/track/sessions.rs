@@ -82,6 +82,16 @@ impl Facts<'_> {
         sessions.current = Some((id.to_owned(), sessions.count));
     }
 
+    /// A new run begins whose session the stream names only at its end, or not at all (a
+    /// Copilot CLI stream's `result` line): its calls are numbered afresh as a new
+    /// session's are, and carry no `metadata.sessionId`.
+    pub fn begin_unnamed_session(&mut self) {
+        let sessions = &mut self.tracker.sessions;
+        // The lines before any session was named were session 1's.
+        sessions.count = sessions.count.max(1) + 1;
+        sessions.current = Some((String::new(), sessions.count));
+    }
+
     /// The part id of a raw call id in the current session.
     pub(super) fn part_id<'i>(&self, raw: &'i str) -> Cow<'i, str> {
         match self.tracker.sessions.renamed(raw) {

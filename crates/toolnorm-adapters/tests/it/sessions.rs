@@ -224,6 +224,15 @@ fn session_files_and_newer_dialects_concatenated_keep_every_call() {
 }
 
 #[test]
+fn copilot_runs_concatenated_keep_every_call() {
+    // A `copilot -p --output-format json` stream names its session only in its last line
+    // (`result`): the next run's calls, whatever their ids, are calls of their own.
+    for dir in ["copilot", "copilot@1.0.82"] {
+        concatenated(dir, |_, text| text.to_owned());
+    }
+}
+
+#[test]
 fn cline_tasks_concatenated_keep_every_call() {
     // Every `cline --json` run starts with its `task_started` line, and every task file
     // is a line of its own: the same ids in the next run are calls of their own.

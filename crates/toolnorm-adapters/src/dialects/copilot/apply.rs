@@ -18,6 +18,13 @@ use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
 /// Applies one event.
 pub(super) fn event(adapter: &mut CopilotAdapter, line: u64, event: Event, facts: &mut Facts<'_>) {
     let at = event.timestamp.as_deref().map(Timestamp::from);
+    // A run's stream ends with its `result`, the only line that names its session: what
+    // follows is another run, numbered as a session of its own.
+    if event.kind == "result" {
+        adapter.after_result = true;
+    } else if std::mem::take(&mut adapter.after_result) {
+        facts.begin_unnamed_session();
+    }
     match event.kind.as_str() {
         "session.start" | "session.resume" => {
             if let Some(data) = data::<SessionData>(line, &event, facts) {
@@ -153,7 +160,9 @@ fn tool_call_delta(
     facts: &mut Facts<'_>,
 ) {
     let id = delta.tool_call_id;
-    if facts.finished(&id).is_some() && !facts.is_open(&id) {
+    // A piece of a call that ended (a stream that repeats one) changes nothing; an id of
+    // another run's call is a call of this run's.
+    if facts.finished(&id).is_some() && !facts.is_open(&id) && !facts.is_other_sessions(&id) {
         return;
     }
     let pending = adapter

@@ -21,7 +21,8 @@
 //! | `abort` | `toolCallFailed` (`interrupted`) of every call still open |
 //! | `subagent.started` | `metadataMerged` (`agentId`) on its `task` call |
 //! | `session.start`, `session.resume` | the session (`metadata.sessionId`) and its working directory |
-//! | every other event (`user.message`, `assistant.turn_start`, `session.*`, `model.*`, `permission.*`, `subagent.*`, `result`, …) | (known, nothing about tools) |
+//! | `result` (stream) | the end of a run: the events after it are another run's, numbered as a session of their own (streams concatenated reuse call ids) |
+//! | every other event (`user.message`, `assistant.turn_start`, `session.*`, `model.*`, `permission.*`, `subagent.*`, …) | (known, nothing about tools) |
 //!
 //! A subagent's calls carry `parentToolCallId` in their `data`: it becomes
 //! `metadata.parentToolCallId`. MCP calls name their server and tool in `mcpServerName`
@@ -91,6 +92,9 @@ pub struct CopilotAdapter {
     streamed_input: foldhash::HashMap<String, Pending>,
     /// The calls opened and not yet ended, in the order they opened (ended by an `abort`).
     open_calls: Vec<String>,
+    /// Whether the last event was a stream's `result`: an event after it is the next
+    /// run's (streams concatenated), whose calls may reuse the ids of this one's.
+    after_result: bool,
 }
 
 /// A call whose arguments are being streamed.

@@ -104,4 +104,12 @@ impl Sink for Applier<'_> {
             None => self.fold.finished(id),
         }
     }
+
+    fn open_ids(&self) -> Vec<String> {
+        self.fold
+            .calls()
+            .filter(|call| !call.is_terminal())
+            .map(|call| call.id().to_owned())
+            .collect()
+    }
 }

@@ -99,7 +99,7 @@ impl Sighting {
 }
 
 /// What a provider says of a call's end beside its output or error.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 #[non_exhaustive]
 pub struct Ending {
     /// The final input, when the provider gives it only at the end.

@@ -54,6 +54,8 @@ pub(crate) trait Sink {
     fn diagnostic(&mut self, diagnostic: Diagnostic);
     /// The final state of a call that finished, whether or not the fold still holds it.
     fn finished(&self, id: &str) -> Option<ToolState>;
+    /// The ids of the calls the fold holds open, in the order they started.
+    fn open_ids(&self) -> Vec<String>;
 }
 
 /// What the tracker knows of an open call that the fold does not hold.
@@ -521,8 +523,12 @@ impl<'a> Facts<'a> {
 
     /// A call failed with `error`.
     pub fn fail(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
-        let id = self.part_id(id);
-        let id: &str = &id;
+        let id = self.part_id(id).into_owned();
+        self.fail_part(line, &id, error, ending);
+    }
+
+    /// The call whose part id is `id` failed with `error`.
+    fn fail_part(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
         let title = self.close(id, ending.input.as_ref());
         self.emit(
             line,

@@ -3,7 +3,10 @@
 use foldhash::HashMap;
 use std::borrow::Cow;
 
-use super::Facts;
+use serde_json::Value;
+use toolnorm::{ToolError, meta};
+
+use super::{Ending, Facts};
 
 /// The sessions of a stream, for call ids that are unique only within one.
 ///
@@ -90,6 +93,33 @@ impl Facts<'_> {
         // The lines before any session was named were session 1's.
         sessions.count = sessions.count.max(1) + 1;
         sessions.current = Some((String::new(), sessions.count));
+    }
+
+    /// The run of session `session` (the current one when `None`) ended with calls still
+    /// open (a stream's last line says the run was interrupted): each of them fails with
+    /// `error`. A call of another session is left as it is.
+    pub fn fail_open_calls_of_session(
+        &mut self,
+        line: u64,
+        session: Option<&str>,
+        error: &ToolError,
+        ending: &Ending,
+    ) {
+        let session = match (session, &self.tracker.sessions.current) {
+            (Some(session), _) => Some(session.to_owned()),
+            (None, Some((session, _))) if !session.is_empty() => Some(session.clone()),
+            (None, _) => None,
+        };
+        for id in self.sink.open_ids() {
+            let call_session = self
+                .sink
+                .call(&id)
+                .and_then(|call| call.metadata().get(meta::SESSION_ID))
+                .and_then(Value::as_str);
+            if call_session == session.as_deref() {
+                self.fail_part(line, &id, error.clone(), ending.clone());
+            }
+        }
     }
 
     /// The part id of a raw call id in the current session.

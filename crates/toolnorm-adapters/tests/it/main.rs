@@ -24,6 +24,7 @@ mod pi;
 mod qwen_session;
 mod redaction;
 mod rollout;
+mod run_end;
 mod semantics;
 mod sessions;
 mod subagent_threads;

@@ -223,6 +223,7 @@ impl Adapter for ClaudeCodeAdapter {
                     .as_ref()
                     .map(|scanned| scanned.permission_denials);
                 self.denials.turn_ended(line, bytes, denials, out);
+                results::run_ended(line, bytes, &envelope, out);
             }
             other if known::without_calls(other) => {}
             // Tool calls come in `assistant`, `user`, `stream_event` and `system`

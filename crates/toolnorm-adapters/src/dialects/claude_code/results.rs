@@ -12,6 +12,10 @@
 //!
 //! Server tools (`web_search`, `web_fetch`, MCP connector tools) are answered in the
 //! assistant's own message, by `*_tool_result` blocks.
+//!
+//! A run that ends interrupted (a `result` of subtype `error_during_execution`) with
+//! calls no result answered (Amp writes none for the command it was running when
+//! cancelled) ends them: each fails with code `interrupted` and the run's error text.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -310,6 +314,42 @@ fn content_text(content: &Value) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The `result` line that ends a run: a run interrupted (`error_during_execution`, with
+/// the reason in `error`, or `errors`) fails every call of its session (`session_id`,
+/// else the current one) still open.
+pub(super) fn run_ended(line: u64, bytes: &[u8], envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+    #[derive(serde::Deserialize)]
+    struct RunEnd {
+        #[serde(default)]
+        error: Option<String>,
+        #[serde(default)]
+        errors: Option<Vec<Value>>,
+        #[serde(default)]
+        timestamp: Option<Value>,
+    }
+    if envelope.subtype.as_deref() != Some("error_during_execution") {
+        return;
+    }
+    let Ok(end) = serde_json::from_slice::<RunEnd>(bytes) else {
+        return;
+    };
+    let listed = end.errors.as_deref().and_then(|errors| {
+        let texts: Vec<&str> = errors.iter().filter_map(Value::as_str).collect();
+        (!texts.is_empty()).then(|| texts.join("; "))
+    });
+    let message = end
+        .error
+        .filter(|error| !error.is_empty())
+        .or(listed)
+        .unwrap_or_else(|| "the run was interrupted".to_owned());
+    let error = ToolError::new(message).with_code(ErrorCode::Other("interrupted".into()));
+    let at = end
+        .timestamp
+        .and_then(|at| serde_json::from_value::<Timestamp>(at).ok());
+    let session = envelope.session_id.as_deref();
+    out.fail_open_calls_of_session(line, session, &error, &Ending::at(at));
 }
 
 #[cfg(test)]

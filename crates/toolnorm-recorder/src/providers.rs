@@ -40,6 +40,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         }
         "amp" => Some(("@sourcegraph/amp", "amp")),
         "cline-json" | "cline-task" => Some(("cline", "cline")),
+        "cline-sdk" | "cline-sdk-session" => Some(("@cline/cli-linux-x64", "cline")),
         "droid" | "droid-session" | "droid-rpc" => Some(("@factory/cli-linux-x64", "droid")),
         "copilot" | "copilot-session" => Some(("@github/copilot", "copilot")),
         "pi" | "pi-session" => Some(("@mariozechner/pi-coding-agent", "pi")),

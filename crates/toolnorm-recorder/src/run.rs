@@ -108,6 +108,36 @@ pub fn signal(pid: u32, sig: &str) {
         .status();
 }
 
+/// Stops (SIGKILL) every process whose command line names `path`: the daemons a CLI
+/// leaves running in the background of a run (Cline's hub, started with `--cwd <work>`).
+/// Reads `/proc`; elsewhere it does nothing.
+pub fn stop_processes_naming(path: &Path) {
+    let Some(needle) = path.to_str() else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let names_path = cmdline
+            .split(|b| *b == 0)
+            .any(|arg| std::str::from_utf8(arg).is_ok_and(|arg| arg.contains(needle)));
+        if names_path && pid != std::process::id() {
+            signal(pid, "KILL");
+        }
+    }
+}
+
 /// A line predicate that starts the interrupt countdown.
 pub type Trigger<'a> = &'a dyn Fn(&str) -> bool;
 

@@ -122,6 +122,10 @@ pub struct Options {
     /// no permission of its own).
     #[serde(default)]
     pub pi_block: Vec<String>,
+    /// Cline 3: run without auto-approval (`--auto-approve false`), so that a tool that
+    /// needs approval is refused in a run nobody answers.
+    #[serde(default)]
+    pub cline_ask: bool,
     /// Interrupt the turn this many milliseconds after the first tool call starts
     /// (drivers that support cancellation).
     pub interrupt_after_ms: Option<u64>,
@@ -235,10 +239,12 @@ impl Scenario {
             return false;
         }
         // An agent's own turns apply to the provider directories named after it.
+        // The longest name wins: `cline-sdk-session` is `cline-sdk`'s, not `cline`'s.
         if let Some(turns) = self
             .agents
             .iter()
-            .find(|(agent, _)| provider.starts_with(agent.as_str()))
+            .filter(|(agent, _)| provider.starts_with(agent.as_str()))
+            .max_by_key(|(agent, _)| agent.len())
             .map(|(_, turns)| turns)
         {
             return !turns.is_empty();

@@ -24,6 +24,8 @@ pub(crate) mod amp;
 pub(crate) mod claude_code;
 #[cfg(feature = "cline")]
 pub(crate) mod cline;
+#[cfg(feature = "cline-sdk")]
+pub(crate) mod cline_sdk;
 #[cfg(feature = "codex")]
 pub(crate) mod codex;
 #[cfg(feature = "copilot")]
@@ -108,6 +110,10 @@ pub(crate) const TABLE: &[Entry] = &[
     cline::ENTRY,
     #[cfg(feature = "cline")]
     cline::task::ENTRY,
+    #[cfg(feature = "cline-sdk")]
+    cline_sdk::ENTRY,
+    #[cfg(feature = "cline-sdk")]
+    cline_sdk::session::ENTRY,
     #[cfg(feature = "droid")]
     droid::ENTRY,
     #[cfg(feature = "droid")]

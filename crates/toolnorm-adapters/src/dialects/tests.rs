@@ -36,6 +36,7 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
             "src/dialects/cursor/rules.toml",
             "src/dialects/amp/rules.toml",
             "src/dialects/cline/rules.toml",
+            "src/dialects/cline_sdk/rules.toml",
             "src/dialects/droid/rules.toml",
             "src/dialects/copilot/rules.toml",
             "src/dialects/pi/rules.toml",

@@ -17,6 +17,15 @@ pub fn split_double_underscore(name: &str) -> Option<McpName<'_>> {
     (!server.is_empty() && !tool.is_empty()).then_some(McpName { server, tool })
 }
 
+/// Cline 3.x's form, `<server>__<tool>` (its own tools have no double underscore).
+pub fn split_server_tool(name: &str) -> Option<McpName<'_>> {
+    if let Some(split) = split_double_underscore(name) {
+        return Some(split);
+    }
+    let (server, tool) = name.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then_some(McpName { server, tool })
+}
+
 /// OpenCode's form, `<server>_<tool>`, given the configured server names. The longest
 /// matching server wins, so `a_b_tool` with servers `a` and `a_b` is server `a_b`.
 pub fn split_server_prefix<'a>(name: &'a str, servers: &[String]) -> Option<McpName<'a>> {
@@ -35,6 +44,27 @@ pub fn split_server_prefix<'a>(name: &'a str, servers: &[String]) -> Option<McpN
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_tool_form() {
+        assert_eq!(
+            split_server_tool("toolbox__echo"),
+            Some(McpName {
+                server: "toolbox",
+                tool: "echo"
+            })
+        );
+        assert_eq!(
+            split_server_tool("mcp__toolbox__echo"),
+            Some(McpName {
+                server: "toolbox",
+                tool: "echo"
+            })
+        );
+        assert_eq!(split_server_tool("run_commands"), None);
+        assert_eq!(split_server_tool("__echo"), None);
+        assert_eq!(split_server_tool("toolbox__"), None);
+    }
 
     #[test]
     fn claude_form() {

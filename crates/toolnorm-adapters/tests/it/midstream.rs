@@ -172,6 +172,44 @@ fn cline_joined_late_reads_the_calls_it_sees() {
 }
 
 #[test]
+fn a_cline_sdk_stream_joined_late_opens_the_calls_it_sees() {
+    // Joined after a command's `content_start`: its output chunks open the call, with a
+    // notice, and its end completes it as recorded (but for the input, which only the
+    // start holds); joined after the subagent's start, the child's call is read as
+    // recorded, and the `spawn_agent` call is opened by its end.
+    let whole = common::fixture("cline-sdk/shell-stream.jsonl");
+    let late = from("cline-sdk/shell-stream.jsonl", r#""type":"content_update""#);
+    let (parts, diagnostics) = common::shown(Dialect::CLINE_SDK, &late);
+    assert!(
+        diagnostics
+            .iter()
+            .all(|(severity, _)| *severity == Severity::Notice),
+        "{diagnostics:?}"
+    );
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_eq!(parts[0].id, whole[0].id);
+    assert_eq!(parts[0].name, whole[0].name);
+    assert_eq!(parts[0].state, ToolState::Complete);
+    assert_eq!(parts[0].output, whole[0].output);
+    let whole = common::fixture("cline-sdk/subagent.jsonl");
+    let late = from("cline-sdk/subagent.jsonl", r#""parentAgentId":"agent_"#);
+    let (parts, _) = common::shown(Dialect::CLINE_SDK, &late);
+    let child = |parts: &[toolnorm::NormalizedToolPart]| {
+        parts
+            .iter()
+            .find(|part| part.name == "run_commands")
+            .map(|part| (part.id.clone(), part.state, part.output.clone()))
+    };
+    assert_eq!(child(&parts), child(&whole));
+    assert!(
+        parts
+            .iter()
+            .any(|part| part.name == "spawn_agent" && part.state == ToolState::Complete)
+    );
+}
+
+#[test]
 fn a_droid_stream_joined_after_its_init_line_reads_the_same_calls() {
     // A viewer that attaches to `droid exec` late misses the `init` line: the next lines
     // still say they are Droid's, and every call comes out as recorded.

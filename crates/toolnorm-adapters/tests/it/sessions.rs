@@ -242,6 +242,21 @@ fn cline_tasks_concatenated_keep_every_call() {
 }
 
 #[test]
+fn cline_sdk_runs_concatenated_keep_every_call() {
+    // Every `cline --json` (3.x) run starts with its lead agent's `agent_start` hook, and
+    // every session file is a document of its own: the same ids in the next run (the mock
+    // model's `call_mock_1_1`) are calls of their own.
+    for dir in [
+        "cline-sdk",
+        "cline-sdk-session",
+        "cline-sdk@3.0.57",
+        "cline-sdk-session@3.0.57",
+    ] {
+        concatenated(dir, |_, text| text.to_owned());
+    }
+}
+
+#[test]
 fn recordings_concatenated_without_their_last_newline_keep_every_call() {
     // `cat` of files that do not end with a newline: each file's last line and the next
     // file's first share a line, read as the two events they are.

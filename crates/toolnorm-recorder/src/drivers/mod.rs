@@ -24,6 +24,7 @@ mod amp;
 mod appserver;
 mod claude;
 mod cline;
+mod cline_sdk;
 mod codex;
 mod copilot;
 mod droid;
@@ -116,6 +117,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("qwen-code", "@qwen-code/qwen-code"),
     ("amp", "@sourcegraph/amp"),
     ("cline", "cline"),
+    ("cline-sdk", cline_sdk::PACKAGE),
     ("droid", droid::PACKAGE),
     ("copilot", "@github/copilot"),
     ("pi", "@mariozechner/pi-coding-agent"),
@@ -199,6 +201,7 @@ impl Recorder {
             "qwen-code" => self.qwen(scenario, &dirs)?,
             "amp" => self.amp(scenario, &dirs)?,
             "cline-json" => self.cline_json(scenario, &dirs)?,
+            "cline-sdk" => self.cline_sdk(scenario, &dirs)?,
             "droid" => self.droid(scenario, &dirs)?,
             "droid-rpc" => droid_rpc::record(self, scenario, &dirs)?,
             "copilot" => self.copilot(scenario, &dirs)?,
@@ -248,6 +251,9 @@ impl Recorder {
             }
             if dir == "cline-task" {
                 command.push_str(CLINE_TASK_SHOWN);
+            }
+            if dir == "cline-sdk-session" {
+                command.push_str(cline_sdk::SESSION_SHOWN);
             }
             if dir == "droid-session" {
                 command.push_str(droid::SESSION_SHOWN);

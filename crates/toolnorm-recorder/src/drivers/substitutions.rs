@@ -52,6 +52,14 @@ impl Recorder {
             // The CLI's task id is the time the task started.
             s.add_pattern(r"^\d{13}$", "1767225600000")?;
         }
+        if provider.starts_with("cline-sdk") {
+            // Cline 3.x: its agent, conversation and session ids (the time they were made
+            // and a random tail), and the random tails of its message ids.
+            s.add_counted(r"agent_\d{13}_[a-z0-9]{4,8}", "agent_")?;
+            s.add_counted(r"conv_\d{13}_[a-z0-9]{4,8}", "conv_")?;
+            s.add_counted(r"\d{13}_[a-z0-9]{5}", "session_")?;
+            s.add_counted(r"\bmsg_[A-Za-z0-9_-]{8}", "msg_")?;
+        }
         if provider.starts_with("droid") {
             // Factory Droid's `completion` averages its time to first token over the turns:
             // a whole number in one run, a fraction in the next.

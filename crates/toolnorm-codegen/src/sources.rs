@@ -7,7 +7,7 @@ mod cli_patches;
 
 use cli_patches::{
     CLAUDE_MESSAGE_PATCHES, CLAUDE_TOOL_PATCHES, CODEX_EXEC_PATCHES, CODEX_ROLLOUT_PATCHES,
-    QWEN_MESSAGE_PATCHES,
+    COPILOT_EVENT_PATCHES, QWEN_MESSAGE_PATCHES,
 };
 
 /// How `sync` extracts a schema from its installed npm package.
@@ -137,6 +137,24 @@ const GEMINI_INTEGERS: &[&str] = &[
 ];
 
 /// Token counts and durations that Qwen Code's SDK types declare as `number`.
+/// Counts, sizes and durations of the Copilot tool events that TS declares as `number`.
+const COPILOT_INTEGERS: &[&str] = &[
+    "byteLength",
+    "chunkCount",
+    "chunkIndex",
+    "endBlock",
+    "endIndex",
+    "endPage",
+    "exitCode",
+    "outputTokens",
+    "size",
+    "startBlock",
+    "startIndex",
+    "startPage",
+    "totalTokens",
+    "totalToolCalls",
+];
+
 const QWEN_INTEGERS: &[&str] = &[
     "input_tokens",
     "output_tokens",
@@ -504,6 +522,43 @@ pub const SOURCES: &[Source] = &[
             Step::OrderUntaggedVariants,
             Step::IntegerByPropertyName(QWEN_INTEGERS),
             Step::TitleMemberProperties,
+        ],
+    },
+    Source {
+        module: "copilot_events",
+        feature: "copilot",
+        title: "GitHub Copilot CLI session events (tool events of `SessionEvent`, @github/copilot-sdk)",
+        schema: "copilot/session-events.schema.json",
+        package: "@github/copilot-sdk",
+        // The SDK declares every event the CLI writes, to its `--output-format json`
+        // stream and to `events.jsonl`, generated from the CLI's own schema. Only the
+        // events of a call's life are kept: the model's request, the execution, and the
+        // subagents a `task` call runs.
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/generated/session-events.d.ts",
+            type_name: "SessionEvent",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&[
+            "AssistantToolCallDeltaEvent",
+            "AssistantMessageEvent",
+            "ToolExecutionStartEvent",
+            "ToolExecutionPartialResultEvent",
+            "ToolExecutionProgressEvent",
+            "ToolExecutionCompleteEvent",
+            "SubagentStartedEvent",
+            "SubagentCompletedEvent",
+            "SubagentFailedEvent",
+        ]),
+        generate: None,
+        steps: &[
+            Step::Patches(COPILOT_EVENT_PATCHES),
+            Step::DeprecatedAsFlag,
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::IntegerByPropertyName(COPILOT_INTEGERS),
         ],
     },
 ];

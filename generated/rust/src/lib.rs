@@ -73,3 +73,9 @@ pub mod gemini_session;
 #[rustfmt::skip]
 #[cfg(feature = "qwen-code")]
 pub mod qwen_messages;
+/// GitHub Copilot CLI session events (tool events of `SessionEvent`, @github/copilot-sdk) — `@github/copilot-sdk` 1.0.14.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "copilot")]
+pub mod copilot_events;

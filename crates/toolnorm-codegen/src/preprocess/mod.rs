@@ -76,7 +76,7 @@ pub use patches::{Patch, apply_patches};
 pub use refs::rewrite_refs_to_definitions;
 pub use step::Step;
 pub use tags::const_to_enum;
-pub use ts_artifacts::{collapse_tuple_unions, fill_empty_mapped_properties};
+pub use ts_artifacts::{collapse_tuple_unions, deprecated_as_flag, fill_empty_mapped_properties};
 pub use unions::{any_of_to_one_of, hoist_parent_properties, order_untagged_variants};
 pub use validation::{drop_additional_properties_false, drop_string_patterns};
 pub use walk::walk_schemas;

@@ -3,9 +3,9 @@
 
 use super::{
     Patch, any_of_to_one_of, apply_patches, collapse_tuple_unions, const_to_enum,
-    drop_additional_properties_false, drop_string_patterns, fill_empty_mapped_properties,
-    hoist_parent_properties, integer_overrides, make_opaque, nullable_not_required,
-    number_to_integer_by_name, optional_properties, order_untagged_variants,
+    deprecated_as_flag, drop_additional_properties_false, drop_string_patterns,
+    fill_empty_mapped_properties, hoist_parent_properties, integer_overrides, make_opaque,
+    nullable_not_required, number_to_integer_by_name, optional_properties, order_untagged_variants,
     rename_colliding_definitions, rewrite_refs_to_definitions, title_colliding_inline_types,
     title_member_inline_properties, title_union_members_by_tag,
 };
@@ -52,6 +52,8 @@ pub enum Step {
     TitleMembersByTag,
     /// [`title_member_inline_properties`].
     TitleMemberProperties,
+    /// [`deprecated_as_flag`].
+    DeprecatedAsFlag,
 }
 
 impl Step {
@@ -77,6 +79,7 @@ impl Step {
             Step::Opaque(_) => "make_opaque",
             Step::TitleMembersByTag => "title_union_members_by_tag",
             Step::TitleMemberProperties => "title_member_inline_properties",
+            Step::DeprecatedAsFlag => "deprecated_as_flag",
         }
     }
 
@@ -104,6 +107,7 @@ impl Step {
             Step::Opaque(names) => make_opaque(defs, names),
             Step::TitleMembersByTag => title_union_members_by_tag(defs),
             Step::TitleMemberProperties => title_member_inline_properties(defs),
+            Step::DeprecatedAsFlag => deprecated_as_flag(defs),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Artefacts of the TypeScript → JSON Schema conversion: length-bounded
-//! arrays spelled as tuple unions, and mapped types that come out empty.
+//! arrays spelled as tuple unions, mapped types that come out empty, and JSDoc
+//! `@deprecated` notes kept as text.
 
 use serde_json::{Map, Value, json};
 
@@ -18,6 +19,24 @@ fn is_tuple_of_one_kind(map: &Map<String, Value>) -> Option<Value> {
         Some(other) => *other == first,
     };
     (same && extra_ok).then_some(first)
+}
+
+/// Turns a `deprecated` note given as text (`ts-json-schema-generator` keeps a JSDoc
+/// `@deprecated <why>` so) into the flag JSON Schema defines, the text going to the
+/// end of the description: typify reads `deprecated` as a boolean and refuses the
+/// schema otherwise.
+pub fn deprecated_as_flag(defs: &mut Defs) {
+    walk_defs(defs, |map| {
+        let Some(Value::String(note)) = map.get("deprecated").cloned() else {
+            return;
+        };
+        let description = match map.get("description").and_then(Value::as_str) {
+            Some(description) => format!("{description}\n\nDeprecated: {note}"),
+            None => format!("Deprecated: {note}"),
+        };
+        map.insert("description".into(), Value::String(description));
+        map.insert("deprecated".into(), Value::Bool(true));
+    });
 }
 
 /// Collapses the tuple types that `json-schema-to-typescript` made from
@@ -131,6 +150,29 @@ mod tests {
 
     use crate::preprocess::Step;
     use crate::preprocess::step::run;
+
+    #[test]
+    fn a_deprecated_note_becomes_the_flag_and_joins_the_description() {
+        let out = run(
+            Step::DeprecatedAsFlag,
+            json!({"A": {"type": "object", "properties": {
+                "old": {"type": "string", "deprecated": "use new", "description": "The old id"},
+                "bare": {"type": "string", "deprecated": "gone"},
+                "flag": {"type": "string", "deprecated": true}
+            }}}),
+        );
+        let properties = &out["A"]["properties"];
+        assert_eq!(properties["old"]["deprecated"], json!(true));
+        assert_eq!(
+            properties["old"]["description"],
+            json!("The old id\n\nDeprecated: use new")
+        );
+        assert_eq!(properties["bare"]["description"], json!("Deprecated: gone"));
+        assert_eq!(
+            properties["flag"],
+            json!({"type": "string", "deprecated": true})
+        );
+    }
 
     #[test]
     fn collapses_tuple_unions_to_arrays() {

@@ -95,3 +95,22 @@ pub(super) const QWEN_MESSAGE_PATCHES: &[Patch] = &[
         }"#,
     },
 ];
+
+/// What Copilot CLI (1.0.102, and 1.0.82) sends beyond the newest
+/// `@github/copilot-sdk` types (1.0.14, declared for CLI 1.0.85), as recorded in
+/// `fixtures/copilot/` and `fixtures/copilot-session/`.
+pub(super) const COPILOT_EVENT_PATCHES: &[Patch] = &[
+    // shell-ok.jsonl, read-file.jsonl, mcp-ok.jsonl, …: every `tool.execution_start`
+    // (at 1.0.82, those of MCP tools and `web_fetch`).
+    Patch::AddProperty {
+        def: "ToolExecutionStartData",
+        name: "toolTitle",
+        schema: r#"{"description": "Human-readable title of the tool (`Running command`, `echo`), as sent by the CLI; not declared by the SDK types.", "type": "string"}"#,
+    },
+    // edit-file.jsonl, write-file.jsonl, partial-input.jsonl: the files a call changed.
+    Patch::AddProperty {
+        def: "ToolExecutionCompleteData",
+        name: "fileEdits",
+        schema: r#"{"description": "The files the call changed (`path`, `kind`: `create`, `edit`, …), as sent by the CLI; not declared by the SDK types.", "type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}, "kind": {"type": "string"}}, "required": ["path", "kind"]}}"#,
+    },
+];

@@ -18,6 +18,7 @@ use toolnorm_wire::{
     opencode_export as oe,
 };
 
+mod copilot;
 mod qwen;
 
 /// Result of checking one line.

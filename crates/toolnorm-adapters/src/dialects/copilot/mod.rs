@@ -29,8 +29,11 @@
 //! and `mcpToolName`: `metadata.mcp`. An event of a type this reader does not know is a
 //! notice; one that names a call (`toolCallId` and `toolName`) still opens it.
 //!
-//! The reader uses hand-written serde structs of the fields it needs, named as in
-//! `@github/copilot-sdk`'s `session-events.schema.json`.
+//! The reader uses serde structs of the fields it needs, named as in
+//! `@github/copilot-sdk`'s session event declarations. Those declarations are pinned and
+//! generated (`toolnorm_wire::copilot_events`, the tool events of `SessionEvent`), and
+//! the codegen's `wire_samples` parses every tool event of every recording into them
+//! whole: the drift guard between what the CLI sends and what the SDK declares.
 
 use crate::Dialect;
 use crate::adapter::Adapter;

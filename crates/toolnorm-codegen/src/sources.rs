@@ -137,6 +137,24 @@ const GEMINI_INTEGERS: &[&str] = &[
 ];
 
 /// Token counts and durations that Qwen Code's SDK types declare as `number`.
+/// Token counts and durations of Amp's stream messages that TS declares as `number`.
+const AMP_INTEGERS: &[&str] = &[
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "duration_ms",
+    "num_turns",
+];
+
+/// What the SDK declares required in an assistant message and the CLI
+/// (0.0.1777266064, 0.0.1767830505: every line of `fixtures/amp/`) does not send.
+const AMP_UNSENT: &[&str] = &[
+    "AssistantMessage.message.id",
+    "AssistantMessage.message.model",
+    "AssistantMessage.message.stop_sequence",
+];
+
 /// Counts, sizes and durations of the Copilot tool events that TS declares as `number`.
 const COPILOT_INTEGERS: &[&str] = &[
     "byteLength",
@@ -559,6 +577,32 @@ pub const SOURCES: &[Source] = &[
             Step::AnyOfToOneOf,
             Step::NullableNotRequired,
             Step::IntegerByPropertyName(COPILOT_INTEGERS),
+        ],
+    },
+    Source {
+        module: "amp_messages",
+        feature: "amp",
+        title: "Amp `--stream-json` messages (`StreamMessage` of @sourcegraph/amp-sdk)",
+        schema: "amp/stream-message.schema.json",
+        package: "@sourcegraph/amp-sdk",
+        // The CLI package ships one bundled script; its SDK declares the stream's
+        // messages (`StreamMessage`'s closure imports nothing from zod).
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/types.d.ts",
+            type_name: "StreamMessage",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&["StreamMessage"]),
+        generate: None,
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::OptionalProperties(AMP_UNSENT),
+            Step::IntegerByPropertyName(AMP_INTEGERS),
+            Step::TitleMemberProperties,
         ],
     },
 ];

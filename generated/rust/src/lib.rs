@@ -79,3 +79,9 @@ pub mod qwen_messages;
 #[rustfmt::skip]
 #[cfg(feature = "copilot")]
 pub mod copilot_events;
+/// Amp `--stream-json` messages (`StreamMessage` of @sourcegraph/amp-sdk) — `@sourcegraph/amp-sdk` 0.1.0-20260126121723-gc94da34.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "amp")]
+pub mod amp_messages;

@@ -43,16 +43,24 @@ pub fn nullable_not_required(defs: &mut Defs) {
     });
 }
 
-/// Removes the named properties (`Definition.property`) from their
-/// definition's `required` list, for fields the official schema requires
-/// but the CLI does not always send.
+/// Removes the named properties (`Definition.property`, or a property of an inline
+/// object: `Definition.property.inner`) from their object's `required` list, for fields
+/// the official schema requires but the CLI does not always send.
 pub fn optional_properties(defs: &mut Defs, paths: &[&str]) {
     for path in paths {
-        let Some((def, prop)) = path.split_once('.') else {
+        let segments: Vec<&str> = path.split('.').collect();
+        let Some((def, rest)) = segments.split_first() else {
             continue;
         };
-        if let Some(Value::Array(required)) = defs.get_mut(def).and_then(|d| d.get_mut("required"))
-        {
+        let Some((prop, inner)) = rest.split_last() else {
+            continue;
+        };
+        let pointer: String = inner
+            .iter()
+            .map(|segment| format!("/properties/{segment}"))
+            .collect();
+        let object = defs.get_mut(*def).and_then(|d| d.pointer_mut(&pointer));
+        if let Some(Value::Array(required)) = object.and_then(|o| o.get_mut("required")) {
             required.retain(|r| r != prop);
         }
     }
@@ -64,6 +72,20 @@ mod tests {
 
     use crate::preprocess::Step;
     use crate::preprocess::step::run;
+
+    #[test]
+    fn optional_properties_reach_inline_objects() {
+        let out = run(
+            Step::OptionalProperties(&["A.b", "A.m.id"]),
+            json!({"A": {"properties": {"b": {"type": "string"},
+                                         "m": {"type": "object",
+                                               "properties": {"id": {"type": "string"}, "x": {"type": "string"}},
+                                               "required": ["id", "x"]}},
+                         "required": ["b", "m"]}}),
+        );
+        assert_eq!(out["A"]["required"], json!(["m"]));
+        assert_eq!(out["A"]["properties"]["m"]["required"], json!(["x"]));
+    }
 
     #[test]
     fn nullable_fields_leave_required() {

@@ -18,6 +18,7 @@ use toolnorm_wire::{
     opencode_export as oe,
 };
 
+mod amp;
 mod copilot;
 mod qwen;
 

@@ -2,8 +2,9 @@
 //!
 //! Amp writes Claude Code's stream shape (`system` `init`, `user` and `assistant`
 //! messages with `tool_use` and `tool_result` blocks, a `result` line), the shape its SDK
-//! (`@sourcegraph/amp-sdk`, `StreamMessage`) types, so its stream is read by Claude Code's
-//! reader; what differs is its tools (`Bash`, `Read`, `create_file`, `edit_file`, `glob`,
+//! (`@sourcegraph/amp-sdk`, `StreamMessage`, pinned and generated as
+//! `toolnorm_wire::amp_messages`, which every recording is checked against) types, so its
+//! stream is read by Claude Code's reader; what differs is its tools (`Bash`, `Read`, `create_file`, `edit_file`, `glob`,
 //! `Grep`, `todo_write`, `Task`, `oracle`, …), titled by `rules.toml`. Its `Bash` answers
 //! `{"output":…,"exitCode":N}` without `is_error`: a non-zero `exitCode` fails the call
 //! with `exit_code`, as in Claude Code.

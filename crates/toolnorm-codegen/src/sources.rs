@@ -7,7 +7,7 @@ mod cli_patches;
 
 use cli_patches::{
     CLAUDE_MESSAGE_PATCHES, CLAUDE_TOOL_PATCHES, CODEX_EXEC_PATCHES, CODEX_ROLLOUT_PATCHES,
-    COPILOT_EVENT_PATCHES, QWEN_MESSAGE_PATCHES,
+    COPILOT_EVENT_PATCHES, PI_EVENT_PATCHES, QWEN_MESSAGE_PATCHES,
 };
 
 /// How `sync` extracts a schema from its installed npm package.
@@ -137,6 +137,18 @@ const GEMINI_INTEGERS: &[&str] = &[
 ];
 
 /// Token counts and durations that Qwen Code's SDK types declare as `number`.
+/// Token counts of Pi's messages that TS declares as `number` (its times are epoch
+/// milliseconds, kept as numbers).
+const PI_INTEGERS: &[&str] = &[
+    "input",
+    "output",
+    "cacheRead",
+    "cacheWrite",
+    "totalTokens",
+    "contentIndex",
+    "version",
+];
+
 /// Token counts and durations of Amp's stream messages that TS declares as `number`.
 const AMP_INTEGERS: &[&str] = &[
     "input_tokens",
@@ -602,6 +614,56 @@ pub const SOURCES: &[Source] = &[
             Step::OrderUntaggedVariants,
             Step::OptionalProperties(AMP_UNSENT),
             Step::IntegerByPropertyName(AMP_INTEGERS),
+            Step::TitleMemberProperties,
+        ],
+    },
+    Source {
+        module: "pi_events",
+        feature: "pi",
+        title: "Pi `--mode json` events (`AgentSessionEvent` of @mariozechner/pi-coding-agent)",
+        schema: "pi/agent-session-event.schema.json",
+        package: "@mariozechner/pi-coding-agent",
+        // The coding agent's declarations: its session's events are the agent core's
+        // (`@mariozechner/pi-agent-core`) and its own, their messages `@mariozechner/pi-ai`'s.
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/core/agent-session.d.ts",
+            type_name: "AgentSessionEvent",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&["AgentSessionEvent"]),
+        generate: None,
+        steps: &[
+            Step::Patches(PI_EVENT_PATCHES),
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::IntegerByPropertyName(PI_INTEGERS),
+            Step::TitleMembersByTag,
+            Step::TitleMemberProperties,
+        ],
+    },
+    Source {
+        module: "pi_session",
+        feature: "pi",
+        title: "Pi session files (`FileEntry` of @mariozechner/pi-coding-agent)",
+        schema: "pi/session-file-entry.schema.json",
+        package: "@mariozechner/pi-coding-agent",
+        extraction: Extraction::TsJsonSchema {
+            file: "dist/core/session-manager.d.ts",
+            type_name: "FileEntry",
+            opaque_imports: &[],
+        },
+        roots: Roots::Named(&["FileEntry"]),
+        generate: None,
+        steps: &[
+            Step::DropAdditionalPropertiesFalse,
+            Step::ConstToEnum,
+            Step::AnyOfToOneOf,
+            Step::NullableNotRequired,
+            Step::OrderUntaggedVariants,
+            Step::IntegerByPropertyName(PI_INTEGERS),
             Step::TitleMemberProperties,
         ],
     },

@@ -85,3 +85,15 @@ pub mod copilot_events;
 #[rustfmt::skip]
 #[cfg(feature = "amp")]
 pub mod amp_messages;
+/// Pi `--mode json` events (`AgentSessionEvent` of @mariozechner/pi-coding-agent) — `@mariozechner/pi-coding-agent` 0.73.1.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "pi")]
+pub mod pi_events;
+/// Pi session files (`FileEntry` of @mariozechner/pi-coding-agent) — `@mariozechner/pi-coding-agent` 0.73.1.
+#[allow(missing_docs, clippy::all, clippy::pedantic, clippy::unwrap_used, clippy::expect_used)]
+#[allow(rustdoc::all)]
+#[rustfmt::skip]
+#[cfg(feature = "pi")]
+pub mod pi_session;

@@ -100,31 +100,36 @@ pub fn title_colliding_inline_types(defs: &mut Defs) {
 
 /// Titles the inline members of a `oneOf` after their tag value, so that
 /// typify names the variants `ToolCall`, `ToolCallUpdate`, … instead of
-/// `Variant0`, `Variant1`, …. Only when every member has a distinct,
-/// required, single-value tag (ACP's `sessionUpdate`).
+/// `Variant0`, `Variant1`, …. Only when every inline member has a distinct,
+/// required, single-value tag (ACP's `sessionUpdate`); a member that refers to a
+/// definition (Pi's `AgentEvent` among its session's own events) keeps that name.
 pub fn title_union_members_by_tag(defs: &mut Defs) {
     walk_defs(defs, |map| {
         let Some(Value::Array(members)) = map.get_mut("oneOf") else {
             return;
         };
-        let titles: Option<Vec<String>> = members
+        let titles: Option<Vec<Option<String>>> = members
             .iter()
             .map(|m| {
                 let m = m.as_object()?;
-                if m.contains_key("title") || m.contains_key("$ref") {
+                if m.contains_key("$ref") {
+                    return Some(None);
+                }
+                if m.contains_key("title") {
                     return None;
                 }
                 let (_, value) = tag_of(m)?;
-                Some(pascal_name(value.as_str()?))
+                Some(Some(pascal_name(value.as_str()?)))
             })
             .collect();
         let Some(titles) = titles else { return };
-        let distinct: std::collections::BTreeSet<&String> = titles.iter().collect();
-        if distinct.len() != titles.len() {
+        let named: Vec<&String> = titles.iter().flatten().collect();
+        let distinct: std::collections::BTreeSet<&&String> = named.iter().collect();
+        if named.is_empty() || distinct.len() != named.len() {
             return;
         }
         for (member, title) in members.iter_mut().zip(titles) {
-            if let Value::Object(member) = member {
+            if let (Value::Object(member), Some(title)) = (member, title) {
                 member.insert("title".into(), Value::String(title));
             }
         }
@@ -252,6 +257,15 @@ mod tests {
         assert_eq!(out["U"]["oneOf"][0]["title"], json!("ToolCall"));
         assert_eq!(out["U"]["oneOf"][1]["title"], json!("ToolCallUpdate"));
         assert!(out["Untagged"]["oneOf"][0].get("title").is_none());
+        // A member that refers to a definition keeps its name; the inline ones are titled.
+        let out = run(
+            Step::TitleMembersByTag,
+            json!({"E": {"oneOf": [
+                {"$ref": "#/definitions/AgentEvent"},
+                {"properties": {"type": {"enum": ["queue_update"]}}, "required": ["type"]}]}}),
+        );
+        assert!(out["E"]["oneOf"][0].get("title").is_none());
+        assert_eq!(out["E"]["oneOf"][1]["title"], json!("QueueUpdate"));
     }
 
     #[test]

@@ -114,3 +114,21 @@ pub(super) const COPILOT_EVENT_PATCHES: &[Patch] = &[
         schema: r#"{"description": "The files the call changed (`path`, `kind`: `create`, `edit`, …), as sent by the CLI; not declared by the SDK types.", "type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}, "kind": {"type": "string"}}, "required": ["path", "kind"]}}"#,
     },
 ];
+
+/// What `pi --mode json` (0.73.1, and 0.52.12) sends beyond the declarations of
+/// `@mariozechner/pi-coding-agent` 0.73.1, as recorded in `fixtures/pi/`.
+pub(super) const PI_EVENT_PATCHES: &[Patch] = &[
+    // shell-ok.jsonl and every stream with a call: a `toolCall` block while its arguments
+    // stream (`message_update`, and the partial message it carries) holds the JSON text
+    // so far and the block's place in the model's stream.
+    Patch::AddProperty {
+        def: "ToolCall",
+        name: "partialArgs",
+        schema: r#"{"description": "The arguments' JSON text streamed so far, as sent by the CLI while they stream; not declared by the package's types.", "type": "string"}"#,
+    },
+    Patch::AddProperty {
+        def: "ToolCall",
+        name: "streamIndex",
+        schema: r#"{"description": "The block's index in the model's stream, as sent by the CLI while it streams; not declared by the package's types.", "type": "integer"}"#,
+    },
+];

@@ -20,6 +20,7 @@ use toolnorm_wire::{
 
 mod amp;
 mod copilot;
+mod pi;
 mod qwen;
 
 /// Result of checking one line.

@@ -24,9 +24,10 @@
 //! arguments its schema refuses are `invalid_tool_use`. Pi has no MCP client and no
 //! subagents: its tools are the built-in ones of `rules.toml` and those extensions add.
 //!
-//! Pi publishes its types as TypeScript declarations only (`AgentSessionEvent`,
-//! `AgentMessage`); they are read here with hand-written serde structs of the fields a
-//! call needs (`wire`).
+//! Pi publishes its types as TypeScript declarations (`AgentSessionEvent`, `FileEntry`),
+//! pinned and generated as `toolnorm_wire::pi_events` and `toolnorm_wire::pi_session`,
+//! which the codegen's `wire_samples` holds every recording to. The readers read the
+//! fields a call needs with serde structs of their own (`wire`), named as those types.
 
 use serde_json::Value;
 use toolnorm::Timestamp;

@@ -32,6 +32,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         | "opencode-serve-global"
         | "opencode-export"
         | "opencode-acp" => Some(("opencode-ai", "opencode")),
+        "kilo-run" => Some(("@kilocode/cli-linux-x64", "kilo")),
         "gemini-cli" | "gemini-cli-session" | "gemini-cli-acp" => {
             Some(("@google/gemini-cli", "gemini"))
         }

@@ -252,7 +252,7 @@ impl Scenario {
         let dialect = match provider {
             p if p.starts_with("claude-code") => Dialect::Anthropic,
             p if p.starts_with("codex") => Dialect::Responses,
-            p if p.starts_with("opencode") => Dialect::Chat,
+            p if p.starts_with("opencode") || p.starts_with("kilo") => Dialect::Chat,
             p if p.starts_with("gemini-cli") => Dialect::Gemini,
             p if p.starts_with("qwen-code") => Dialect::Qwen,
             _ => return false,

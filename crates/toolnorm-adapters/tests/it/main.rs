@@ -9,6 +9,7 @@ mod acp_agents;
 mod arbitrary_bytes;
 mod bad_input;
 mod claude_code_user_rules;
+mod cline_sdk;
 mod code_mode;
 mod codex_rules;
 mod copilot;

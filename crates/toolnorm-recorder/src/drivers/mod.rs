@@ -33,6 +33,7 @@ mod export;
 mod files;
 mod gemini;
 mod jsonrpc;
+mod kilo;
 mod oneshot;
 mod opencode;
 mod pi;
@@ -110,6 +111,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("claude-code", "@anthropic-ai/claude-code"),
     ("codex", "@openai/codex"),
     ("opencode", "opencode-ai"),
+    ("kilo", kilo::PACKAGE),
     ("claude-agent-acp", "@agentclientprotocol/claude-agent-acp"),
     ("codex-acp", "@zed-industries/codex-acp"),
     ("zed-claude-code-acp", "@zed-industries/claude-code-acp"),
@@ -190,6 +192,7 @@ impl Recorder {
             "codex-exec" => self.codex_exec(scenario, &dirs)?,
             "codex-app-server" => appserver::record(self, scenario, &dirs)?,
             "opencode-run" => self.opencode_run(scenario, &dirs)?,
+            "kilo-run" => self.kilo_run(scenario, &dirs)?,
             "opencode-serve" => serve::record(self, scenario, &dirs)?,
             "claude-code-acp" => self.claude_acp(scenario, &dirs)?,
             "opencode-acp" => self.opencode_acp(scenario, &dirs)?,

@@ -1,7 +1,8 @@
 //! The `cline --json` stream (3.x): `agent_event`, `hook_event` and `run_result` lines.
 //!
-//! The tool events name their call; the agent that made it is told by the `hook_event`
-//! lines around them (`agent_start` of a subagent with its `parentAgentId`, then its
+//! The tool events name their call; the agent that made it is told by the event itself
+//! when it names one (`agentId`, `parentAgentId`: an SDK host's events), else by the
+//! `hook_event` lines around it (`agent_start` of a subagent with its `parentAgentId`, then its
 //! `tool_call` and `tool_result` hooks, then its `agent_end`): the events between a
 //! subagent's start and end are its own, nested under the `spawn_agent` call that
 //! started it.
@@ -96,15 +97,7 @@ impl ClineSdkAdapter {
                     *self = ClineSdkAdapter::default();
                     facts.begin_session(task);
                 }
-                if !self.agents.contains_key(&agent) {
-                    let call = envelope
-                        .parent_agent_id
-                        .as_ref()
-                        .and_then(|_| (!self.spawns.is_empty()).then(|| self.spawns.remove(0)));
-                    self.agents
-                        .insert(agent.clone(), (envelope.parent_agent_id.clone(), call));
-                }
-                self.current = Some(agent);
+                self.agent(agent, envelope.parent_agent_id.clone());
             }
             Some("agent_end") => {
                 self.current = self
@@ -114,6 +107,19 @@ impl ClineSdkAdapter {
             }
             _ => self.current = Some(agent),
         }
+    }
+
+    /// Agent `agent` (spawned by `parent`) makes the events that come next; a subagent
+    /// seen for the first time is tied to the first `spawn_agent` call still waiting for
+    /// one.
+    fn agent(&mut self, agent: String, parent: Option<String>) {
+        if !self.agents.contains_key(&agent) {
+            let call = parent
+                .as_ref()
+                .and_then(|_| (!self.spawns.is_empty()).then(|| self.spawns.remove(0)));
+            self.agents.insert(agent.clone(), (parent, call));
+        }
+        self.current = Some(agent);
     }
 
     /// The `spawn_agent` call the current agent runs under.
@@ -130,6 +136,10 @@ impl ClineSdkAdapter {
         at: Option<Timestamp>,
         facts: &mut Facts<'_>,
     ) {
+        // An event that names its agent says whose it is, whatever the hooks said.
+        if let Some(agent) = event.agent_id.clone() {
+            self.agent(agent, event.parent_agent_id.clone());
+        }
         let kind = event.kind.as_deref().unwrap_or_default();
         let tool = event.content_type.as_deref() == Some("tool");
         match kind {

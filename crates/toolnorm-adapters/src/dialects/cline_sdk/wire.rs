@@ -59,6 +59,13 @@ pub(super) struct AgentEvent {
     pub duration_ms: Option<Value>,
     /// `done`: why the run ended (`completed`, `aborted`, …).
     pub reason: Option<String>,
+    /// The agent whose event it is (`AgentEventMetadata`; the CLI's `--json` leaves it to
+    /// the hooks around the event, an SDK host may send it).
+    #[serde(rename = "agentId")]
+    pub agent_id: Option<String>,
+    /// The agent that spawned it.
+    #[serde(rename = "parentAgentId")]
+    pub parent_agent_id: Option<String>,
 }
 
 /// The session file: one document of the session's model messages.

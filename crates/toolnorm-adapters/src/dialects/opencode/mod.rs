@@ -1,5 +1,8 @@
 //! OpenCode: `opencode serve` events (`GET /event`), the `/global/event` wrapper, and
-//! `opencode run --format json` lines.
+//! `opencode run --format json` lines. Kilo Code's CLI (`@kilocode/cli` 7.x, a fork of
+//! OpenCode) prints the same shapes (`kilo run --format json`, recorded in
+//! `fixtures/kilo-run/`) and is read here: no line names the fork, so its calls carry
+//! `provider: "opencode"`.
 //!
 //! A tool is a `ToolPart` whose state moves `pending → running → completed | error`;
 //! every `message.part.updated` carries the whole part. Ids are `part.callID` (else
@@ -68,7 +71,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |options| Box::new(OpenCodeAdapter::new(options.mcp_servers.clone())),
-    recordings: &["opencode-run", "opencode-serve"],
+    recordings: &["opencode-run", "opencode-serve", "kilo-run"],
 };
 
 /// The part types of the pinned schema other than `tool`: they carry no tool call.

@@ -634,6 +634,52 @@ fn check_provider(provider: &Path, check: fn(&Value) -> Check, tally: &mut Tally
     }
 }
 
+/// Every line of the `.jsonl` recordings in the folders of `fixtures/` whose name `keep`
+/// accepts (a source's folder and its `@<version>` ones), in path order, parsed: each as
+/// `(file:line, value)`. A line that is not JSON goes to `failures`.
+fn recorded_lines(keep: impl Fn(&str) -> bool, failures: &mut Vec<String>) -> Vec<(String, Value)> {
+    let root = toolnorm_codegen::default_repo_root().join("fixtures");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(&keep)
+        })
+        .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten())
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    let mut lines = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let at = format!("{}:{}", file.display(), n + 1);
+            match serde_json::from_str::<Value>(line) {
+                Ok(value) => lines.push((at, value)),
+                Err(e) => failures.push(format!("{at}: not JSON: {e}")),
+            }
+        }
+    }
+    lines
+}
+
+/// Whether a fixture folder is `source`'s, at any version.
+fn of_source(name: &str, source: &str) -> bool {
+    name == source
+        || name
+            .strip_prefix(source)
+            .is_some_and(|rest| rest.starts_with('@'))
+}
+
 fn samples_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/samples")
 }

@@ -8,13 +8,11 @@
 //! type. The fields the SDK requires of an assistant message and no recorded version
 //! sends (`id`, `model`, `stop_sequence`) are made optional by the source's steps.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
 use serde_json::Value;
+use std::collections::BTreeMap;
 use toolnorm_wire::amp_messages as am;
 
-use super::{require_lossless, round_trip};
+use super::{of_source, recorded_lines, require_lossless, round_trip};
 
 /// The member a parsed line landed in.
 fn variant(message: &am::StreamMessage) -> &'static str {
@@ -58,69 +56,25 @@ fn check(line: &Value) -> Result<bool, String> {
     Ok(tool)
 }
 
-/// The recordings of Amp's stream, at every version.
-fn recording_dirs(root: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name == "amp" || name.starts_with("amp@"))
-        })
-        .collect();
-    dirs.sort();
-    dirs
-}
-
 /// Every line of every Amp recording parses into the member of `StreamMessage` its type
 /// names, its tool blocks whole.
 #[test]
 fn every_amp_recording_parses_as_its_sdk_message() {
-    let root = toolnorm_codegen::default_repo_root().join("fixtures");
-    let dirs = recording_dirs(&root);
-    assert!(
-        dirs.iter().any(|dir| dir.ends_with("amp")),
-        "no fixtures/amp under {}",
-        root.display()
-    );
     let mut failures = Vec::new();
+    let lines = recorded_lines(|name| of_source(name, "amp"), &mut failures);
+    assert!(
+        lines.iter().any(|(at, _)| at.contains("/fixtures/amp/")),
+        "no fixtures/amp recordings"
+    );
     let mut types: BTreeMap<String, usize> = BTreeMap::new();
     let mut tool_lines = 0;
-    for dir in &dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
-            for (n, line) in text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-            {
-                let at = format!("{}:{}", file.display(), n + 1);
-                let value = match serde_json::from_str::<Value>(line) {
-                    Ok(value) => value,
-                    Err(e) => {
-                        failures.push(format!("{at}: not JSON: {e}"));
-                        continue;
-                    }
-                };
-                let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-                *types.entry(kind.to_owned()).or_default() += 1;
-                match check(&value) {
-                    Ok(true) => tool_lines += 1,
-                    Ok(false) => {}
-                    Err(e) => failures.push(format!("{at}: {e}")),
-                }
-            }
+    for (at, value) in lines {
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        *types.entry(kind.to_owned()).or_default() += 1;
+        match check(&value) {
+            Ok(true) => tool_lines += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("{at}: {e}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -8,15 +8,13 @@
 //! type of its `type`, and survives the round trip through it whole (the declarations
 //! name every field the CLI sends).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use toolnorm_wire::copilot_events as ce;
 
-use super::{require_lossless, round_trip};
+use super::{of_source, recorded_lines, require_lossless, round_trip};
 
 /// Parses a line as `T` and requires the whole line back.
 fn whole<T: DeserializeOwned + Serialize>(kind: &str, line: &Value) -> Result<(), String> {
@@ -43,73 +41,30 @@ fn check(line: &Value) -> Result<bool, String> {
     .map(|()| true)
 }
 
-/// The recordings of Copilot CLI: its stream and session files, at every version.
-fn recording_dirs(root: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| {
-                    name == "copilot"
-                        || name.starts_with("copilot@")
-                        || name.starts_with("copilot-session")
-                })
-        })
-        .collect();
-    dirs.sort();
-    dirs
-}
-
 /// Every tool event of every Copilot recording parses into the generated type its
 /// `type` names, whole.
 #[test]
 fn every_copilot_tool_event_parses_as_its_sdk_type() {
-    let root = toolnorm_codegen::default_repo_root().join("fixtures");
-    let dirs = recording_dirs(&root);
-    assert!(
-        dirs.iter().any(|dir| dir.ends_with("copilot")),
-        "no fixtures/copilot under {}",
-        root.display()
-    );
     let mut failures = Vec::new();
+    let lines = recorded_lines(
+        |name| of_source(name, "copilot") || of_source(name, "copilot-session"),
+        &mut failures,
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|(at, _)| at.contains("/fixtures/copilot/")),
+        "no fixtures/copilot recordings"
+    );
     let mut checked: BTreeMap<String, usize> = BTreeMap::new();
-    for dir in &dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
-            for (n, line) in text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-            {
-                let at = format!("{}:{}", file.display(), n + 1);
-                let value = match serde_json::from_str::<Value>(line) {
-                    Ok(value) => value,
-                    Err(e) => {
-                        failures.push(format!("{at}: not JSON: {e}"));
-                        continue;
-                    }
-                };
-                match check(&value) {
-                    Ok(true) => {
-                        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-                        *checked.entry(kind.to_owned()).or_default() += 1;
-                    }
-                    Ok(false) => {}
-                    Err(e) => failures.push(format!("{at}: {e}")),
-                }
+    for (at, value) in lines {
+        match check(&value) {
+            Ok(true) => {
+                let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+                *checked.entry(kind.to_owned()).or_default() += 1;
             }
+            Ok(false) => {}
+            Err(e) => failures.push(format!("{at}: {e}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

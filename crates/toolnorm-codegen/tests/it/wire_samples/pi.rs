@@ -7,14 +7,12 @@
 //! stream (its first, the session header, as the session file's) and of a session file
 //! parses into the declared type, and survives the round trip through it whole.
 
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnorm_wire::{pi_events as pe, pi_session as ps};
 
-use super::{require_lossless, round_trip};
+use super::{of_source, recorded_lines, require_lossless, round_trip};
 
 /// Parses a line as `T` and requires the whole line back.
 fn whole<T: DeserializeOwned + Serialize>(what: &str, line: &Value) -> Result<(), String> {
@@ -22,58 +20,24 @@ fn whole<T: DeserializeOwned + Serialize>(what: &str, line: &Value) -> Result<()
     require_lossless(what, line, &back, "")
 }
 
-/// The recordings of one of Pi's forms (`pi` or `pi-session`), at every version.
-fn recordings(root: &Path, form: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name == form || name.starts_with(&format!("{form}@")))
-        })
-        .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten())
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Checks every line of every recording of `form` with `check`; returns the lines read.
 fn check_all(form: &str, check: fn(&Value) -> Result<(), String>) -> usize {
-    let root = toolnorm_codegen::default_repo_root().join("fixtures");
-    let files = recordings(&root, form);
-    assert!(
-        !files.is_empty(),
-        "no fixtures/{form} under {}",
-        root.display()
-    );
     let mut failures = Vec::new();
-    let mut lines = 0;
-    for file in files {
-        let text = std::fs::read_to_string(&file).unwrap_or_default();
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            lines += 1;
-            let at = format!("{}:{}", file.display(), n + 1);
-            match serde_json::from_str::<Value>(line) {
-                Ok(value) => {
-                    if let Err(e) = check(&value) {
-                        failures.push(format!("{at}: {e}"));
-                    }
-                }
-                Err(e) => failures.push(format!("{at}: not JSON: {e}")),
-            }
+    let lines = recorded_lines(|name| of_source(name, form), &mut failures);
+    assert!(
+        lines
+            .iter()
+            .any(|(at, _)| at.contains(&format!("/fixtures/{form}/"))),
+        "no fixtures/{form} recordings"
+    );
+    let count = lines.len();
+    for (at, value) in lines {
+        if let Err(e) = check(&value) {
+            failures.push(format!("{at}: {e}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    lines
+    count
 }
 
 /// Every line of every `pi --mode json` recording: the session header, then the

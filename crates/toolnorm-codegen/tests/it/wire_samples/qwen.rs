@@ -7,14 +7,13 @@
 //! through that member's type (the schema declares every field the CLI sends).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnorm_wire::qwen_messages as qm;
 
-use super::{Check, Outcome, require_lossless, round_trip};
+use super::{Check, Outcome, of_source, recorded_lines, require_lossless, round_trip};
 
 /// Content blocks that carry a tool call or its result.
 const TOOL_BLOCKS: &[&str] = &["tool_use", "tool_result"];
@@ -84,71 +83,28 @@ pub(super) fn check(line: &Value) -> Check {
     }
 }
 
-/// The recordings of Qwen Code's stream: `fixtures/qwen-code/` (the pinned CLI) and
-/// `fixtures/qwen-code@<version>/` (older releases), not its session files.
-fn recording_dirs(root: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name == "qwen-code" || name.starts_with("qwen-code@"))
-        })
-        .collect();
-    dirs.sort();
-    dirs
-}
-
 /// Every line of every Qwen Code stream recording, of every message type, parses into
 /// the generated type its `type` names, whole.
 #[test]
 fn every_qwen_code_recording_parses_as_its_sdk_message() {
-    let root = toolnorm_codegen::default_repo_root().join("fixtures");
-    let dirs = recording_dirs(&root);
-    assert!(
-        dirs.iter().any(|dir| dir.ends_with("qwen-code")),
-        "no fixtures/qwen-code under {}",
-        root.display()
-    );
     let mut failures = Vec::new();
+    let lines = recorded_lines(|name| of_source(name, "qwen-code"), &mut failures);
+    assert!(
+        lines
+            .iter()
+            .any(|(at, _)| at.contains("/fixtures/qwen-code/")),
+        "no fixtures/qwen-code recordings"
+    );
     let mut types: BTreeMap<String, usize> = BTreeMap::new();
     let mut tool_lines = 0;
-    for dir in &dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
-        files.sort();
-        for file in files {
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
-            for (n, line) in text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-            {
-                let at = format!("{}:{}", file.display(), n + 1);
-                let value = match serde_json::from_str::<Value>(line) {
-                    Ok(value) => value,
-                    Err(e) => {
-                        failures.push(format!("{at}: not JSON: {e}"));
-                        continue;
-                    }
-                };
-                let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-                *types.entry(kind.to_owned()).or_default() += 1;
-                match check(&value) {
-                    Ok(Outcome::Tool) => tool_lines += 1,
-                    Ok(Outcome::Other) => {}
-                    Ok(Outcome::Skipped) => failures.push(format!("{at}: no type for `{kind}`")),
-                    Err(e) => failures.push(format!("{at}: {e}")),
-                }
-            }
+    for (at, value) in lines {
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        *types.entry(kind.to_owned()).or_default() += 1;
+        match check(&value) {
+            Ok(Outcome::Tool) => tool_lines += 1,
+            Ok(Outcome::Other) => {}
+            Ok(Outcome::Skipped) => failures.push(format!("{at}: no type for `{kind}`")),
+            Err(e) => failures.push(format!("{at}: {e}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -106,6 +106,92 @@ metadata?: Record<string, unknown>, };
 export type LegacyToolState = "calling" | "output-available" | "output-error";
 
 /**
+ * Where a call's approval stands.
+ */
+export type ApprovalStatus = "pending" | "approved" | "denied" | "cancelled";
+
+/**
+ * What a request was answered with: an [`ApprovalStatus`] other than pending.
+ */
+export type Decision = "approved" | "denied" | "cancelled";
+
+/**
+ * Who decided.
+ */
+export type DecidedBy = "user" | "policy" | "reviewer";
+
+/**
+ * How far a decision reaches.
+ */
+export type ApprovalScope = "once" | "session" | "always";
+
+/**
+ * One answer a request offered.
+ */
+export type ApprovalOption = { 
+/**
+ * The provider's id of the option (what the client answers with).
+ */
+id: string, 
+/**
+ * The label shown for it.
+ */
+label: string, 
+/**
+ * What choosing it decides.
+ */
+decision: Decision, 
+/**
+ * How far choosing it reaches, when the provider says.
+ */
+scope?: ApprovalScope, };
+
+/**
+ * A call's approval: `metadata.approval` of its part.
+ */
+export type Approval = { 
+/**
+ * Where it stands.
+ */
+status: ApprovalStatus, 
+/**
+ * When the request was made.
+ */
+requestedAt?: string | number, 
+/**
+ * When it was decided.
+ */
+resolvedAt?: string | number, 
+/**
+ * Who decided, when the stream says.
+ */
+decidedBy?: DecidedBy, 
+/**
+ * How far the decision reaches, when the stream says.
+ */
+scope?: ApprovalScope, 
+/**
+ * Why the agent asks.
+ */
+reason?: string, 
+/**
+ * The answers offered.
+ */
+options?: Array<ApprovalOption>, 
+/**
+ * The risk the provider sees in the call (`"low"`, `"high"`, …), when it says.
+ */
+risk?: string, 
+/**
+ * The id of the option chosen.
+ */
+optionId?: string, 
+/**
+ * What came with the decision: a user's message, a reviewer's rationale.
+ */
+feedback?: string, };
+
+/**
  * A call became known.
  */
 export type ToolCallStarted = { 
@@ -294,9 +380,69 @@ elapsedMs?: number,
 at?: string | number, };
 
 /**
+ * The agent asked for approval to run a call; the call waits (`metadata.approval`
+ * becomes `pending`).
+ */
+export type ApprovalRequested = { 
+/**
+ * The call id.
+ */
+id: string, 
+/**
+ * Why the agent asks.
+ */
+reason?: string, 
+/**
+ * The answers offered.
+ */
+options?: Array<ApprovalOption>, 
+/**
+ * The risk the provider sees in the call, when it says.
+ */
+risk?: string, 
+/**
+ * When it happened.
+ */
+at?: string | number, };
+
+/**
+ * A call's approval request was answered. A denial or a cancellation ends the call as an
+ * error.
+ */
+export type ApprovalResolved = { 
+/**
+ * The call id.
+ */
+id: string, 
+/**
+ * The answer.
+ */
+decision: Decision, 
+/**
+ * Who decided, when the stream says.
+ */
+decidedBy?: DecidedBy, 
+/**
+ * How far the decision reaches, when the stream says.
+ */
+scope?: ApprovalScope, 
+/**
+ * The id of the option chosen.
+ */
+optionId?: string, 
+/**
+ * What came with the decision: a user's message, a reviewer's rationale.
+ */
+feedback?: string, 
+/**
+ * When it happened.
+ */
+at?: string | number, };
+
+/**
  * One entry of the event log.
  */
-export type ToolEvent = { "type": "toolCallStarted" } & ToolCallStarted | { "type": "inputUpdated" } & InputUpdated | { "type": "titleUpdated" } & TitleUpdated | { "type": "metadataMerged" } & MetadataMerged | { "type": "toolCallRunning" } & ToolCallRunning | { "type": "outputAppended" } & OutputAppended | { "type": "toolCallCompleted" } & ToolCallCompleted | { "type": "toolCallFailed" } & ToolCallFailed;
+export type ToolEvent = { "type": "toolCallStarted" } & ToolCallStarted | { "type": "inputUpdated" } & InputUpdated | { "type": "titleUpdated" } & TitleUpdated | { "type": "metadataMerged" } & MetadataMerged | { "type": "toolCallRunning" } & ToolCallRunning | { "type": "outputAppended" } & OutputAppended | { "type": "toolCallCompleted" } & ToolCallCompleted | { "type": "toolCallFailed" } & ToolCallFailed | { "type": "approvalRequested" } & ApprovalRequested | { "type": "approvalResolved" } & ApprovalResolved;
 
 /**
  * The legacy UI state of each state (the contract's compatibility path).

@@ -1,10 +1,10 @@
 //! The TypeScript and JSON Schema export of toolnorm's wire types.
 //!
 //! One file, `generated/ts/toolnorm.ts`, declares every wire type a UI consumes: the
-//! part and its kind, state, error and timing, the canonical events, and the legacy
-//! state names; the npm package `@toolnorm/types` ships a copy (`packages/types/src/`).
+//! part and its kind, state, error and timing, a call's approval (`metadata.approval`),
+//! the canonical events, and the legacy state names; the npm package `@toolnorm/types` ships a copy (`packages/types/src/`).
 //! Beside it, a JSON Schema (draft 2020-12) per wire type, from the same Rust types
-//! (schemars): the part, the event log's event, their kind, state and error, and the
+//! (schemars): the part, the event log's event, their kind, state and error, the approval, and the
 //! objects toolnorm adds to the ACP frames (`_meta.toolnorm`) and to the UI stream
 //! formats (`toolnorm`), under `generated/schema/` and in the package (`packages/types/schema/`).
 //! All are written by `cargo run -p toolnorm-ts` (an explicit command, not a side effect
@@ -17,7 +17,8 @@
 use std::path::{Path, PathBuf};
 
 use toolnorm::{
-    InputUpdated, LegacyToolState, MetadataMerged, NormalizedToolPart, OutputAppended,
+    Approval, ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, ApprovalStatus,
+    DecidedBy, Decision, InputUpdated, LegacyToolState, MetadataMerged, NormalizedToolPart, OutputAppended,
     TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError,
     ToolEvent, ToolKind, ToolState,
 };
@@ -93,6 +94,12 @@ pub fn render() -> String {
         declaration::<ToolError>(&config),
         declaration::<NormalizedToolPart>(&config),
         declaration::<LegacyToolState>(&config),
+        declaration::<ApprovalStatus>(&config),
+        declaration::<Decision>(&config),
+        declaration::<DecidedBy>(&config),
+        declaration::<ApprovalScope>(&config),
+        declaration::<ApprovalOption>(&config),
+        declaration::<Approval>(&config),
         declaration::<ToolCallStarted>(&config),
         declaration::<InputUpdated>(&config),
         declaration::<TitleUpdated>(&config),
@@ -101,6 +108,8 @@ pub fn render() -> String {
         declaration::<OutputAppended>(&config),
         declaration::<ToolCallCompleted>(&config),
         declaration::<ToolCallFailed>(&config),
+        declaration::<ApprovalRequested>(&config),
+        declaration::<ApprovalResolved>(&config),
         declaration::<ToolEvent>(&config),
     ];
     let mut text = format!(
@@ -227,6 +236,8 @@ pub fn outputs() -> Result<Vec<(String, String)>, Error> {
         ("ToolKind", schema::<ToolKind>("ToolKind")?),
         ("ToolState", schema::<ToolState>("ToolState")?),
         ("ToolError", schema::<ToolError>("ToolError")?),
+        // `metadata.approval` of a part.
+        ("Approval", schema::<Approval>("Approval")?),
         (
             "LegacyToolState",
             schema::<LegacyToolState>("LegacyToolState")?,

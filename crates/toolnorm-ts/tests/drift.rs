@@ -17,6 +17,10 @@ fn every_declaration_is_exported_once() {
         "NormalizedToolPart",
         "ToolEvent",
         "LegacyToolState",
+        "Approval",
+        "ApprovalStatus",
+        "ApprovalRequested",
+        "ApprovalResolved",
     ] {
         assert_eq!(
             text.matches(&format!("export type {name} =")).count(),

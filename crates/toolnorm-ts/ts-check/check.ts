@@ -3,12 +3,16 @@
 // as a script without imports, its types are global: NormalizedToolPart, ToolKind, ToolState.
 
 import type {
+  Approval,
+  ApprovalRequested,
+  ApprovalResolved,
   LegacyStateByToolState,
   LegacyToolState as ExportedLegacyToolState,
   NormalizedToolPart as ExportedPart,
   ToolKind as ExportedKind,
   ToolState as ExportedState,
   ToolStateByLegacyState,
+  ToolEvent,
 } from "../../../generated/ts/toolnorm";
 
 /** True only when A and B are the same type: `unknown` is not `any`, `a?: T` is not `a: T | undefined`. */
@@ -43,3 +47,12 @@ assert<Equals<keyof LegacyStateByToolState, ToolState>>();
 assert<Equals<LegacyStateByToolState[ToolState], LegacyName>>();
 assert<Equals<keyof ToolStateByLegacyState, LegacyName>>();
 assert<Mutual<ToolStateByLegacyState[LegacyName], "running" | "complete" | "error">>();
+
+// A call's approval (`metadata.approval`): the statuses, deciders and scopes a UI switches on.
+assert<Equals<Approval["status"], "pending" | "approved" | "denied" | "cancelled">>();
+assert<Equals<Approval["decidedBy"], "user" | "policy" | "reviewer" | undefined>>();
+assert<Equals<Approval["scope"], "once" | "session" | "always" | undefined>>();
+assert<Equals<ApprovalResolved["decision"], "approved" | "denied" | "cancelled">>();
+type Fits<A, B> = [A] extends [B] ? true : false;
+assert<Fits<{ approval: Approval }, NonNullable<ExportedPart["metadata"]>>>();
+assert<Equals<Extract<ToolEvent, { type: "approvalRequested" }>, { type: "approvalRequested" } & ApprovalRequested>>();

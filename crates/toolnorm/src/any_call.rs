@@ -8,13 +8,14 @@
 
 use serde_json::Value;
 
+use crate::approval::{Approval, ApprovalStatus};
 use crate::error::{Error, Rejection};
 use crate::event::{
-    InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
-    ToolCallRunning, ToolCallStarted, ToolEvent,
+    ApprovalRequested, ApprovalResolved, InputUpdated, MetadataMerged, OutputAppended,
+    TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolEvent,
 };
 use crate::lifecycle::{
-    Complete, Completion, Failed, Failure, Open, PartView, Running, Started, ToolCall,
+    CallState, Complete, Completion, Failed, Failure, Open, PartView, Running, Started, ToolCall,
 };
 use crate::part::{JsonObject, NormalizedToolPart, Timing, ToolKind, ToolState};
 
@@ -117,6 +118,11 @@ impl AnyToolCall {
         on_any!(self, call => call.state())
     }
 
+    /// The call's approval, once one was requested.
+    pub fn approval(&self) -> Option<&Approval> {
+        on_any!(self, call => call.approval())
+    }
+
     /// Whether the call is complete or failed.
     pub fn is_terminal(&self) -> bool {
         self.state().is_terminal()
@@ -171,6 +177,8 @@ impl AnyToolCall {
             ToolEvent::OutputAppended(chunk) => self.append_output(chunk),
             ToolEvent::ToolCallCompleted(completed) => self.complete(completed),
             ToolEvent::ToolCallFailed(failed) => self.fail(failed),
+            ToolEvent::ApprovalRequested(request) => self.request_approval(request),
+            ToolEvent::ApprovalResolved(resolution) => self.resolve_approval(resolution),
         }
     }
 
@@ -240,7 +248,11 @@ impl AnyToolCall {
 
     fn run(self, running: ToolCallRunning) -> Result<Applied, Rejected> {
         match self {
-            AnyToolCall::Started(call) => Self::changed(AnyToolCall::Running(call.run(running.at))),
+            AnyToolCall::Started(call) => {
+                let mut call = call.run(running.at);
+                settle(&mut call, Some(ApprovalStatus::Approved));
+                Self::changed(AnyToolCall::Running(call))
+            }
             AnyToolCall::Running(_) => self.unchanged(),
             terminal => terminal.reject(running.into(), Rejection::Terminal),
         }
@@ -253,7 +265,11 @@ impl AnyToolCall {
                 return self.reject(chunk.into(), Rejection::OutputGap { expected: 0 });
             }
             AnyToolCall::Started(_) if chunk.chunk.is_empty() => return self.unchanged(),
-            AnyToolCall::Started(call) => call.run(chunk.at.clone()),
+            AnyToolCall::Started(call) => {
+                let mut call = call.run(chunk.at.clone());
+                settle(&mut call, Some(ApprovalStatus::Approved));
+                call
+            }
             AnyToolCall::Running(call) => call,
             terminal => return terminal.reject(chunk.into(), Rejection::Terminal),
         };
@@ -302,7 +318,9 @@ impl AnyToolCall {
                 at: completed.at,
                 elapsed_ms: completed.elapsed_ms,
             };
-            AnyToolCall::changed(AnyToolCall::Complete(call.complete(completion)))
+            let mut call = call.complete(completion);
+            settle(&mut call, Some(ApprovalStatus::Approved));
+            AnyToolCall::changed(AnyToolCall::Complete(call))
         }
         match self {
             AnyToolCall::Started(call) => finish(call, completed),
@@ -323,7 +341,10 @@ impl AnyToolCall {
                 at: failed.at,
                 elapsed_ms: failed.elapsed_ms,
             };
-            AnyToolCall::changed(AnyToolCall::Failed(call.fail(failure)))
+            let mut call = call.fail(failure);
+            let status = Approval::settled_by_failure(call.error());
+            settle(&mut call, status);
+            AnyToolCall::changed(AnyToolCall::Failed(call))
         }
         match self {
             AnyToolCall::Started(call) => finish(call, failed),
@@ -331,6 +352,68 @@ impl AnyToolCall {
             AnyToolCall::Failed(ref call) if repeats_failure(call, &failed) => self.unchanged(),
             terminal => terminal.reject(failed.into(), Rejection::Terminal),
         }
+    }
+}
+
+impl AnyToolCall {
+    /// A request sets a pending approval on an open call that was not asked before; the
+    /// same request again is a duplicate, a different one is rejected (a call is asked
+    /// once).
+    fn request_approval(self, request: ApprovalRequested) -> Result<Applied, Rejected> {
+        match self.approval() {
+            Some(current) if current.asked_by(&request) => return self.unchanged(),
+            Some(_) => return self.reject(request.into(), Rejection::AlreadyAsked),
+            None if self.is_terminal() => {
+                return self.reject(request.into(), Rejection::Terminal);
+            }
+            None => {}
+        }
+        let approval = Approval::requested(&request);
+        let mut call = self;
+        on_any!(&mut call, call => call.put_approval(approval));
+        Self::changed(call)
+    }
+
+    /// A resolution decides the pending approval (or adds what a decision settled by the
+    /// call's outcome did not know); a denial or a cancellation ends an open call.
+    fn resolve_approval(self, resolution: ApprovalResolved) -> Result<Applied, Rejected> {
+        let Some(current) = self.approval() else {
+            return self.reject(resolution.into(), Rejection::NoApprovalRequest);
+        };
+        let was_pending = current.is_pending();
+        let next = match current.resolve(&resolution) {
+            Ok(Some(next)) => next,
+            Ok(None) => return self.unchanged(),
+            Err(reason) => return self.reject(resolution.into(), reason),
+        };
+        let ending = next.ending().filter(|_| was_pending);
+        let mut call = self;
+        on_any!(&mut call, call => call.put_approval(next));
+        let Some(error) = ending else {
+            return Self::changed(call);
+        };
+        let failure = Failure {
+            at: resolution.at,
+            ..Failure::new(error)
+        };
+        match call {
+            AnyToolCall::Started(call) => Self::changed(AnyToolCall::Failed(call.fail(failure))),
+            AnyToolCall::Running(call) => Self::changed(AnyToolCall::Failed(call.fail(failure))),
+            finished => Self::changed(finished),
+        }
+    }
+}
+
+/// Settles a pending approval by what the call did (`status`: it ran, so it was
+/// approved; it failed as refused or interrupted); a decided one stays as it was.
+fn settle<S: CallState>(call: &mut ToolCall<S>, status: Option<ApprovalStatus>) {
+    let Some(status) = status else { return };
+    if let Some(approval) = call.approval().filter(|approval| approval.is_pending()) {
+        let settled = Approval {
+            status,
+            ..approval.clone()
+        };
+        call.put_approval(settled);
     }
 }
 

@@ -18,6 +18,12 @@ pub enum Rejection {
     },
     /// The output chunk overlaps output already received and differs from it.
     OutputMismatch,
+    /// The call was already asked for approval, with a different request.
+    AlreadyAsked,
+    /// The call was never asked for approval: there is nothing to resolve.
+    NoApprovalRequest,
+    /// The resolution contradicts the decision the call's approval already holds.
+    ConflictingApproval,
 }
 
 impl std::fmt::Display for Rejection {
@@ -35,6 +41,13 @@ impl std::fmt::Display for Rejection {
             }
             Rejection::OutputMismatch => {
                 f.write_str("the chunk differs from output already received")
+            }
+            Rejection::AlreadyAsked => {
+                f.write_str("it was already asked for approval, with a different request")
+            }
+            Rejection::NoApprovalRequest => f.write_str("no approval was requested for it"),
+            Rejection::ConflictingApproval => {
+                f.write_str("it contradicts the decision already made")
             }
         }
     }

@@ -41,6 +41,9 @@ pub enum ErrorCode {
     /// `invalid_tool_use`: the agent refused to run the call (an unknown tool, invalid
     /// input).
     InvalidToolUse,
+    /// `interrupted`: the call was stopped before it finished (the turn was cancelled, the
+    /// run aborted).
+    Interrupted,
     /// Any other code, as the provider gave it (`task_failed`, a Codex status, an
     /// `error_code` of a server tool, …).
     Other(String),
@@ -55,6 +58,7 @@ impl ErrorCode {
             ErrorCode::UserRejected => "user_rejected",
             ErrorCode::McpError => "mcp_error",
             ErrorCode::InvalidToolUse => "invalid_tool_use",
+            ErrorCode::Interrupted => "interrupted",
             ErrorCode::Other(code) => code,
         }
     }
@@ -67,6 +71,7 @@ impl ErrorCode {
             "user_rejected" => ErrorCode::UserRejected,
             "mcp_error" => ErrorCode::McpError,
             "invalid_tool_use" => ErrorCode::InvalidToolUse,
+            "interrupted" => ErrorCode::Interrupted,
             _ => return None,
         })
     }
@@ -182,12 +187,13 @@ impl<'de> Deserialize<'de> for ErrorCode {
 mod tests {
     use super::*;
 
-    const KNOWN: [(ErrorCode, &str); 5] = [
+    const KNOWN: [(ErrorCode, &str); 6] = [
         (ErrorCode::ExitCode, "exit_code"),
         (ErrorCode::PermissionDenied, "permission_denied"),
         (ErrorCode::UserRejected, "user_rejected"),
         (ErrorCode::McpError, "mcp_error"),
         (ErrorCode::InvalidToolUse, "invalid_tool_use"),
+        (ErrorCode::Interrupted, "interrupted"),
     ];
 
     #[test]

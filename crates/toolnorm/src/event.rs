@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::approval::{ApprovalOption, ApprovalScope, DecidedBy, Decision};
 use crate::part::{JsonObject, Timestamp, ToolError, ToolKind, present_value};
 
 /// A call became known.
@@ -195,6 +196,66 @@ pub struct ToolCallFailed {
     pub at: Option<Timestamp>,
 }
 
+/// The agent asked for approval to run a call; the call waits (`metadata.approval`
+/// becomes `pending`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalRequested {
+    /// The call id.
+    pub id: String,
+    /// Why the agent asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reason: Option<String>,
+    /// The answers offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<ApprovalOption>>", optional))]
+    pub options: Vec<ApprovalOption>,
+    /// The risk the provider sees in the call, when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub risk: Option<String>,
+    /// When it happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "string | number"))]
+    pub at: Option<Timestamp>,
+}
+
+/// A call's approval request was answered. A denial or a cancellation ends the call as an
+/// error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalResolved {
+    /// The call id.
+    pub id: String,
+    /// The answer.
+    pub decision: Decision,
+    /// Who decided, when the stream says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub decided_by: Option<DecidedBy>,
+    /// How far the decision reaches, when the stream says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub scope: Option<ApprovalScope>,
+    /// The id of the option chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub option_id: Option<String>,
+    /// What came with the decision: a user's message, a reviewer's rationale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub feedback: Option<String>,
+    /// When it happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "string | number"))]
+    pub at: Option<Timestamp>,
+}
+
 /// One entry of the event log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -217,6 +278,10 @@ pub enum ToolEvent {
     ToolCallCompleted(ToolCallCompleted),
     /// See [`ToolCallFailed`].
     ToolCallFailed(ToolCallFailed),
+    /// See [`ApprovalRequested`].
+    ApprovalRequested(ApprovalRequested),
+    /// See [`ApprovalResolved`].
+    ApprovalResolved(ApprovalResolved),
 }
 
 impl ToolEvent {
@@ -231,6 +296,8 @@ impl ToolEvent {
             ToolEvent::OutputAppended(event) => &event.id,
             ToolEvent::ToolCallCompleted(event) => &event.id,
             ToolEvent::ToolCallFailed(event) => &event.id,
+            ToolEvent::ApprovalRequested(event) => &event.id,
+            ToolEvent::ApprovalResolved(event) => &event.id,
         }
     }
 
@@ -245,6 +312,8 @@ impl ToolEvent {
             ToolEvent::OutputAppended(_) => "outputAppended",
             ToolEvent::ToolCallCompleted(_) => "toolCallCompleted",
             ToolEvent::ToolCallFailed(_) => "toolCallFailed",
+            ToolEvent::ApprovalRequested(_) => "approvalRequested",
+            ToolEvent::ApprovalResolved(_) => "approvalResolved",
         }
     }
 }
@@ -267,7 +336,9 @@ into_event!(
     ToolCallRunning,
     OutputAppended,
     ToolCallCompleted,
-    ToolCallFailed
+    ToolCallFailed,
+    ApprovalRequested,
+    ApprovalResolved
 );
 
 #[cfg(test)]
@@ -353,6 +424,24 @@ mod tests {
                 input: None,
                 title: None,
                 elapsed_ms: None,
+                at: None,
+            }
+            .into(),
+            ApprovalRequested {
+                id: "a".into(),
+                reason: None,
+                options: Vec::new(),
+                risk: None,
+                at: None,
+            }
+            .into(),
+            ApprovalResolved {
+                id: "a".into(),
+                decision: Decision::Approved,
+                decided_by: None,
+                scope: None,
+                option_id: None,
+                feedback: None,
                 at: None,
             }
             .into(),

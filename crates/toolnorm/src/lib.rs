@@ -34,6 +34,7 @@
 )]
 
 mod any_call;
+mod approval;
 mod error;
 mod error_code;
 mod event;
@@ -46,11 +47,12 @@ pub mod meta;
 mod part;
 
 pub use any_call::{AnyToolCall, Applied, Rejected};
+pub use approval::{Approval, ApprovalOption, ApprovalScope, ApprovalStatus, DecidedBy, Decision};
 pub use error::{Error, Rejection};
 pub use error_code::ErrorCode;
 pub use event::{
-    InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
-    ToolCallRunning, ToolCallStarted, ToolEvent,
+    ApprovalRequested, ApprovalResolved, InputUpdated, MetadataMerged, OutputAppended,
+    TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolEvent,
 };
 pub use finished::{FINISHED_WINDOW, FinishedCalls};
 pub use fold::{Fold, FoldBuilder, Outcome, Replay, Update, replay};

@@ -75,7 +75,10 @@ pub const ACTION: &str = "action";
 pub const PROGRESS: &str = "progress";
 /// ACP: the permission request for the call and its outcome (`options`, `outcome`).
 pub const PERMISSION: &str = "permission";
-/// Codex: the approval request for the call (`status`, `method`, `reason`).
+/// The call's approval, for every provider that asks: the typed
+/// [`Approval`](crate::Approval) (`status`, `requestedAt`, `resolvedAt`, `decidedBy`,
+/// `scope`, `reason`, `options`, `risk`, `optionId`, `feedback`), set by the
+/// `approvalRequested` and `approvalResolved` events.
 pub const APPROVAL: &str = "approval";
 /// Codex command: what was written to its terminal while it ran, in order, each
 /// `{stdin, processId}` (`stdin` empty when the terminal was only polled).

@@ -7,7 +7,8 @@ use super::Redactor;
 
 impl Redactor {
     /// Redacts every field of `event` that carries the call's data: input, output,
-    /// title, error (message and details), metadata and streamed chunks; ids, names,
+    /// title, error (message and details), metadata, streamed chunks, an approval's reason
+    /// and feedback; ids, names,
     /// kinds, states and times are left as they are. How many secrets were found.
     pub fn redact_event(&self, event: &mut ToolEvent) -> u32 {
         match event {
@@ -35,6 +36,14 @@ impl Redactor {
                 self.redact_error(&mut failed.error)
                     + self.redact_ending(failed.input.as_mut(), failed.title.as_mut())
             }
+            ToolEvent::ApprovalRequested(request) => request
+                .reason
+                .as_mut()
+                .map_or(0, |reason| self.redact_string(reason)),
+            ToolEvent::ApprovalResolved(resolution) => resolution
+                .feedback
+                .as_mut()
+                .map_or(0, |feedback| self.redact_string(feedback)),
         }
     }
 

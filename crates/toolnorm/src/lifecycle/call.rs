@@ -11,6 +11,7 @@ use super::state::{
     CallState, Complete, Failed, NotYetRunning, Open, Running, Started, Streaming, Succeeded,
     Unsuccessful,
 };
+use crate::approval::Approval;
 use crate::meta;
 use crate::part::{JsonObject, Timestamp, Timing, ToolError, ToolKind, ToolState};
 
@@ -24,6 +25,8 @@ pub(super) struct Common {
     pub(super) input: Value,
     pub(super) metadata: JsonObject,
     pub(super) timing: Timing,
+    /// The approval, once one was requested (boxed: most calls have none).
+    pub(super) approval: Option<Box<Approval>>,
     output_cap: usize,
 }
 
@@ -80,6 +83,7 @@ impl ToolCall<Started> {
                 input: Value::Null,
                 metadata: JsonObject::new(),
                 timing: Timing::default(),
+                approval: None,
                 output_cap: DEFAULT_OUTPUT_CAP,
             },
             data: (),
@@ -162,6 +166,35 @@ impl<S: CallState> ToolCall<S> {
     /// The wire state.
     pub fn state(&self) -> ToolState {
         S::STATE
+    }
+
+    /// The call's approval, once one was requested (`metadata.approval` of its part).
+    pub fn approval(&self) -> Option<&Approval> {
+        self.common.approval.as_deref()
+    }
+
+    /// Sets the approval: a request, the decision on it.
+    ///
+    /// ```
+    /// use toolnorm::{Approval, ApprovalStatus, DecidedBy, ToolCall, ToolKind, ToolError};
+    ///
+    /// let mut call = ToolCall::start("c1", "Bash", ToolKind::Bash);
+    /// call.set_approval(Approval { reason: Some("Delete notes.txt?".into()), ..Approval::default() });
+    /// assert_eq!(call.to_part().metadata.unwrap()["approval"]["status"], "pending");
+    /// call.set_approval(Approval { status: ApprovalStatus::Denied, decided_by: Some(DecidedBy::User), ..Approval::default() });
+    /// let failed = call.fail(ToolError::new("denied").with_code("user_rejected").into());
+    /// assert_eq!(failed.approval().map(|approval| approval.status), Some(ApprovalStatus::Denied));
+    /// ```
+    pub fn set_approval(&mut self, approval: Approval)
+    where
+        S: Open,
+    {
+        self.put_approval(approval);
+    }
+
+    /// Sets the approval in any state: a decision told after the call finished.
+    pub(crate) fn put_approval(&mut self, approval: Approval) {
+        self.common.approval = Some(Box::new(approval));
     }
 
     /// Replaces the input (e.g. as it streams in).
@@ -336,6 +369,7 @@ impl<S: CallState> fmt::Debug for ToolCall<S> {
             .field("data", &self.data)
             .field("timing", &common.timing)
             .field("metadata", &common.metadata)
+            .field("approval", &common.approval)
             .finish()
     }
 }

@@ -41,6 +41,16 @@ impl<S: CallState> ToolCall<S> {
             metadata: (!common.metadata.is_empty()).then_some(Cow::Borrowed(&common.metadata)),
         };
         S::view(&self.data, &mut view);
+        if let Some(approval) = &common.approval {
+            let metadata = view
+                .metadata
+                .get_or_insert_with(|| Cow::Owned(JsonObject::new()))
+                .to_mut();
+            // An approval is plain data: it always serializes.
+            if let Ok(approval) = serde_json::to_value(approval) {
+                metadata.insert(meta::APPROVAL.into(), approval);
+            }
+        }
         view
     }
 }

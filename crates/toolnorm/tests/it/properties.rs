@@ -8,9 +8,11 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
 use toolnorm::{
-    ErrorCode, EventLogDecoder, Fold, InputUpdated, JsonObject, MetadataMerged, NormalizedToolPart,
-    OutputAppended, Timestamp, Timing, TitleUpdated, ToolCallCompleted, ToolCallFailed,
-    ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState, replay,
+    Approval, ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, ApprovalStatus,
+    DecidedBy, Decision, ErrorCode, EventLogDecoder, Fold, InputUpdated, JsonObject,
+    MetadataMerged, NormalizedToolPart, OutputAppended, Timestamp, Timing, TitleUpdated,
+    ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
+    ToolKind, ToolState, replay,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -32,6 +34,7 @@ struct ModelCall {
     started_at: Option<Timestamp>,
     completed_at: Option<Timestamp>,
     elapsed_ms: Option<u64>,
+    approval: Option<Approval>,
 }
 
 impl ModelCall {
@@ -39,6 +42,9 @@ impl ModelCall {
         let mut metadata = self.metadata.clone();
         if self.state == ToolState::Running && !self.streamed.is_empty() {
             metadata.insert("partialOutput".into(), Value::String(self.streamed.clone()));
+        }
+        if let Some(approval) = &self.approval {
+            metadata.insert("approval".into(), serde_json::to_value(approval).unwrap());
         }
         let timing = Timing {
             started_at: self.started_at.clone(),
@@ -68,6 +74,96 @@ impl ModelCall {
         if self.started_at.is_none() {
             self.started_at = at;
         }
+        self.settle(Some(ApprovalStatus::Approved));
+    }
+
+    /// A pending approval takes the status the call's outcome implies.
+    fn settle(&mut self, status: Option<ApprovalStatus>) {
+        if let (Some(approval), Some(status)) = (self.approval.as_mut(), status)
+            && approval.status == ApprovalStatus::Pending
+        {
+            approval.status = status;
+        }
+    }
+
+    fn fail(&mut self, mut error: ToolError, at: Option<Timestamp>, elapsed: Option<u64>) {
+        self.state = ToolState::Error;
+        if error.details.is_none() && !self.streamed.is_empty() {
+            error.details = Some(json!({ "partialOutput": self.streamed }));
+        }
+        let settled = match error.code.as_ref().map(ErrorCode::as_str) {
+            Some("permission_denied" | "user_rejected") => Some(ApprovalStatus::Denied),
+            Some("interrupted") => Some(ApprovalStatus::Cancelled),
+            _ => None,
+        };
+        self.settle(settled);
+        self.error = Some(error);
+        self.finish(None, None, at, elapsed);
+    }
+
+    fn request(&mut self, e: &ApprovalRequested) -> Result<(), ()> {
+        if let Some(approval) = &self.approval {
+            let same = approval.requested_at == e.at
+                && approval.reason == e.reason
+                && approval.options == e.options
+                && approval.risk == e.risk;
+            return if same { Ok(()) } else { Err(()) };
+        }
+        if !self.open() {
+            return Err(());
+        }
+        self.approval = Some(Approval {
+            status: ApprovalStatus::Pending,
+            requested_at: e.at.clone(),
+            reason: e.reason.clone(),
+            options: e.options.clone(),
+            risk: e.risk.clone(),
+            ..Approval::default()
+        });
+        Ok(())
+    }
+
+    fn resolve(&mut self, e: &ApprovalResolved) -> Result<(), ()> {
+        fn fill<T: Clone + PartialEq>(slot: &mut Option<T>, value: &Option<T>) -> Result<(), ()> {
+            match (&*slot, value) {
+                (Some(held), Some(value)) if held != value => Err(()),
+                (None, Some(value)) => {
+                    *slot = Some(value.clone());
+                    Ok(())
+                }
+                _ => Ok(()),
+            }
+        }
+        let approval = self.approval.as_mut().ok_or(())?;
+        let status = match e.decision {
+            Decision::Approved => ApprovalStatus::Approved,
+            Decision::Denied => ApprovalStatus::Denied,
+            Decision::Cancelled => ApprovalStatus::Cancelled,
+        };
+        let was_pending = approval.status == ApprovalStatus::Pending;
+        if !was_pending && approval.status != status {
+            return Err(());
+        }
+        let mut next = approval.clone();
+        next.status = status;
+        fill(&mut next.resolved_at, &e.at)?;
+        fill(&mut next.decided_by, &e.decided_by)?;
+        fill(&mut next.scope, &e.scope)?;
+        fill(&mut next.option_id, &e.option_id)?;
+        fill(&mut next.feedback, &e.feedback)?;
+        *approval = next.clone();
+        if !was_pending || status == ApprovalStatus::Approved || !self.open() {
+            return Ok(());
+        }
+        let (code, default) = match (status, next.decided_by) {
+            (ApprovalStatus::Cancelled, _) => ("interrupted", "the approval request was cancelled"),
+            (_, Some(DecidedBy::User)) => ("user_rejected", "the user denied the call"),
+            (_, Some(DecidedBy::Reviewer)) => ("permission_denied", "a reviewer denied the call"),
+            _ => ("permission_denied", "the call was denied"),
+        };
+        let message = next.feedback.as_deref().unwrap_or(default);
+        self.fail(ToolError::new(message).with_code(code), e.at.clone(), None);
+        Ok(())
     }
 
     fn finish(
@@ -126,6 +222,7 @@ impl Model {
                 started_at: started.at.clone(),
                 completed_at: None,
                 elapsed_ms: None,
+                approval: None,
             });
             return Ok(());
         };
@@ -191,6 +288,7 @@ impl Model {
                     (!call.streamed.is_empty()).then(|| Value::String(call.streamed.clone()))
                 });
                 call.finish(e.input.clone(), e.title.clone(), e.at.clone(), e.elapsed_ms);
+                call.settle(Some(ApprovalStatus::Approved));
                 Ok(())
             }
             ToolEvent::ToolCallCompleted(e) if call.state == ToolState::Complete => {
@@ -201,13 +299,13 @@ impl Model {
                 if repeat { Ok(()) } else { Err(()) }
             }
             ToolEvent::ToolCallFailed(e) if call.open() => {
-                call.state = ToolState::Error;
-                let mut error = e.error.clone();
-                if error.details.is_none() && !call.streamed.is_empty() {
-                    error.details = Some(json!({ "partialOutput": call.streamed }));
+                if let Some(input) = &e.input {
+                    call.input = input.clone();
                 }
-                call.error = Some(error);
-                call.finish(e.input.clone(), e.title.clone(), e.at.clone(), e.elapsed_ms);
+                if let Some(title) = &e.title {
+                    call.title = title.clone();
+                }
+                call.fail(e.error.clone(), e.at.clone(), e.elapsed_ms);
                 Ok(())
             }
             ToolEvent::ToolCallFailed(e) if call.state == ToolState::Error => {
@@ -220,6 +318,8 @@ impl Model {
                     && (e.at.is_none() || e.at == call.completed_at);
                 if repeat { Ok(()) } else { Err(()) }
             }
+            ToolEvent::ApprovalRequested(e) => call.request(e),
+            ToolEvent::ApprovalResolved(e) => call.resolve(e),
             _ => Err(()),
         }
     }
@@ -274,7 +374,87 @@ fn error_code() -> impl Strategy<Value = ErrorCode> {
         "[0-9]".prop_map(ErrorCode::from),
         Just(ErrorCode::ExitCode),
         Just(ErrorCode::McpError),
+        Just(ErrorCode::PermissionDenied),
+        Just(ErrorCode::UserRejected),
+        Just(ErrorCode::Interrupted),
     ]
+}
+
+/// An approval request for `id`, with or without its details.
+fn approval_requested(id: &'static str) -> BoxedStrategy<ToolEvent> {
+    let option = (
+        "[a-c]{1,2}",
+        prop::sample::select(vec![
+            Decision::Approved,
+            Decision::Denied,
+            Decision::Cancelled,
+        ]),
+        prop::option::of(scope()),
+    )
+        .prop_map(|(name, decision, scope)| ApprovalOption {
+            id: name.clone(),
+            label: name,
+            decision,
+            scope,
+        });
+    (
+        prop::option::of("[a-c ]{0,4}"),
+        prop::collection::vec(option, 0..3),
+        prop::option::of(prop::sample::select(vec!["low", "high"])),
+        timestamp(),
+    )
+        .prop_map(move |(reason, options, risk, at)| {
+            ToolEvent::from(ApprovalRequested {
+                id: id.into(),
+                reason,
+                options,
+                risk: risk.map(str::to_owned),
+                at,
+            })
+        })
+        .boxed()
+}
+
+fn scope() -> impl Strategy<Value = ApprovalScope> {
+    prop::sample::select(vec![
+        ApprovalScope::Once,
+        ApprovalScope::Session,
+        ApprovalScope::Always,
+    ])
+}
+
+/// A decision on `id`'s approval, with or without who made it and when.
+fn approval_resolved(id: &'static str) -> BoxedStrategy<ToolEvent> {
+    (
+        prop::sample::select(vec![
+            Decision::Approved,
+            Decision::Denied,
+            Decision::Cancelled,
+        ]),
+        prop::option::of(prop::sample::select(vec![
+            DecidedBy::User,
+            DecidedBy::Policy,
+            DecidedBy::Reviewer,
+        ])),
+        prop::option::of(scope()),
+        prop::option::of("[a-c]{1,2}"),
+        prop::option::of("[a-c ]{1,4}"),
+        timestamp(),
+    )
+        .prop_map(
+            move |(decision, decided_by, scope, option_id, feedback, at)| {
+                ToolEvent::from(ApprovalResolved {
+                    id: id.into(),
+                    decision,
+                    decided_by,
+                    scope,
+                    option_id,
+                    feedback,
+                    at,
+                })
+            },
+        )
+        .boxed()
 }
 
 fn kind() -> impl Strategy<Value = ToolKind> {
@@ -384,9 +564,17 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
             }),
     ]
     .boxed();
+    // Approval events: a request, its resolutions (none, one, or a second, agreeing or
+    // not), before the call runs or after it ended.
+    let approvals = (
+        prop::option::of(approval_requested(id)),
+        prop::collection::vec(approval_resolved(id), 0..3),
+        any::<bool>(),
+    );
     (
         start,
         prop::collection::vec(update.clone(), 0..3),
+        approvals,
         prop::option::of(running),
         chunks,
         prop::collection::vec(update, 0..2),
@@ -394,13 +582,22 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
         prop::collection::vec(terminal, 0..2),
     )
         .prop_map(
-            |(start, updates, running, chunks, late_updates, terminal, after)| {
+            |(start, updates, approvals, running, chunks, late_updates, terminal, after)| {
+                let (request, resolutions, resolved_late) = approvals;
                 let mut events = vec![start];
                 events.extend(updates);
+                events.extend(request);
+                let (early, late) = if resolved_late {
+                    (Vec::new(), resolutions)
+                } else {
+                    (resolutions, Vec::new())
+                };
+                events.extend(early);
                 events.extend(running);
                 events.extend(chunks);
                 events.extend(late_updates);
                 events.extend(terminal);
+                events.extend(late);
                 events.extend(after);
                 events
             },

@@ -10,8 +10,8 @@
 //   must take every chunk (a chunk it rejects ends the stream there and drops the rest)
 //   and report no error; and `readUIMessageStream` (terminating on an error) folds the
 //   chunks into messages. In both, every call ends as a tool part with the id, name,
-//   title, input, output (`null` for a call that completed without one), error text and
-//   state of `--format parts`.
+//   title, input, output (`null` for a call that completed without one), error text,
+//   state and approval (asked, and whether it was approved) of `--format parts`.
 // - ag-ui: every event passes `@ag-ui/core`'s `EventSchemas`; the stream passes
 //   `@ag-ui/client`'s `verifyEvents`; its SSE framing parses with `parseSSEStream`; an
 //   `AbstractAgent` whose run yields the events applies them (`runAgent`, no failure, no
@@ -122,10 +122,16 @@ const outputText = (output) =>
 
 const isDenial = (part) =>
   part.state === "error" &&
-  (part.error?.code === "permission_denied" || part.error?.code === "user_rejected");
+  (part.error?.code === "permission_denied" ||
+    part.error?.code === "user_rejected" ||
+    ["denied", "cancelled"].includes(part.metadata?.approval?.status));
 
 /** The AI SDK state a toolnorm part folds to. */
 function aiState(part) {
+  const approval = part.metadata?.approval?.status;
+  if (!["complete", "error"].includes(part.state) && approval !== undefined) {
+    return approval === "pending" ? "approval-requested" : "approval-responded";
+  }
   switch (part.state) {
     case "complete":
       return "output-available";
@@ -170,6 +176,12 @@ function expectToolParts(tools, parts, path) {
     }
     const meta = tool.toolMetadata?.toolnorm;
     expect(meta?.kind === part.kind, `${where}: toolMetadata.toolnorm.kind ${meta?.kind}`);
+    // A call that asked: its approval, and the decision once made.
+    const approval = part.metadata?.approval;
+    expect((tool.approval !== undefined) === (approval !== undefined), `${where}: approval ${JSON.stringify(tool.approval)}`);
+    if (approval !== undefined && approval.status !== "pending") {
+      expect(tool.approval.approved === (approval.status === "approved"), `${where}: approved ${tool.approval.approved}, ${approval.status}`);
+    }
     if (part.state === "complete") {
       expect(isDeepStrictEqual(tool.output, part.output ?? null), `${where}: output differs`);
     }

@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 
 use toolnorm::{
     Approval, ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, ApprovalStatus,
-    DecidedBy, Decision, InputUpdated, LegacyToolState, MetadataMerged, NormalizedToolPart, OutputAppended,
-    TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError,
-    ToolEvent, ToolKind, ToolState,
+    DecidedBy, Decision, InputUpdated, LegacyToolState, MetadataMerged, NormalizedToolPart,
+    OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning,
+    ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState,
 };
 use toolnorm_adapters::{ToolnormMeta, UiMeta};
 use ts_rs::{Config, TS};

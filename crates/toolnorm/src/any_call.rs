@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::approval::{Approval, ApprovalStatus};
+use crate::approval::{Approval, ApprovalStatus, Settled};
 use crate::error::{Error, Rejection};
 use crate::event::{
     ApprovalRequested, ApprovalResolved, InputUpdated, MetadataMerged, OutputAppended,
@@ -248,11 +248,7 @@ impl AnyToolCall {
 
     fn run(self, running: ToolCallRunning) -> Result<Applied, Rejected> {
         match self {
-            AnyToolCall::Started(call) => {
-                let mut call = call.run(running.at);
-                settle(&mut call, Some(ApprovalStatus::Approved));
-                Self::changed(AnyToolCall::Running(call))
-            }
+            AnyToolCall::Started(call) => Self::changed(AnyToolCall::Running(call.run(running.at))),
             AnyToolCall::Running(_) => self.unchanged(),
             terminal => terminal.reject(running.into(), Rejection::Terminal),
         }
@@ -265,11 +261,7 @@ impl AnyToolCall {
                 return self.reject(chunk.into(), Rejection::OutputGap { expected: 0 });
             }
             AnyToolCall::Started(_) if chunk.chunk.is_empty() => return self.unchanged(),
-            AnyToolCall::Started(call) => {
-                let mut call = call.run(chunk.at.clone());
-                settle(&mut call, Some(ApprovalStatus::Approved));
-                call
-            }
+            AnyToolCall::Started(call) => call.run(chunk.at.clone()),
             AnyToolCall::Running(call) => call,
             terminal => return terminal.reject(chunk.into(), Rejection::Terminal),
         };
@@ -319,7 +311,7 @@ impl AnyToolCall {
                 elapsed_ms: completed.elapsed_ms,
             };
             let mut call = call.complete(completion);
-            settle(&mut call, Some(ApprovalStatus::Approved));
+            settle(&mut call, (ApprovalStatus::Approved, None));
             AnyToolCall::changed(AnyToolCall::Complete(call))
         }
         match self {
@@ -342,14 +334,25 @@ impl AnyToolCall {
                 elapsed_ms: failed.elapsed_ms,
             };
             let mut call = call.fail(failure);
-            let status = Approval::settled_by_failure(call.error());
-            settle(&mut call, status);
+            let settled = Approval::settled_by_failure(call.error());
+            settle(&mut call, settled);
             AnyToolCall::changed(AnyToolCall::Failed(call))
         }
         match self {
             AnyToolCall::Started(call) => finish(call, failed),
             AnyToolCall::Running(call) => finish(call, failed),
             AnyToolCall::Failed(ref call) if repeats_failure(call, &failed) => self.unchanged(),
+            // The provider's error for a call its approval ended: it says what happened.
+            AnyToolCall::Failed(mut call) if call.ended_by_approval() => {
+                call.refine_error(Failure {
+                    error: failed.error,
+                    input: failed.input,
+                    title: failed.title,
+                    at: failed.at,
+                    elapsed_ms: failed.elapsed_ms,
+                });
+                Self::changed(AnyToolCall::Failed(call))
+            }
             terminal => terminal.reject(failed.into(), Rejection::Terminal),
         }
     }
@@ -396,24 +399,25 @@ impl AnyToolCall {
             at: resolution.at,
             ..Failure::new(error)
         };
-        match call {
-            AnyToolCall::Started(call) => Self::changed(AnyToolCall::Failed(call.fail(failure))),
-            AnyToolCall::Running(call) => Self::changed(AnyToolCall::Failed(call.fail(failure))),
-            finished => Self::changed(finished),
-        }
+        let mut failed = match call {
+            AnyToolCall::Started(call) => call.fail(failure),
+            AnyToolCall::Running(call) => call.fail(failure),
+            finished => return Self::changed(finished),
+        };
+        failed.mark_ended_by_approval();
+        Self::changed(AnyToolCall::Failed(failed))
     }
 }
 
-/// Settles a pending approval by what the call did (`status`: it ran, so it was
-/// approved; it failed as refused or interrupted); a decided one stays as it was.
-fn settle<S: CallState>(call: &mut ToolCall<S>, status: Option<ApprovalStatus>) {
-    let Some(status) = status else { return };
-    if let Some(approval) = call.approval().filter(|approval| approval.is_pending()) {
-        let settled = Approval {
-            status,
-            ..approval.clone()
-        };
-        call.put_approval(settled);
+/// Settles a pending approval by how the call ended (it completed or failed after it
+/// ran, so it was approved; it failed refused or interrupted); a decided one stays as it
+/// was.
+fn settle<S: CallState>(call: &mut ToolCall<S>, settled: Settled) {
+    if let Some(approval) = call
+        .approval()
+        .and_then(|approval| approval.settle(settled))
+    {
+        call.put_approval(approval);
     }
 }
 

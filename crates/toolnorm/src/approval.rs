@@ -13,9 +13,10 @@
 //! - a denial or a cancellation ends the call as an error (`user_rejected` when the user
 //!   refused, `permission_denied` for a policy or a reviewer, `interrupted` when the
 //!   request was withdrawn);
-//! - a request the stream never resolves is settled by what the call does next: it ran,
-//!   so it was approved; it failed as refused, so it was denied; it was interrupted, so the
-//!   request was cancelled.
+//! - a request the stream never resolves is settled when the call ends: it failed
+//!   refused, so it was denied (by the user, for `user_rejected`); it was interrupted, so
+//!   the request was cancelled; it completed or failed otherwise, so it was let run:
+//!   approved. A finished call's approval is never pending.
 //!
 //! ```
 //! use toolnorm::{ApprovalStatus, DecidedBy, Fold, ToolEvent, ToolState};
@@ -112,6 +113,17 @@ pub enum DecidedBy {
     Policy,
     /// An automatic reviewer (a model that judges the call's risk).
     Reviewer,
+}
+
+impl DecidedBy {
+    /// The wire string, e.g. `"user"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecidedBy::User => "user",
+            DecidedBy::Policy => "policy",
+            DecidedBy::Reviewer => "reviewer",
+        }
+    }
 }
 
 /// How far a decision reaches.
@@ -269,17 +281,31 @@ impl Approval {
         Some(ToolError::new(message).with_code(code))
     }
 
-    /// The status a pending approval settles to when its call fails with `error`: denied
-    /// for a refusal, cancelled for an interruption, none for any other failure (the
-    /// stream does not say whether the call was allowed).
-    pub(crate) fn settled_by_failure(error: &ToolError) -> Option<ApprovalStatus> {
-        match error.code.as_ref()? {
-            ErrorCode::PermissionDenied | ErrorCode::UserRejected => Some(ApprovalStatus::Denied),
-            ErrorCode::Interrupted => Some(ApprovalStatus::Cancelled),
-            _ => None,
+    /// What a pending approval settles to when its call fails with `error`: denied for a
+    /// refusal (by the user for `user_rejected`), cancelled for an interruption, approved
+    /// for any other failure (the call was let run, and failed).
+    pub(crate) fn settled_by_failure(error: &ToolError) -> Settled {
+        match error.code {
+            Some(ErrorCode::UserRejected) => (ApprovalStatus::Denied, Some(DecidedBy::User)),
+            Some(ErrorCode::PermissionDenied) => (ApprovalStatus::Denied, None),
+            Some(ErrorCode::Interrupted) => (ApprovalStatus::Cancelled, None),
+            _ => (ApprovalStatus::Approved, None),
         }
     }
+
+    /// This approval, settled as `settled` says when it is still pending.
+    pub(crate) fn settle(&self, (status, decided_by): Settled) -> Option<Approval> {
+        self.is_pending().then(|| Approval {
+            status,
+            decided_by: self.decided_by.or(decided_by),
+            ..self.clone()
+        })
+    }
 }
+
+/// What a call's outcome says of its pending approval: the status, and who decided when
+/// the outcome says.
+pub(crate) type Settled = (ApprovalStatus, Option<DecidedBy>);
 
 /// Sets `slot` to `value` when it is empty; agrees when they are equal; otherwise the two
 /// contradict each other.
@@ -341,20 +367,23 @@ mod tests {
     }
 
     #[test]
-    fn only_a_refusal_or_an_interruption_settles_a_pending_approval_by_failure() {
+    fn a_failure_settles_a_pending_approval_by_its_code() {
         let refused = ToolError::new("no").with_code(ErrorCode::UserRejected);
+        let denied = ToolError::new("no").with_code(ErrorCode::PermissionDenied);
         let interrupted = ToolError::new("stop").with_code("interrupted");
         let exited = ToolError::new("exit 1").with_code(ErrorCode::ExitCode);
+        let settled = Approval::settled_by_failure;
         assert_eq!(
-            Approval::settled_by_failure(&refused),
-            Some(ApprovalStatus::Denied)
+            settled(&refused),
+            (ApprovalStatus::Denied, Some(DecidedBy::User))
         );
+        assert_eq!(settled(&denied), (ApprovalStatus::Denied, None));
+        assert_eq!(settled(&interrupted), (ApprovalStatus::Cancelled, None));
+        assert_eq!(settled(&exited), (ApprovalStatus::Approved, None));
         assert_eq!(
-            Approval::settled_by_failure(&interrupted),
-            Some(ApprovalStatus::Cancelled)
+            settled(&ToolError::new("?")),
+            (ApprovalStatus::Approved, None)
         );
-        assert_eq!(Approval::settled_by_failure(&exited), None);
-        assert_eq!(Approval::settled_by_failure(&ToolError::new("?")), None);
     }
 
     #[test]

@@ -8,8 +8,10 @@
 //! | first seen | `tool-input-start` (`dynamic: true`, `toolName`, `title`, `toolMetadata`) |
 //! | `started`, input grew | `tool-input-delta` with the new argument text (a changed title, metadata or an input that does not extend the text sent restarts it: `tool-input-start`, then the whole text) |
 //! | `running` (or terminal), input, title or metadata new | `tool-input-available` |
+//! | approval requested (`metadata.approval`) | `tool-input-available` if not sent yet, then `tool-approval-request` (`approvalId` = `<call id>:approval`, `reason`, `isAutomatic` when a policy or a reviewer already decided) |
+//! | approval decided | `tool-approval-response` (`approved`, `reason` = the decision's feedback) |
 //! | `complete` | `tool-output-available` with `output` (`null` when the call completed without one: the chunk requires the key) |
-//! | `error`, refused (`permission_denied`, `user_rejected`) | `tool-input-available` carrying the error in `toolMetadata`, then `tool-output-denied` |
+//! | `error`, refused (`permission_denied`, `user_rejected`, or its approval denied or cancelled) | `tool-input-available` carrying the error in `toolMetadata`, then `tool-output-denied` |
 //! | `error`, otherwise | `tool-output-error` with `errorText` = `error.message` |
 //!
 //! Whatever the chunks have no field for (kind, error code and details, timing,
@@ -25,11 +27,17 @@
 //! that shows nothing new (streamed output, which the chunks do not carry) writes no
 //! chunk, so it neither closes the open message nor sends its call again.
 //!
+//! So `readUIMessageStream` gives a call that asks `approval-requested`, then
+//! `approval-responded`, then `output-available`, `output-error` or `output-denied`.
+//!
 //! No chunk of a call repeats the one before it: a snapshot writes only what changed.
 
 use foldhash::HashMap;
+use serde::Deserialize;
 use serde_json::Value;
-use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{
+    Approval, ApprovalStatus, DecidedBy, NormalizedToolPart, ToolKind, ToolState, meta,
+};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
@@ -53,6 +61,19 @@ struct Sent {
     meta: Vec<u8>,
     /// Whether `tool-input-available` was sent (the input is complete).
     available: bool,
+    /// How far the call's approval was sent.
+    approval: ApprovalSent,
+}
+
+/// How far a call's approval was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ApprovalSent {
+    /// Not asked.
+    No,
+    /// `tool-approval-request` sent.
+    Requested,
+    /// `tool-approval-response` sent too.
+    Responded,
 }
 
 /// Turns part snapshots into AI SDK UI message chunks.
@@ -188,6 +209,7 @@ impl AiSdkEmitter {
                     title: part.title.to_owned(),
                     meta: meta.to_vec(),
                     available: false,
+                    approval: ApprovalSent::No,
                 },
             );
         }
@@ -207,6 +229,9 @@ impl AiSdkEmitter {
                 sent.meta.extend_from_slice(meta);
             }
         }
+        if let Some(approval) = approval_of(part) {
+            write_approval(frames, part, meta, sent, &approval)?;
+        }
         match part.state {
             ToolState::Complete => frames.object(|chunk| {
                 tool_chunk(chunk, "tool-output-available", id);
@@ -221,10 +246,12 @@ impl AiSdkEmitter {
                 chunk.raw("toolMetadata", meta);
                 Ok(())
             }),
-            ToolState::Error if is_denial(part) => frames.object(|chunk| {
-                tool_chunk(chunk, "tool-output-denied", id);
-                Ok(())
-            }),
+            ToolState::Error if is_denial(part) || denied_approval(part) => {
+                frames.object(|chunk| {
+                    tool_chunk(chunk, "tool-output-denied", id);
+                    Ok(())
+                })
+            }
             ToolState::Error => frames.object(|chunk| {
                 tool_chunk(chunk, "tool-output-error", id);
                 let message = part.error.map_or("", |error| error.message.as_str());
@@ -306,11 +333,95 @@ fn shows_change(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
 /// Whether a `tool-input-available` is due: the input was not marked complete yet, or
 /// its input, title or metadata changed (a terminal part's metadata travels with its end
 /// chunk, except a refusal's, whose end chunk has no field for it).
+///
+/// Once the call's approval was asked, a change of metadata alone of an open call sends
+/// nothing: a `tool-input-available` would take the call back from its approval state
+/// until its end, whose chunk carries the metadata.
 fn input_changes(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
+    let denied = is_denial(part) || denied_approval(part);
+    let meta_due = match part.state.is_terminal() {
+        true => denied,
+        false => sent.approval == ApprovalSent::No,
+    };
     !sent.available
         || sent.input.as_ref() != Some(part.input)
         || sent.title != part.title
-        || (!part.state.is_terminal() || is_denial(part)) && meta_differs(meta, &sent.meta)
+        || meta_due && meta_differs(meta, &sent.meta)
+}
+
+/// The part's approval, when it has one.
+fn approval_of(part: &Fields<'_>) -> Option<Approval> {
+    Approval::deserialize(part.metadata?.get(meta::APPROVAL)?).ok()
+}
+
+/// Whether the part's approval was refused or withdrawn: its end is a denial.
+fn denied_approval(part: &Fields<'_>) -> bool {
+    approval_of(part).is_some_and(|approval| {
+        matches!(
+            approval.status,
+            ApprovalStatus::Denied | ApprovalStatus::Cancelled
+        )
+    })
+}
+
+/// The approval chunks not sent yet: the request (after the complete input it is about),
+/// then the response once decided.
+fn write_approval(
+    frames: &mut Frames,
+    part: &Fields<'_>,
+    meta: &[u8],
+    sent: &mut Sent,
+    approval: &Approval,
+) -> serde_json::Result<()> {
+    let approval_id = format!("{}:approval", part.id);
+    if sent.approval == ApprovalSent::No {
+        if !sent.available {
+            input_available(frames, part, meta)?;
+            sent.available = true;
+            sent.input = Some(part.input.clone());
+            part.title.clone_into(&mut sent.title);
+            sent.meta.clear();
+            sent.meta.extend_from_slice(meta);
+        }
+        let automatic = !approval.is_pending()
+            && matches!(
+                approval.decided_by,
+                Some(DecidedBy::Policy | DecidedBy::Reviewer)
+            );
+        frames.object(|chunk| {
+            chunk.str("type", "tool-approval-request");
+            chunk.str("approvalId", &approval_id);
+            chunk.str("toolCallId", part.id);
+            if let Some(reason) = &approval.reason {
+                chunk.str("reason", reason);
+            }
+            if automatic {
+                chunk.raw("isAutomatic", b"true");
+            }
+            Ok(())
+        })?;
+        sent.approval = ApprovalSent::Requested;
+    }
+    if sent.approval == ApprovalSent::Requested && !approval.is_pending() {
+        frames.object(|chunk| {
+            chunk.str("type", "tool-approval-response");
+            chunk.str("approvalId", &approval_id);
+            let approved = approval.status == ApprovalStatus::Approved;
+            chunk.raw("approved", if approved { b"true" } else { b"false" });
+            let reason = approval.feedback.as_deref().or_else(|| {
+                (!approved)
+                    .then_some(part.error)
+                    .flatten()
+                    .map(|error| error.message.as_str())
+            });
+            if let Some(reason) = reason {
+                chunk.str("reason", reason);
+            }
+            Ok(())
+        })?;
+        sent.approval = ApprovalSent::Responded;
+    }
+    Ok(())
 }
 
 /// `"type"` and `"toolCallId"`, the first entries of every tool chunk.

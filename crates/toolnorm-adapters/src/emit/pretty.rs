@@ -9,7 +9,8 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, Write};
 
-use toolnorm::{Fold, NormalizedToolPart, ToolKind, ToolState, meta};
+use serde::Deserialize;
+use toolnorm::{Approval, Fold, NormalizedToolPart, ToolKind, ToolState, meta};
 
 use super::format::FormatSpec;
 use super::writer::{FormatWriter, StepOut, WriterOptions};
@@ -169,6 +170,10 @@ impl Pretty {
             line.push_str("  — ");
             line.push_str(&c.paint("31", &format!("{}{code}", first_line(&error.message))));
         }
+        if let Some(approval) = approval_note(part) {
+            line.push_str("  ");
+            line.push_str(&c.paint("35", &approval));
+        }
         line
     }
 }
@@ -215,6 +220,26 @@ impl FormatWriter for Pretty {
     fn summary(&mut self, stats: &Stats, out: &mut StepOut<'_>) -> io::Result<()> {
         writeln!(out, "{stats}")
     }
+}
+
+/// What a call's approval says, on its line: `waiting for approval`, `denied by user
+/// after 4.5 s`, `approved`.
+fn approval_note(part: &NormalizedToolPart) -> Option<String> {
+    let approval = part.metadata.as_ref()?.get(meta::APPROVAL)?;
+    let approval = Approval::deserialize(approval).ok()?;
+    if approval.is_pending() {
+        return Some("waiting for approval".to_owned());
+    }
+    let mut note = approval.status.to_string();
+    if let Some(decided_by) = approval.decided_by {
+        note.push_str(" by ");
+        note.push_str(decided_by.as_str());
+    }
+    if let Some(wait) = approval.wait_ms() {
+        note.push_str(" after ");
+        note.push_str(&human_duration(wait));
+    }
+    Some(note)
 }
 
 /// The first line of `text`, at most 100 characters, with `…` when cut: how a title or

@@ -108,6 +108,9 @@ pub struct Ending {
     pub at: Option<Timestamp>,
     /// The duration the provider measured.
     pub elapsed_ms: Option<u64>,
+    /// The end as toolnorm wrote it (a stream toolnorm wrote, read back): the call's
+    /// approval, if it had one, came with it, so a refusal asks none.
+    pub restored: bool,
 }
 
 impl Ending {
@@ -130,6 +133,13 @@ impl Ending {
     #[must_use]
     pub fn elapsed_ms(mut self, elapsed_ms: Option<u64>) -> Self {
         self.elapsed_ms = elapsed_ms;
+        self
+    }
+
+    /// The end as toolnorm wrote it (see [`Ending::restored`](Self#structfield.restored)).
+    #[must_use]
+    pub fn restored(mut self) -> Self {
+        self.restored = true;
         self
     }
 }

@@ -17,6 +17,7 @@
 //! place for, and only for the open calls that have it: the MCP split of the tool name,
 //! the provider's own title, and whether the provider fixed the title.
 
+mod approval;
 mod fact;
 mod failure;
 mod output;
@@ -33,6 +34,7 @@ use toolnorm::{
     ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolState,
 };
 
+pub use approval::option_kind;
 pub use fact::{Ending, Sighting};
 pub use failure::{
     MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_permission_check, is_refusal,
@@ -529,6 +531,9 @@ impl<'a> Facts<'a> {
 
     /// The call whose part id is `id` failed with `error`.
     fn fail_part(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
+        if !ending.restored {
+            self.ask_before_refusal(line, id, &error);
+        }
         let title = self.close(id, ending.input.as_ref());
         self.emit(
             line,

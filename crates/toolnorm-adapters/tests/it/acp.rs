@@ -352,8 +352,9 @@ fn a_foreign_agent_stream_folds_into_parts() {
     assert_eq!(metadata["provider"], "acp");
     assert_eq!(metadata["acpKind"], "execute");
     assert_eq!(
-        metadata["permission"]["outcome"],
-        json!({"outcome":"selected","optionId":"allow"})
+        metadata["approval"],
+        json!({"status": "approved", "decidedBy": "user", "scope": "once", "optionId": "allow",
+               "options": [{"id": "allow", "label": "Allow", "decision": "approved", "scope": "once"}]})
     );
     let write = &parts[1];
     assert_eq!(
@@ -634,4 +635,71 @@ proptest! {
         prop_assert!(diagnostics.is_empty(), "{:#?}", diagnostics);
         prop_assert_eq!(parts, fold.parts());
     }
+}
+
+/// A permission request answered by the client: rejected, cancelled, or with an error;
+/// and a stream that holds the answer without the request.
+#[test]
+fn the_clients_answer_to_a_permission_request_decides_the_calls_approval() {
+    let call = |id: &str| {
+        json!({"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1",
+        "update":{"sessionUpdate":"tool_call","toolCallId":id,"title":"`rm notes.txt`","kind":"execute",
+                  "status":"pending","rawInput":{"command":"rm notes.txt"}}}})
+    };
+    let asked = |request: u64, id: &str| {
+        json!({"jsonrpc":"2.0","id":request,"method":"session/request_permission",
+        "params":{"sessionId":"s1","toolCall":{"toolCallId":id},"options":[
+            {"optionId":"allow","name":"Allow","kind":"allow_once"},
+            {"optionId":"never","name":"Never","kind":"reject_always"}]}})
+    };
+    let lines = [
+        call("t1"),
+        asked(1, "t1"),
+        json!({"jsonrpc":"2.0","id":1,"result":{"outcome":{"outcome":"selected","optionId":"never"}}}),
+        call("t2"),
+        asked(2, "t2"),
+        json!({"jsonrpc":"2.0","id":2,"result":{"outcome":{"outcome":"cancelled"}}}),
+        call("t3"),
+        asked(3, "t3"),
+        json!({"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"the client went away"}}),
+    ];
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let (parts, diagnostics) = common::normalize(text.as_bytes(), None);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let summary: Vec<(String, ToolState, String, Value)> = parts
+        .iter()
+        .map(|part| {
+            let error = part.error.as_ref().unwrap();
+            let approval = &part.metadata.as_ref().unwrap()["approval"];
+            (
+                error.code.as_ref().unwrap().to_string(),
+                part.state,
+                error.message.clone(),
+                json!([approval["status"], approval["scope"], approval["optionId"]]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "user_rejected".into(),
+                ToolState::Error,
+                "the user denied the call".into(),
+                json!(["denied", "always", "never"])
+            ),
+            (
+                "interrupted".into(),
+                ToolState::Error,
+                "the approval request was cancelled".into(),
+                json!(["cancelled", null, null])
+            ),
+            (
+                "interrupted".into(),
+                ToolState::Error,
+                "the client went away".into(),
+                json!(["cancelled", null, null])
+            ),
+        ]
+    );
 }

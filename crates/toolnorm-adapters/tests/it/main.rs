@@ -6,6 +6,7 @@ mod common;
 
 mod acp;
 mod acp_agents;
+mod approvals;
 mod arbitrary_bytes;
 mod bad_input;
 mod claude_code_user_rules;

@@ -177,6 +177,11 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
+            name: "approvals",
+            why: "approvals: one still waiting at the end, one approved that then ran, one denied by the user, one cancelled, one decided by policy at once",
+            events: approvals(),
+        },
+        Case {
             name: "input-never-streamed",
             why: "a call whose input comes only with its end, never running: no input delta carries it",
             events: vec![
@@ -328,6 +333,52 @@ fn cases() -> Vec<Case> {
                 completed("interleaved-b", Some(json!("2 passed"))),
             ],
         },
+    ]
+}
+
+/// The calls of the `approvals` case.
+fn approvals() -> Vec<Value> {
+    let asked = |id: &str| {
+        json!({"type": "approvalRequested", "id": id, "reason": "Run it?", "at": "2026-03-01T10:00:01Z",
+            "options": [{"id": "yes", "label": "Yes", "decision": "approved", "scope": "once"},
+                        {"id": "no", "label": "No", "decision": "denied", "scope": "once"}]})
+    };
+    let decided = |id: &str, decision: &str, by: Option<&str>| {
+        let mut event = json!({"type": "approvalResolved", "id": id, "decision": decision, "at": "2026-03-01T10:00:04Z"});
+        if let Some(by) = by {
+            event["decidedBy"] = by.into();
+        }
+        event
+    };
+    let bash = |id: &str| {
+        started(
+            id,
+            "Bash",
+            "bash",
+            "rm notes.txt",
+            Some(json!({"command": "rm notes.txt"})),
+        )
+    };
+    vec![
+        bash("approval-waiting"),
+        asked("approval-waiting"),
+        bash("approval-approved"),
+        asked("approval-approved"),
+        decided("approval-approved", "approved", Some("user")),
+        running("approval-approved"),
+        appended("approval-approved", 0, "removed\n"),
+        completed("approval-approved", None),
+        bash("approval-denied"),
+        asked("approval-denied"),
+        decided("approval-denied", "denied", Some("user")),
+        bash("approval-cancelled"),
+        asked("approval-cancelled"),
+        decided("approval-cancelled", "cancelled", None),
+        bash("approval-policy"),
+        json!({"type": "approvalRequested", "id": "approval-policy"}),
+        decided("approval-policy", "approved", Some("policy")),
+        running("approval-policy"),
+        completed("approval-policy", Some(json!("done"))),
     ]
 }
 

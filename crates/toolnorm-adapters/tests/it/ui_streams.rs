@@ -68,12 +68,18 @@ fn part(value: Value) -> NormalizedToolPart {
 }
 
 fn is_denial(part: &NormalizedToolPart) -> bool {
-    part.error.as_ref().is_some_and(|error| {
+    let refused = part.error.as_ref().is_some_and(|error| {
         error
             .code
             .as_ref()
             .is_some_and(|code| ["permission_denied", "user_rejected"].contains(&code.as_str()))
-    })
+    });
+    let approval = part
+        .metadata
+        .as_ref()
+        .and_then(|metadata| metadata.get("approval"))
+        .and_then(|approval| approval["status"].as_str());
+    refused || matches!(approval, Some("denied" | "cancelled"))
 }
 
 /// The AI SDK rules: chunks inside a `start`/`finish` pair; per call and message a
@@ -86,6 +92,7 @@ pub(crate) fn check_ai_sdk(
 ) {
     let mut open = false;
     let mut calls: HashMap<String, &str> = HashMap::new();
+    let mut approvals: HashMap<String, String> = HashMap::new();
     let mut ended = HashSet::new();
     for chunk in chunks {
         let kind = chunk["type"].as_str().unwrap();
@@ -104,7 +111,11 @@ pub(crate) fn check_ai_sdk(
             }
             _ => assert!(open, "{origin}: {kind} outside a message"),
         }
-        let id = chunk["toolCallId"].as_str().unwrap().to_owned();
+        // An approval's response names its request, not the call.
+        let id = match chunk["toolCallId"].as_str() {
+            Some(id) => id.to_owned(),
+            None => approvals[chunk["approvalId"].as_str().unwrap()].clone(),
+        };
         assert!(
             !ended.contains(&id),
             "{origin}: {kind} after the end of {id}"
@@ -125,12 +136,23 @@ pub(crate) fn check_ai_sdk(
                 calls.insert(id, "streaming");
             }
             ("tool-input-delta", Some("streaming")) => {}
-            ("tool-input-available", Some(_)) => {
+            ("tool-input-available", Some("streaming" | "available")) => {
                 calls.insert(id, "available");
+            }
+            // A denial's error travels in `toolMetadata` of a last `tool-input-available`
+            // (its end chunk has no field for it); the client keeps the approval.
+            ("tool-input-available", Some("approval-requested" | "approval-responded"))
+                if is_denial(&last[&id]) => {}
+            ("tool-approval-request", Some("available")) => {
+                approvals.insert(chunk["approvalId"].as_str().unwrap().to_owned(), id.clone());
+                calls.insert(id, "approval-requested");
+            }
+            ("tool-approval-response", Some("approval-requested")) => {
+                calls.insert(id, "approval-responded");
             }
             (
                 "tool-output-available" | "tool-output-error" | "tool-output-denied",
-                Some("available"),
+                Some("available" | "approval-responded"),
             ) => {
                 let part = &last[&id];
                 let expected = match part.state.as_str() {
@@ -169,6 +191,8 @@ fn required_keys(kind: &str) -> &'static [&'static str] {
         "tool-input-available" => &["toolName", "input"],
         "tool-output-available" => &["output"],
         "tool-output-error" => &["errorText"],
+        "tool-approval-request" => &["approvalId", "toolCallId"],
+        "tool-approval-response" => &["approvalId", "approved"],
         _ => &[],
     }
 }
@@ -214,6 +238,7 @@ struct Shown {
 pub(crate) fn check_messages_show_changes(chunks: &[Value], origin: &str) {
     let mut shown: HashMap<String, Shown> = HashMap::new();
     let mut at_end: HashMap<String, Shown> = HashMap::new();
+    let mut approvals: HashMap<String, String> = HashMap::new();
     // The calls of the open message: what they showed after each chunk, and whether the
     // last of those is a start's reset.
     let mut in_message: Vec<(String, Vec<Shown>, bool)> = Vec::new();
@@ -231,7 +256,13 @@ pub(crate) fn check_messages_show_changes(chunks: &[Value], origin: &str) {
             }
             continue;
         }
-        let id = chunk["toolCallId"].as_str().unwrap().to_owned();
+        let id = match chunk["toolCallId"].as_str() {
+            Some(id) => id.to_owned(),
+            None => approvals[chunk["approvalId"].as_str().unwrap()].clone(),
+        };
+        if kind == "tool-approval-request" {
+            approvals.insert(chunk["approvalId"].as_str().unwrap().to_owned(), id.clone());
+        }
         let call = shown.entry(id.clone()).or_default();
         let field = |key: &str| chunk.get(key).cloned().unwrap_or(Value::Null);
         match kind {

@@ -83,14 +83,15 @@ fn codex_app_server_0_118_approval_before_the_item() {
     assert_eq!(part.state, ToolState::Error);
     assert_eq!(error_code(part).as_deref(), Some("permission_denied"));
     let metadata = serde_json::to_value(part).unwrap()["metadata"].clone();
-    assert_eq!(metadata["approval"]["status"], "resolved", "{metadata}");
+    assert_eq!(metadata["approval"]["status"], "denied", "{metadata}");
+    assert_eq!(metadata["approval"]["reason"], "Delete it?", "{metadata}");
 
     let parts = common::fixture("codex-app-server@0.118.0/permission-denied.jsonl");
     let part = only(&parts);
     assert_eq!(part.state, ToolState::Error);
     assert_eq!(error_code(part).as_deref(), Some("permission_denied"));
     let metadata = serde_json::to_value(part).unwrap()["metadata"].clone();
-    assert_eq!(metadata["approval"]["status"], "resolved", "{metadata}");
+    assert_eq!(metadata["approval"]["status"], "denied", "{metadata}");
 }
 
 /// Codex 0.118 and 0.142: a `webSearch` item has no `completedAtMs` of its own; its

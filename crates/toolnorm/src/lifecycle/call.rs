@@ -27,6 +27,9 @@ pub(super) struct Common {
     pub(super) timing: Timing,
     /// The approval, once one was requested (boxed: most calls have none).
     pub(super) approval: Option<Box<Approval>>,
+    /// The call failed because its approval was denied or cancelled, and the provider's
+    /// own error for it has not come yet.
+    pub(super) ended_by_approval: bool,
     output_cap: usize,
 }
 
@@ -84,6 +87,7 @@ impl ToolCall<Started> {
                 metadata: JsonObject::new(),
                 timing: Timing::default(),
                 approval: None,
+                ended_by_approval: false,
                 output_cap: DEFAULT_OUTPUT_CAP,
             },
             data: (),
@@ -331,6 +335,38 @@ impl<S: CallState> ToolCall<S> {
         S: Unsuccessful,
     {
         &self.data
+    }
+
+    /// Whether the call failed because its approval was denied or cancelled, and the
+    /// provider's own error for it has not come yet.
+    pub(crate) fn ended_by_approval(&self) -> bool {
+        self.common.ended_by_approval
+    }
+
+    /// Marks the call as failed by its approval's decision.
+    pub(crate) fn mark_ended_by_approval(&mut self) {
+        self.common.ended_by_approval = true;
+    }
+
+    /// The provider's own error for a call its approval ended: its message and details
+    /// (the details kept so far when it has none), its final input and title, and its time
+    /// when it has one; the code stays the decision's, which says who refused.
+    pub(crate) fn refine_error(&mut self, failure: Failure)
+    where
+        S: Unsuccessful,
+    {
+        self.data.message = failure.error.message;
+        if failure.error.details.is_some() {
+            self.data.details = failure.error.details;
+        }
+        let common = &mut self.common;
+        let elapsed_ms = match failure.at {
+            Some(_) => failure.elapsed_ms,
+            None => failure.elapsed_ms.or(common.timing.elapsed_ms),
+        };
+        let at = failure.at.or_else(|| common.timing.completed_at.clone());
+        common.finish(failure.input, failure.title, at, elapsed_ms);
+        common.ended_by_approval = false;
     }
 }
 

@@ -114,6 +114,15 @@ fn an_unresolved_request_is_settled_by_what_the_call_did() {
     ran.apply(request()).unwrap();
     ran.apply(event(json!({"type": "toolCallRunning", "id": "c1"})))
         .unwrap();
+    assert_eq!(
+        approval(&ran)["status"],
+        "pending",
+        "running says nothing: some agents run a call to tell its refusal"
+    );
+    ran.apply(event(
+        json!({"type": "toolCallCompleted", "id": "c1", "output": "ok"}),
+    ))
+    .unwrap();
     assert_eq!(approval(&ran)["status"], "approved");
     assert!(
         approval(&ran).get("decidedBy").is_none(),
@@ -122,7 +131,11 @@ fn an_unresolved_request_is_settled_by_what_the_call_did() {
     // The stream tells the decision afterwards: its details are added.
     ran.apply(event(json!({"type": "approvalResolved", "id": "c1", "decision": "approved", "decidedBy": "policy"})))
         .unwrap();
-    assert_eq!(approval(&ran)["decidedBy"], "policy");
+    assert_eq!(
+        approval(&ran)["decidedBy"],
+        "policy",
+        "a decision told after the end fills it in"
+    );
     let contradiction = ran
         .apply(event(
             json!({"type": "approvalResolved", "id": "c1", "decision": "denied"}),
@@ -155,12 +168,12 @@ fn an_unresolved_request_is_settled_by_what_the_call_did() {
     let mut failed = fold_with_call();
     failed.apply(request()).unwrap();
     failed
-        .apply(event(json!({"type": "toolCallFailed", "id": "c1", "error": {"message": "no such tool", "code": "invalid_tool_use"}})))
+        .apply(event(json!({"type": "toolCallFailed", "id": "c1", "error": {"message": "exit 1", "code": "exit_code"}})))
         .unwrap();
     assert_eq!(
         approval(&failed)["status"],
-        "pending",
-        "the failure does not say who allowed what"
+        "approved",
+        "it was let run, and failed"
     );
 }
 
@@ -210,6 +223,36 @@ fn a_resolution_needs_a_request_and_a_call_is_asked_once() {
     let late = done.apply(request()).unwrap_err();
     assert!(matches!(
         late,
+        Error::Rejected {
+            reason: Rejection::Terminal,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn the_providers_error_after_a_denial_says_what_happened_and_the_code_who_refused() {
+    let mut fold = fold_with_call();
+    fold.apply(request()).unwrap();
+    fold.apply(event(
+        json!({"type": "approvalResolved", "id": "c1", "decision": "denied", "decidedBy": "user"}),
+    ))
+    .unwrap();
+    let provider = json!({"type": "toolCallFailed", "id": "c1",
+        "error": {"message": "the command was declined", "code": "permission_denied", "details": {"status": "declined"}}});
+    let update = fold.apply(event(provider.clone())).unwrap();
+    assert_eq!(update.outcome, Outcome::Changed);
+    let error = update.part().error.unwrap();
+    assert_eq!(
+        (error.message.as_str(), error.code.unwrap().as_str()),
+        ("the command was declined", "user_rejected")
+    );
+    assert_eq!(error.details, Some(json!({"status": "declined"})));
+    // Only once: a different failure after it is rejected, as for any finished call.
+    let late =
+        json!({"type": "toolCallFailed", "id": "c1", "error": {"message": "something else"}});
+    assert!(matches!(
+        fold.apply(event(late)).unwrap_err(),
         Error::Rejected {
             reason: Rejection::Terminal,
             ..

@@ -35,6 +35,7 @@ struct ModelCall {
     completed_at: Option<Timestamp>,
     elapsed_ms: Option<u64>,
     approval: Option<Approval>,
+    ended_by_approval: bool,
 }
 
 impl ModelCall {
@@ -74,15 +75,19 @@ impl ModelCall {
         if self.started_at.is_none() {
             self.started_at = at;
         }
-        self.settle(Some(ApprovalStatus::Approved));
     }
 
     /// A pending approval takes the status the call's outcome implies.
     fn settle(&mut self, status: Option<ApprovalStatus>) {
+        self.settle_by(status, None);
+    }
+
+    fn settle_by(&mut self, status: Option<ApprovalStatus>, decided_by: Option<DecidedBy>) {
         if let (Some(approval), Some(status)) = (self.approval.as_mut(), status)
             && approval.status == ApprovalStatus::Pending
         {
             approval.status = status;
+            approval.decided_by = approval.decided_by.or(decided_by);
         }
     }
 
@@ -91,12 +96,13 @@ impl ModelCall {
         if error.details.is_none() && !self.streamed.is_empty() {
             error.details = Some(json!({ "partialOutput": self.streamed }));
         }
-        let settled = match error.code.as_ref().map(ErrorCode::as_str) {
-            Some("permission_denied" | "user_rejected") => Some(ApprovalStatus::Denied),
-            Some("interrupted") => Some(ApprovalStatus::Cancelled),
-            _ => None,
+        let (settled, by) = match error.code.as_ref().map(ErrorCode::as_str) {
+            Some("permission_denied") => (Some(ApprovalStatus::Denied), None),
+            Some("user_rejected") => (Some(ApprovalStatus::Denied), Some(DecidedBy::User)),
+            Some("interrupted") => (Some(ApprovalStatus::Cancelled), None),
+            _ => (Some(ApprovalStatus::Approved), None),
         };
-        self.settle(settled);
+        self.settle_by(settled, by);
         self.error = Some(error);
         self.finish(None, None, at, elapsed);
     }
@@ -163,6 +169,7 @@ impl ModelCall {
         };
         let message = next.feedback.as_deref().unwrap_or(default);
         self.fail(ToolError::new(message).with_code(code), e.at.clone(), None);
+        self.ended_by_approval = true;
         Ok(())
     }
 
@@ -223,6 +230,7 @@ impl Model {
                 completed_at: None,
                 elapsed_ms: None,
                 approval: None,
+                ended_by_approval: false,
             });
             return Ok(());
         };
@@ -316,7 +324,26 @@ impl Model {
                     && (e.input.is_none() || e.input.as_ref() == Some(&call.input))
                     && (e.title.is_none() || e.title.as_ref() == Some(&call.title))
                     && (e.at.is_none() || e.at == call.completed_at);
-                if repeat { Ok(()) } else { Err(()) }
+                if repeat {
+                    return Ok(());
+                }
+                if !call.ended_by_approval {
+                    return Err(());
+                }
+                // The provider's error for a call its approval ended.
+                let error = call.error.as_mut().ok_or(())?;
+                error.message = e.error.message.clone();
+                if e.error.details.is_some() {
+                    error.details = e.error.details.clone();
+                }
+                let elapsed = match e.at {
+                    Some(_) => e.elapsed_ms,
+                    None => e.elapsed_ms.or(call.elapsed_ms),
+                };
+                let at = e.at.clone().or_else(|| call.completed_at.clone());
+                call.finish(e.input.clone(), e.title.clone(), at, elapsed);
+                call.ended_by_approval = false;
+                Ok(())
             }
             ToolEvent::ApprovalRequested(e) => call.request(e),
             ToolEvent::ApprovalResolved(e) => call.resolve(e),
@@ -733,8 +760,8 @@ proptest! {
     }
 
     /// Every snapshot is about its event's id, never holds both output and error,
-    /// holds output only when complete and error only on error, and never moves back
-    /// from a terminal state.
+    /// holds output only when complete and error only on error, never finishes with its
+    /// approval pending, and never moves back from a terminal state.
     #[test]
     fn snapshots_keep_the_invariants(events in event_log()) {
         let mut fold = Fold::new();
@@ -749,6 +776,9 @@ proptest! {
                     prop_assert!(part.output.is_none() || part.error.is_none());
                     prop_assert!(part.output.is_none() || part.state == ToolState::Complete);
                     prop_assert!(part.error.is_none() == (part.state != ToolState::Error));
+                    let approval = part.metadata.as_ref().and_then(|metadata| metadata.get("approval"));
+                    prop_assert!(!part.state.is_terminal() || approval.is_none_or(|approval| approval["status"] != "pending"),
+                        "{} finished with its approval pending", id);
                     if let Some(previous) = last_state.get(&id) {
                         prop_assert!(!previous.is_terminal() || *previous == part.state,
                             "{} moved from {} to {}", id, previous, part.state);

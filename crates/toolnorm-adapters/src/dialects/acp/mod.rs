@@ -1,7 +1,8 @@
 //! ACP to canonical events: the stream an ACP client sees, read into tool-call facts.
 //!
 //! Read: `session/update` notifications with `tool_call` / `tool_call_update`,
-//! `session/request_permission` requests and the responses to them. Everything else
+//! `session/request_permission` requests and the responses to them (the call's approval,
+//! [`permission`]). Everything else
 //! (other session updates, `initialize` and `session/*` responses, file-system and
 //! terminal requests) carries no tool-call data and is skipped on purpose, without a
 //! diagnostic.
@@ -22,6 +23,7 @@
 
 mod names;
 mod outcome;
+mod permission;
 mod scan;
 mod seen;
 mod titles;
@@ -29,10 +31,9 @@ mod titles;
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use toolnorm::meta;
-use toolnorm::{JsonObject, ToolKind, ToolState};
+use toolnorm::{ToolKind, ToolState};
 use toolnorm_wire::acp;
 
 use crate::Dialect;
@@ -98,16 +99,6 @@ pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
         && !keys.has("factoryApiVersion")
 }
 
-/// `session/request_permission` params (the pinned schema holds only `session/update`;
-/// the tool call in it is the schema's `ToolCallUpdate`).
-#[derive(Deserialize)]
-struct PermissionRequest {
-    #[serde(rename = "toolCall")]
-    tool_call: acp::ToolCallUpdate,
-    #[serde(default)]
-    options: Vec<Value>,
-}
-
 /// Reads ACP JSON-RPC lines (`--provider acp`).
 #[derive(Debug, Default)]
 pub struct AcpAdapter {
@@ -115,8 +106,9 @@ pub struct AcpAdapter {
     mcp_servers: Vec<String>,
     /// Open calls whose frames carry `_meta.toolnorm` (the rest are other agents').
     own: HashSet<String>,
-    /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id.
-    permissions: HashMap<String, String>,
+    /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id and
+    /// the options offered.
+    permissions: HashMap<String, (String, Vec<Value>)>,
     /// Other agents' calls named after their ACP kind (the agent named its tool nowhere),
     /// by session and call id.
     unnamed: HashSet<(String, String)>,
@@ -218,8 +210,10 @@ impl AcpAdapter {
                 }
             }
             ToolState::Error => {
-                let own_error = toolnorm.and_then(|meta| meta.error.clone());
-                let error = own_error.unwrap_or_else(|| foreign_error(&seen, kind));
+                let (error, ending) = match toolnorm.and_then(|meta| meta.error.clone()) {
+                    Some(own_error) => (own_error, ending.restored()),
+                    None => (foreign_error(&seen, kind), ending),
+                };
                 out.fail(line, &seen.id, error, ending);
             }
         }
@@ -315,12 +309,13 @@ impl AcpAdapter {
             .kind(kind)
             .title(title)
             .at(at);
+        let mut approval = None;
         let sighting = match toolnorm {
             Some(meta) => {
                 self.own.insert(seen.id.clone());
-                sighting
-                    .metadata(meta.metadata.clone().unwrap_or_default())
-                    .restored()
+                let mut metadata = meta.metadata.clone().unwrap_or_default();
+                approval = metadata.remove(meta::APPROVAL);
+                sighting.metadata(metadata).restored()
             }
             None => {
                 let sighting = sighting.metadata(foreign_metadata(seen));
@@ -331,6 +326,9 @@ impl AcpAdapter {
             }
         };
         out.sighted(line, sighting);
+        if let Some(approval) = approval {
+            out.restore_approval(line, &seen.id, &approval);
+        }
     }
 
     /// A line read into a `Value`, then field by field: the shapes the scan leaves, and
@@ -368,81 +366,6 @@ impl AcpAdapter {
                 "not a JSON-RPC message (no method and no id)",
             )),
         }
-    }
-
-    fn permission_request(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
-        let Some(params) = message.get("params") else {
-            out.diagnostic(malformed(
-                line,
-                "`session/request_permission` without params",
-            ));
-            return;
-        };
-        let request = match PermissionRequest::deserialize(params) {
-            Ok(request) => request,
-            Err(error) => {
-                out.diagnostic(malformed(
-                    line,
-                    format!("`session/request_permission`: {error}"),
-                ));
-                return;
-            }
-        };
-        let raw = params.get("toolCall").unwrap_or(&Value::Null);
-        let seen = Seen::from_update(
-            request.tool_call,
-            Raw::of(raw),
-            params.get("sessionId").cloned(),
-        );
-        let id = seen.id.clone();
-        self.seen(line, seen, out);
-        if !out.is_open(&id) {
-            return;
-        }
-        let mut permission = Map::new();
-        permission.insert("options".into(), Value::Array(request.options));
-        merge_permission(line, &id, permission, out);
-        if let Some(request_id) = message.get("id") {
-            self.permissions.insert(request_id.to_string(), id);
-        }
-    }
-
-    /// Whether a response (its id as written) may answer a permission request.
-    fn answers(&self, id: &RawValue) -> bool {
-        !self.permissions.is_empty()
-            && serde_json::from_str::<Value>(id.get())
-                .map_or(true, |id| self.permissions.contains_key(&id.to_string()))
-    }
-
-    fn response(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
-        let Some(request_id) = message.get("id") else {
-            return;
-        };
-        let Some(id) = self.permissions.remove(&request_id.to_string()) else {
-            return;
-        };
-        // The permission asked, as the call's metadata holds it.
-        let Some(asked) = out
-            .call(&id)
-            .filter(|call| !call.is_terminal())
-            .map(|call| {
-                call.metadata()
-                    .get("permission")
-                    .and_then(Value::as_object)
-                    .cloned()
-                    .unwrap_or_default()
-            })
-        else {
-            return;
-        };
-        let outcome = match (message.get("result"), message.get("error")) {
-            (Some(result), _) => result.get("outcome").cloned().unwrap_or(Value::Null),
-            (None, Some(error)) => serde_json::json!({ "outcome": "error", "error": error }),
-            (None, None) => return,
-        };
-        let mut permission = asked;
-        permission.insert("outcome".into(), outcome);
-        merge_permission(line, &id, permission, out);
     }
 
     fn update(&mut self, line: u64, message: &Map<String, Value>, out: &mut Facts<'_>) {
@@ -543,7 +466,14 @@ fn refine(line: u64, seen: &Seen, own: bool, unnamed: bool, out: &mut Facts<'_>)
         .and_then(|meta| meta.metadata.as_ref())
         .filter(|metadata| !metadata.is_empty())
     {
-        out.merge_metadata(line, &seen.id, metadata.clone());
+        let mut metadata = metadata.clone();
+        let approval = metadata.remove(meta::APPROVAL);
+        if !metadata.is_empty() {
+            out.merge_metadata(line, &seen.id, metadata);
+        }
+        if let Some(approval) = approval {
+            out.restore_approval(line, &seen.id, &approval);
+        }
     }
 }
 
@@ -572,12 +502,6 @@ fn own_title(seen: &Seen, unnamed: bool, out: &Facts<'_>) -> Option<String> {
 
 fn malformed(line: u64, message: impl Into<String>) -> Diagnostic {
     Diagnostic::at(line, DiagnosticKind::MalformedEvent, message)
-}
-
-fn merge_permission(line: u64, id: &str, permission: Map<String, Value>, out: &mut Facts<'_>) {
-    let mut metadata = JsonObject::new();
-    metadata.insert(meta::PERMISSION.into(), Value::Object(permission));
-    out.merge_metadata(line, id, metadata);
 }
 
 /// New text content of a running call, as output chunks: frames from toolnorm carry

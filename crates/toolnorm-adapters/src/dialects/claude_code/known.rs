@@ -6,8 +6,8 @@
 //! writes into its session transcripts. A type or subtype not listed here, nor read by
 //! the adapter, is a notice: a newer CLI's line, which may carry a call.
 
-/// Stream-json message types that carry no call. `tool_progress` and `control_request`
-/// do and are read; `tool_use_summary` names calls already ended and only sums them up.
+/// Stream-json message types that carry no call. `tool_progress`, `control_request` and
+/// `control_response` do and are read; `tool_use_summary` names calls already ended and only sums them up.
 const STREAM_TYPES: &[&str] = &[
     "auth_status",
     "rate_limit_event",
@@ -15,7 +15,6 @@ const STREAM_TYPES: &[&str] = &[
     "prompt_suggestion",
     "conversation_reset",
     "active_goal",
-    "control_response",
     "control_cancel_request",
     "keep_alive",
 ];

@@ -11,7 +11,7 @@
 //! | `system` `task_started` / `task_progress` / `task_updated` | `metadataMerged` of `metadata.task` on the spawning call | `tasks` |
 //! | `system` `task_notification` | finishes a background subagent call | `tasks` |
 //! | `system` `permission_denied`, `result.permission_denials` | the call fails with code `permission_denied` | `permissions` |
-//! | `control_request` `can_use_tool` | `metadataMerged` of `metadata.permission` | `permissions` |
+//! | `control_request` `can_use_tool`, the host's `control_response` | `approvalRequested`, `approvalResolved` | `permissions` |
 //! | `tool_progress` | `toolCallRunning` | `progress` |
 //! | the lines `known` lists (hooks, retries, notices, rate limits, transcript state) | (skipped) | `known` |
 //!
@@ -217,6 +217,7 @@ impl Adapter for ClaudeCodeAdapter {
             "system" => self.system(line, bytes, &envelope, out),
             "tool_progress" => progress::tool_progress(line, bytes, out),
             "control_request" => self.denials.control_request(line, bytes, out),
+            "control_response" => self.denials.control_response(line, bytes, out),
             "result" => {
                 let denials = envelope
                     .scanned

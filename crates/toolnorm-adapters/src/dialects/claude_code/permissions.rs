@@ -9,14 +9,16 @@
 //!
 //! A host that answers permission checks itself (`--permission-prompt-tool stdio`, the
 //! SDKs) sees a `control_request` `can_use_tool` for each call to check: the call's
-//! `metadata.permission` says it was asked, and why (`decisionReason`, `blockedPath`).
+//! approval is requested (its reason: the check's `decision_reason`, else the prompt's
+//! `title`), and the host's `control_response` (`allow` / `deny`, when the stream holds
+//! it) decides it.
 
 use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use toolnorm::{ErrorCode, JsonObject, ToolError, meta};
+use toolnorm::{ApprovalRequested, ApprovalResolved, Decision, ErrorCode, ToolError};
 
 use super::envelope::Envelope;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -37,10 +39,13 @@ impl Denial {
     }
 }
 
-/// The calls a permission check denied, until their result or the end of the turn.
+/// The calls a permission check denied, until their result or the end of the turn, and
+/// the permission requests not yet answered.
 #[derive(Debug, Default)]
 pub(super) struct Denials {
     denied: HashMap<String, Denial>,
+    /// `can_use_tool` request id → the call it asks about.
+    asked: HashMap<String, String>,
 }
 
 impl Denials {
@@ -73,8 +78,8 @@ impl Denials {
     }
 
     /// `control_request`: the CLI asks its host a question; `can_use_tool` is whether a
-    /// call may run, which the call's `metadata.permission` records. Other requests
-    /// (hook callbacks, MCP messages, elicitations) carry no call.
+    /// call may run: its approval is requested. Other requests (hook callbacks, MCP
+    /// messages, elicitations) carry no call.
     pub fn control_request(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
         /// The SDK's `SDKControlRequest` with a `SDKControlPermissionRequest` in it.
         #[derive(Deserialize)]
@@ -114,21 +119,77 @@ impl Denials {
         if !out.is_open(id) {
             return;
         }
-        let mut permission = JsonObject::new();
-        permission.insert("asked".into(), true.into());
-        for (from, to) in [
-            ("decision_reason", "decisionReason"),
-            ("decision_reason_type", "decisionReasonType"),
-            ("blocked_path", "blockedPath"),
-            ("title", "title"),
-        ] {
-            if let Some(value) = request.get(from).filter(|value| !value.is_null()) {
-                permission.insert(to.into(), value.clone());
-            }
+        let text = |key: &str| request.get(key).and_then(Value::as_str).map(str::to_owned);
+        let asked = ApprovalRequested {
+            id: id.to_owned(),
+            reason: text("decision_reason").or_else(|| text("title")),
+            options: Vec::new(),
+            risk: None,
+            at: None,
+        };
+        if let Some(request_id) = envelope_request_id(bytes) {
+            self.asked.insert(request_id, id.to_owned());
         }
-        let mut metadata = JsonObject::new();
-        metadata.insert(meta::PERMISSION.into(), Value::Object(permission));
-        out.merge_metadata(line, id, metadata);
+        out.approval_requested(line, asked);
+    }
+
+    /// `control_response`: the host's answer to a `can_use_tool` request, when the stream
+    /// holds both directions (`behavior` `allow` or `deny`, with a message).
+    pub fn control_response(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
+        /// The SDK's `SDKControlResponse`: `{response: {subtype, request_id, response}}`.
+        #[derive(Deserialize)]
+        struct ControlResponse {
+            #[serde(default)]
+            response: Option<Map<String, Value>>,
+        }
+        let Ok(ControlResponse {
+            response: Some(response),
+        }) = serde_json::from_slice::<ControlResponse>(bytes)
+        else {
+            return;
+        };
+        let Some(id) = response
+            .get("request_id")
+            .and_then(Value::as_str)
+            .and_then(|request| self.asked.remove(request))
+        else {
+            // The answer to another request (hooks, MCP, initialize): no call in it.
+            return;
+        };
+        let answer = response.get("response");
+        let behavior = answer
+            .and_then(|answer| answer.get("behavior"))
+            .and_then(Value::as_str);
+        let decision = match (response.get("subtype").and_then(Value::as_str), behavior) {
+            (Some("success"), Some("allow")) => Decision::Approved,
+            (Some("success"), Some("deny")) => Decision::Denied,
+            // The host failed to answer: the call does not run.
+            (Some("error"), _) => Decision::Cancelled,
+            _ => {
+                return out.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("an answer to the permission request of call `{id}` that says neither allow nor deny"),
+                ));
+            }
+        };
+        let feedback = answer
+            .and_then(|answer| answer.get("message"))
+            .or_else(|| response.get("error"))
+            .and_then(Value::as_str)
+            .filter(|message| !message.is_empty())
+            .map(str::to_owned);
+        // The host may ask a person or decide in code: who decided is not said.
+        let resolution = ApprovalResolved {
+            id,
+            decision,
+            decided_by: None,
+            scope: None,
+            option_id: None,
+            feedback,
+            at: None,
+        };
+        out.approval_resolved(line, resolution);
     }
 
     /// Transcripts: the permission check refused the call (`permissionDecision`), for a
@@ -179,6 +240,16 @@ impl Denials {
             }
         }
     }
+}
+
+/// The `request_id` of a `control_request` line.
+fn envelope_request_id(bytes: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Request {
+        #[serde(default)]
+        request_id: Option<String>,
+    }
+    serde_json::from_slice::<Request>(bytes).ok()?.request_id
 }
 
 /// Transcripts: whether the permission check refused the calls of a result's line
@@ -248,16 +319,29 @@ mod tests {
     }
 
     #[test]
-    fn a_permission_request_is_recorded_on_its_call() {
+    fn a_permission_request_is_the_calls_approval_and_the_hosts_answer_decides_it() {
         let asked = json!({"type": "control_request", "request_id": "r1", "request": {
             "subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "rm notes.txt"},
             "tool_use_id": "toolu_1", "decision_reason": "rm is not allowed", "blocked_path": null}});
-        let call = part(&[bash_call(), asked]);
+        let call = part(&[bash_call(), asked.clone()]);
         assert_eq!(call.state, ToolState::Started);
         assert_eq!(
-            call.metadata.unwrap()["permission"],
-            json!({"asked": true, "decisionReason": "rm is not allowed"})
+            call.metadata.unwrap()["approval"],
+            json!({"status": "pending", "reason": "rm is not allowed"})
         );
+        let denied = json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": "r1", "response": {"behavior": "deny", "message": "not this file"}}});
+        let call = part(&[bash_call(), asked.clone(), denied]);
+        let error = call.error.unwrap();
+        assert_eq!(
+            (error.message.as_str(), error.code),
+            ("not this file", Some(ErrorCode::PermissionDenied))
+        );
+        let allowed = json!({"type": "control_response", "response": {"subtype": "success",
+            "request_id": "r1", "response": {"behavior": "allow", "updatedInput": {}}}});
+        let call = part(&[bash_call(), asked, allowed]);
+        assert_eq!(call.state, ToolState::Started);
+        assert_eq!(call.metadata.unwrap()["approval"]["status"], "approved");
         // Other requests carry no call.
         let hook = json!({"type": "control_request", "request_id": "r2",
             "request": {"subtype": "hook_callback", "callback_id": "c", "input": {}}});
@@ -265,7 +349,7 @@ mod tests {
             !part(&[bash_call(), hook])
                 .metadata
                 .unwrap()
-                .contains_key("permission")
+                .contains_key("approval")
         );
     }
 

@@ -1,5 +1,6 @@
 //! `codex app-server`: the v2 JSON-RPC stream (items, output deltas, approvals).
 
+mod approvals;
 mod thread_items;
 
 use std::borrow::Cow;
@@ -54,18 +55,8 @@ struct Rpc<'a> {
     error: Option<&'a RawValue>,
 }
 
-/// `params` fields shared by approval requests and their resolution.
-#[derive(Deserialize)]
-struct RequestParams<'a> {
-    #[serde(borrow, default, rename = "itemId")]
-    item_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default, rename = "requestId")]
-    request_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    reason: Option<Cow<'a, str>>,
-    #[serde(borrow, default, rename = "threadId")]
-    thread_id: Option<Cow<'a, str>>,
-}
+/// The server's approval requests before v2 (v2's are `item/<type>/requestApproval`).
+const APPROVAL_METHODS: &[&str] = &["execCommandApproval", "applyPatchApproval"];
 
 /// The item types of the pinned schema's `ThreadItem`.
 const THREAD_ITEM_TYPES: &[&str] = &[
@@ -141,11 +132,8 @@ const IGNORED_METHODS: &[&str] = &[
 /// Reads `codex app-server` output (every server line of the JSON-RPC stream).
 pub struct CodexAppServerAdapter {
     items: Items,
-    /// Approval request id → the item it is about, and its `metadata.approval`.
-    approvals: HashMap<String, (String, JsonObject)>,
-    /// Item id → `metadata.approval` of a request that came before the item did (before
-    /// 0.12x a declined command has no `item/started`; its approval comes first).
-    early_approvals: HashMap<String, JsonObject>,
+    /// The approval requests not yet settled.
+    approvals: approvals::Approvals,
     /// Command item id → what was written to its terminal so far (`metadata.terminalInput`).
     terminal_input: HashMap<String, Vec<Value>>,
     /// The last line read (the line of what the end of the stream applies).
@@ -157,8 +145,7 @@ impl CodexAppServerAdapter {
     pub fn new() -> Self {
         CodexAppServerAdapter {
             items: Items::new(),
-            approvals: HashMap::new(),
-            early_approvals: HashMap::new(),
+            approvals: approvals::Approvals::default(),
             terminal_input: HashMap::new(),
             last_line: 0,
         }
@@ -181,6 +168,12 @@ impl Adapter for CodexAppServerAdapter {
             Err(diagnostic) => return out.diagnostic(diagnostic),
         };
         let Some(method) = rpc.method.as_deref() else {
+            // The client's answer to an approval request, when the stream holds it.
+            if let (Some(id), Some(result)) = (rpc.id, rpc.result)
+                && self.approvals.answered(line, id, result, out)
+            {
+                return;
+            }
             // A response to a client request (initialize, thread/start, …): no tool in it.
             if rpc.id.is_none() || (rpc.result.is_none() && rpc.error.is_none()) {
                 out.diagnostic(Diagnostic::at(
@@ -246,9 +239,11 @@ impl Adapter for CodexAppServerAdapter {
             "item/commandExecution/terminalInteraction" => {
                 self.terminal_interaction(line, method, params, out)
             }
-            "serverRequest/resolved" => self.resolved(line, params, out),
-            method if method.ends_with("/requestApproval") => {
-                self.approval_requested(line, method, rpc.id, params, out)
+            "serverRequest/resolved" => self.approvals.resolved(params, out),
+            method
+                if method.ends_with("/requestApproval") || APPROVAL_METHODS.contains(&method) =>
+            {
+                self.approvals.requested(line, method, rpc.id, params, out)
             }
             method if IGNORED_METHODS.contains(&method) => {}
             method if method.starts_with("codex/event/") => {}
@@ -432,17 +427,13 @@ impl CodexAppServerAdapter {
                 return;
             }
         }
-        if let Some(mut facts) = thread_items::item_facts(item, completed, out) {
-            if let Some(approval) = self.early_approvals.remove(&facts.sighting.id) {
-                facts
-                    .sighting
-                    .metadata
-                    .insert(meta::APPROVAL.into(), Value::Object(approval));
-            }
+        if let Some(facts) = thread_items::item_facts(item, completed, out) {
             if completed {
                 self.terminal_input.remove(&facts.sighting.id);
             }
-            self.items.seen(line, facts, Some(thread), out);
+            let approvals = &mut self.approvals;
+            let asked = |id: &str, out: &mut Facts<'_>| approvals.item_sighted(line, id, out);
+            self.items.seen_then(line, facts, Some(thread), out, asked);
         }
     }
 
@@ -472,77 +463,6 @@ impl CodexAppServerAdapter {
         ])));
         let metadata = object([(meta::TERMINAL_INPUT, Value::Array(inputs.clone()))]);
         out.merge_metadata(line, id, metadata);
-    }
-
-    fn approval_requested(
-        &mut self,
-        line: u64,
-        method: &str,
-        id: Option<&RawValue>,
-        params: &str,
-        out: &mut Facts<'_>,
-    ) {
-        let Ok(request) = serde_json::from_str::<RequestParams<'_>>(params) else {
-            out.diagnostic(Diagnostic::at(
-                line,
-                DiagnosticKind::MalformedEvent,
-                format!("{method} without params"),
-            ));
-            return;
-        };
-        if let Some(thread) = &request.thread_id {
-            out.session(thread);
-        }
-        let Some(item) = request.item_id else { return };
-        let mut approval = object([
-            ("status", Value::from("requested")),
-            ("method", Value::from(method)),
-        ]);
-        if let Some(reason) = request.reason {
-            approval.insert("reason".into(), reason.as_ref().into());
-        }
-        if let Some(id) = id {
-            self.approvals.insert(
-                id.get().to_owned(),
-                (item.as_ref().to_owned(), approval.clone()),
-            );
-        }
-        if !out.is_open(&item) || out.is_other_sessions(&item) {
-            self.early_approvals.insert(item.into_owned(), approval);
-            return;
-        }
-        out.merge_metadata(
-            line,
-            &item,
-            object([(meta::APPROVAL, Value::Object(approval))]),
-        );
-    }
-
-    fn resolved(&mut self, line: u64, params: &str, out: &mut Facts<'_>) {
-        let Ok(RequestParams {
-            request_id: Some(request),
-            thread_id,
-            ..
-        }) = serde_json::from_str::<RequestParams<'_>>(params)
-        else {
-            return;
-        };
-        if let Some(thread) = &thread_id {
-            out.session(thread);
-        }
-        let Some((item, mut approval)) = self.approvals.remove(request.get()) else {
-            return;
-        };
-        if let Some(early) = self.early_approvals.get_mut(&item) {
-            early.insert("status".into(), "resolved".into());
-        } else if out.is_open(&item) {
-            approval.insert("status".into(), "resolved".into());
-            out.merge_metadata(
-                line,
-                &item,
-                object([(meta::APPROVAL, Value::Object(approval))]),
-            );
-        }
     }
 }
 

@@ -354,9 +354,22 @@ impl Items {
     pub(super) fn seen(
         &mut self,
         line: u64,
+        facts: ItemFacts,
+        thread: Option<&str>,
+        out: &mut Facts<'_>,
+    ) {
+        self.seen_then(line, facts, thread, out, |_, _| {});
+    }
+
+    /// As [`seen`](Self::seen), with `sighted` applied once the item's call is open and
+    /// before it ends (an approval request that came before the item).
+    pub(super) fn seen_then(
+        &mut self,
+        line: u64,
         mut facts: ItemFacts,
         thread: Option<&str>,
         out: &mut Facts<'_>,
+        sighted: impl FnOnce(&str, &mut Facts<'_>),
     ) {
         let id = facts.sighting.id.clone();
         if let Some(thread) = thread {
@@ -386,21 +399,23 @@ impl Items {
             let action = facts.sighting.input.get(meta::ACTION).cloned();
             self.searches.push_back((id.clone(), action));
         }
-        let was_open = out.is_open(&id);
-        facts.sighting.at = facts.started_at.clone();
-        out.sighted(line, facts.sighting);
-        if !was_open {
-            out.running(line, &id, facts.started_at.clone());
+        // A call that already ended (its approval was denied before the item's end came)
+        // only takes the item's end.
+        let ended = out.finished(&id).is_some() && !out.is_other_sessions(&id);
+        if !ended {
+            let was_open = out.is_open(&id);
+            facts.sighting.at = facts.started_at.clone();
+            out.sighted(line, facts.sighting);
+            if !was_open {
+                out.running(line, &id, facts.started_at.clone());
+            }
+            sighted(&id, out);
         }
         for spawned in spawned {
             self.threads.link(line, &spawned, &id, thread, out);
         }
         // The sighting above already brought the call to this input (and its title).
-        let ending = Ending {
-            input: None,
-            at: facts.completed_at,
-            elapsed_ms: facts.elapsed_ms,
-        };
+        let ending = Ending::at(facts.completed_at).elapsed_ms(facts.elapsed_ms);
         if matches!(facts.outcome, Outcome::InProgress) {
             return;
         }

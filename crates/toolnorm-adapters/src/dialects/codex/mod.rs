@@ -16,7 +16,9 @@
 //! | app-server | `item/commandExecution/outputDelta`, `item/fileChange/outputDelta` | `outputAppended` |
 //! | app-server | `item/mcpToolCall/progress` | `metadataMerged` (`progress`) |
 //! | app-server | `item/commandExecution/terminalInteraction` | `metadataMerged` (`terminalInput`: each `{stdin, processId}` so far) |
-//! | app-server | `…/requestApproval`, then `serverRequest/resolved` | `metadataMerged` (`approval`: `requested`, then `resolved`) |
+//! | app-server | `item/<type>/requestApproval`, `execCommandApproval`, `applyPatchApproval` (`availableDecisions` as options) | `approvalRequested` |
+//! | app-server | the client's response `{decision}`, when the stream holds it | `approvalResolved` (`decidedBy: user`, the decision's scope) |
+//! | app-server | `serverRequest/resolved` | none: the decision came with the response, or the item's end settles it |
 //! | app-server | `thread/started` | none: its `cwd` is the session's, for relative paths in titles; a child thread (`parentThreadId`) whose parent thread has one open spawn call is that call's |
 //! | app-server | `item/completed` of a `spawnAgent` collab call | as any tool item, and `metadataMerged` (`parentToolCallId`) of the open calls already seen in the threads it names as receivers |
 //! | app-server | turns, messages, reasoning, account and status methods; responses | none |
@@ -41,8 +43,8 @@
 //!
 //! Calls made inside a subagent thread carry `metadata.parentToolCallId`: the call that
 //! started that thread ([`threads`]: a call of a thread that said it is a subagent's ends
-//! once that call is known, or at the end of the stream). Approval requests and their
-//! resolution go to `metadata.approval`.
+//! once that call is known, or at the end of the stream). Approval requests and the
+//! decisions on them are the call's approval (`metadata.approval`).
 //!
 //! An item of a known type that lacks a field its schema requires is read with that
 //! field's empty value and a notice naming it (`read::tolerant`); one that does not read

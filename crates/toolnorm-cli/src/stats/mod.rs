@@ -2,6 +2,7 @@
 //! error rates and codes; p50/p95/max duration per tool; the longest calls. The tables
 //! are in [`tables`]; the diagnostics summed per file and the files not read in [`notes`].
 
+mod approvals;
 mod notes;
 mod tables;
 
@@ -62,6 +63,8 @@ struct Report {
     kinds: BTreeMap<String, Count>,
     error_codes: BTreeMap<String, u64>,
     tools: Vec<Tool>,
+    /// The tools whose calls asked for approval.
+    approvals: Vec<approvals::ToolApprovals>,
     longest: Vec<Long>,
     /// The diagnostics, summed per file and kind (files without any left out).
     diagnostics: Vec<FileDiagnostics>,
@@ -87,6 +90,7 @@ fn report(sessions: &[Session], longest: usize) -> Report {
     let mut tools: BTreeMap<String, Tool> = BTreeMap::new();
     let mut kinds_of: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
     let mut long = Vec::new();
+    let mut asked = approvals::Tally::default();
     for session in sessions {
         let lines = &mut report.lines;
         lines.lines += session.lines.lines;
@@ -126,6 +130,7 @@ fn report(sessions: &[Session], longest: usize) -> Report {
             });
             tool.calls += 1;
             tool.errors += u64::from(failed);
+            asked.add(part);
             *kinds_of
                 .entry(part.name.clone())
                 .or_default()
@@ -167,6 +172,7 @@ fn report(sessions: &[Session], longest: usize) -> Report {
         }
     }
     report.tools = tools.into_values().collect();
+    report.approvals = asked.finish();
     report
         .tools
         .sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)));

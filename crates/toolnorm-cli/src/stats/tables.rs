@@ -207,6 +207,38 @@ pub(super) fn write_tables(out: &mut impl Write, report: &Report) -> io::Result<
         ],
         &tools,
     )?;
+    if !report.approvals.is_empty() {
+        let approvals: Vec<Vec<String>> = report
+            .approvals
+            .iter()
+            .map(|tool| {
+                vec![
+                    tool.name.clone(),
+                    tool.asked.to_string(),
+                    tool.approved.to_string(),
+                    tool.denied.to_string(),
+                    percent(tool.denied, tool.asked),
+                    tool.pending.to_string(),
+                    duration(tool.wait_p50_ms),
+                    duration(tool.wait_max_ms),
+                ]
+            })
+            .collect();
+        table(
+            out,
+            &[
+                text("approvals of", Some(NAME_WIDTH)),
+                figure("asked"),
+                figure("approved"),
+                figure("denied"),
+                figure("rate"),
+                figure("waiting"),
+                figure("wait p50"),
+                figure("wait max"),
+            ],
+            &approvals,
+        )?;
+    }
     if !report.error_codes.is_empty() {
         let codes: Vec<Vec<String>> = report
             .error_codes

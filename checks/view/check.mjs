@@ -1,6 +1,6 @@
 // `toolnorm view` in headless Chromium: the page of several fixtures (and of a whole
 // directory) shows every call with its state, nesting and duration; selecting a call
-// shows its input, output and error; filters and keys work; nothing is loaded from
+// shows its input, output, error and approval; filters and keys work; nothing is loaded from
 // anywhere and the Content-Security-Policy is not violated. Writes two screenshots
 // (for review) to the scratch directory.
 //
@@ -19,6 +19,9 @@ const fixtures = [
   "codex-exec/shell-exit-3.jsonl",
   "opencode-serve/parallel.jsonl",
   "codex-app-server/interrupted.jsonl",
+  // Calls that asked for approval: approved, denied by the user, one still waiting.
+  "events/session.jsonl",
+  "codex-app-server/permission-denied.jsonl",
 ];
 
 const browser = await launch();
@@ -67,6 +70,14 @@ for (const fixture of fixtures) {
     check(detail.includes(part.state), `${fixture}: ${part.id} detail shows the state`);
     if (part.error?.code) check(detail.includes(`[${part.error.code}]`), `${fixture}: ${part.id} detail shows error code`);
     if (part.metadata?.mcp) check(detail.includes(`server ${part.metadata.mcp.server}, tool ${part.metadata.mcp.tool}`), `${fixture}: ${part.id} MCP server/tool`);
+    // A call that asked: its approval's status and who decided, on its row and in the pane.
+    const approval = part.metadata?.approval;
+    if (approval) {
+      const said = approval.status === "pending" ? "waiting for approval" : approval.status + (approval.decidedBy ? " by " + approval.decidedBy : "");
+      const row = await page.$eval(`.row.call[data-id="${part.id}"] .approval`, (span) => span.textContent);
+      check(row.startsWith(said), `${fixture}: ${part.id} row says "${row}", not "${said}"`);
+      check(detail.includes(said), `${fixture}: ${part.id} detail shows the approval`);
+    }
     if (typeof part.output === "string" && part.output.length < 2000)
       check(detail.includes(part.output), `${fixture}: ${part.id} detail shows the output`);
     if (part.kind === "file_edit" && part.input?.old_string !== undefined) {

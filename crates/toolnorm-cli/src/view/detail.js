@@ -136,6 +136,9 @@
     const timing = p.timing || {};
     field("started", timing.startedAt !== undefined ? String(timing.startedAt) : "");
     field("ended", timing.completedAt !== undefined ? String(timing.completedAt) : "");
+    const approval = /** @type {{reason?: unknown} | undefined} */ (meta.approval);
+    const asked = approval && typeof approval === "object" && approval.reason ? " (asked: " + String(approval.reason) + ")" : "";
+    field("approval", approvalNote(p) + asked);
     field("provider", meta.provider);
     field("source", meta.source);
     detail.appendChild(dl);

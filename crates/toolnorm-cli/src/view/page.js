@@ -277,9 +277,31 @@
     const mcp = /** @type {{server?: unknown, tool?: unknown} | undefined} */ ((p.metadata || {}).mcp);
     if (mcp && typeof mcp === "object") div.appendChild(el("span", "mcp", String(mcp.server) + "/" + String(mcp.tool)));
     if (state === "error" && p.error && p.error.code) div.appendChild(el("span", "code", p.error.code));
+    const approval = approvalNote(p);
+    if (approval) div.appendChild(el("span", "approval", approval));
     div.appendChild(el("span", "duration", node.elapsed !== null ? human(node.elapsed) : ""));
     div.appendChild(axis(node));
     return div;
+  }
+
+  /**
+   * What a call's approval says: "waiting for approval", "denied by user after 4.5 s",
+   * "approved"; "" for a call that did not ask.
+   * @param {Part} p
+   */
+  function approvalNote(p) {
+    const approval = /** @type {{status?: unknown, decidedBy?: unknown, requestedAt?: unknown, resolvedAt?: unknown} | undefined} */ ((p.metadata || {}).approval);
+    if (!approval || typeof approval !== "object") return "";
+    if (approval.status === "pending") return "waiting for approval";
+    let note = String(approval.status);
+    if (approval.decidedBy) note += " by " + String(approval.decidedBy);
+    const asked = Date.parse(String(approval.requestedAt));
+    const decided = Date.parse(String(approval.resolvedAt));
+    const epoch = (/** @type {unknown} */ t) => (typeof t === "number" ? (t < 1e11 ? t * 1000 : t) : NaN);
+    const from = isNaN(asked) ? epoch(approval.requestedAt) : asked;
+    const to = isNaN(decided) ? epoch(approval.resolvedAt) : decided;
+    if (to >= from) note += " after " + human(to - from);
+    return note;
   }
 
   /** @param {Call} node */

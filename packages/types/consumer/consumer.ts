@@ -154,6 +154,8 @@ const toolMetadata: UiMetadata = { toolnorm: uiMeta };
 const chunks: AiSdkChunk[] = [
   { type: "start", messageId: "s" },
   { type: "tool-input-start", toolCallId: "t1", toolName: "Bash", dynamic: true, title: "ls", toolMetadata },
+  { type: "tool-approval-request", approvalId: "t1:approval", toolCallId: "t1", reason: "Run it?" },
+  { type: "tool-approval-response", approvalId: "t1:approval", approved: false, reason: "no" },
   { type: "tool-output-denied", toolCallId: "t1" },
   { type: "finish" },
 ];

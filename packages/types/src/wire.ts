@@ -121,7 +121,9 @@ export type AiSdkChunk =
   | { type: "tool-input-available"; toolCallId: string; toolName: string; input: unknown; dynamic: true; title: string; toolMetadata: UiMetadata }
   | { type: "tool-output-available"; toolCallId: string; output?: unknown; dynamic: true; toolMetadata: UiMetadata }
   | { type: "tool-output-error"; toolCallId: string; errorText: string; dynamic: true; toolMetadata: UiMetadata }
-  | { type: "tool-output-denied"; toolCallId: string };
+  | { type: "tool-output-denied"; toolCallId: string }
+  | { type: "tool-approval-request"; approvalId: string; toolCallId: string; reason?: string; isAutomatic?: true }
+  | { type: "tool-approval-response"; approvalId: string; approved: boolean; reason?: string };
 
 /** Fields of the AG-UI tool call events toolnorm writes. */
 type AgUiToolCallFields = { toolCallId: string; subagentRunId?: string };

@@ -171,7 +171,7 @@ type Events = [InputUpdated, TitleUpdated, MetadataMerged, ToolCallRunning, Outp
 const eventTypes: Events | undefined = undefined;
 const object: JsonObject = {};
 const formats: LineOfFormat["ai-sdk"][] = chunks;
-check(frames.length === 2 && formats.length === 4 && events.length === 3, "envelopes");
+check(frames.length === 2 && formats.length === 6 && events.length === 3, "envelopes");
 check(events2.length === 0 && started === undefined && event === undefined && eventTypes === undefined && Object.keys(object).length === 0, "types");
 check(schema.$schema === "https://json-schema.org/draft/2020-12/schema", "the schema ships");
 console.log("consumer ok");

@@ -73,9 +73,6 @@ pub const CELL_CALL_ID: &str = "cellCallId";
 pub const ACTION: &str = "action";
 /// Codex MCP tool call: the last progress message the server sent.
 pub const PROGRESS: &str = "progress";
-/// Factory Droid RPC: the permission request for the call (`options`, `confirmationType`)
-/// and the option chosen (`selectedOption`), as Droid sent them.
-pub const PERMISSION: &str = "permission";
 /// The call's approval, for every provider that asks: the typed
 /// [`Approval`](crate::Approval) (`status`, `requestedAt`, `resolvedAt`, `decidedBy`,
 /// `scope`, `reason`, `options`, `risk`, `optionId`, `feedback`), set by the

@@ -216,9 +216,11 @@ impl AiSdkEmitter {
         let Some(sent) = self.calls.get_mut(id) else {
             return Ok(());
         };
+        let approval = approval_of(part);
+        let denied = ends_denied(part, approval.as_ref());
         if part.state == ToolState::Started && !sent.available {
             stream_input(frames, part, meta, sent, fresh);
-        } else if input_changes(sent, part, meta) {
+        } else if input_changes(sent, part, meta, denied) {
             input_available(frames, part, meta)?;
             sent.available = true;
             if !part.state.is_terminal() {
@@ -229,8 +231,8 @@ impl AiSdkEmitter {
                 sent.meta.extend_from_slice(meta);
             }
         }
-        if let Some(approval) = approval_of(part) {
-            write_approval(frames, part, meta, sent, &approval)?;
+        if let Some(approval) = &approval {
+            write_approval(frames, part, meta, sent, approval)?;
         }
         match part.state {
             ToolState::Complete => frames.object(|chunk| {
@@ -246,12 +248,10 @@ impl AiSdkEmitter {
                 chunk.raw("toolMetadata", meta);
                 Ok(())
             }),
-            ToolState::Error if is_denial(part) || denied_approval(part) => {
-                frames.object(|chunk| {
-                    tool_chunk(chunk, "tool-output-denied", id);
-                    Ok(())
-                })
-            }
+            ToolState::Error if denied => frames.object(|chunk| {
+                tool_chunk(chunk, "tool-output-denied", id);
+                Ok(())
+            }),
             ToolState::Error => frames.object(|chunk| {
                 tool_chunk(chunk, "tool-output-error", id);
                 let message = part.error.map_or("", |error| error.message.as_str());
@@ -327,7 +327,12 @@ fn shows_change(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
             || meta_differs(meta, &sent.meta)
             || open_json(part.input) != sent.text;
     }
-    input_changes(sent, part, meta)
+    input_changes(
+        sent,
+        part,
+        meta,
+        ends_denied(part, approval_of(part).as_ref()),
+    )
 }
 
 /// Whether a `tool-input-available` is due: the input was not marked complete yet, or
@@ -337,8 +342,8 @@ fn shows_change(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
 /// Once the call's approval was asked, a change of metadata alone of an open call sends
 /// nothing: a `tool-input-available` would take the call back from its approval state
 /// until its end, whose chunk carries the metadata.
-fn input_changes(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
-    let denied = is_denial(part) || denied_approval(part);
+/// `denied`: the part ends refused (see [`ends_denied`]).
+fn input_changes(sent: &Sent, part: &Fields<'_>, meta: &[u8], denied: bool) -> bool {
     let meta_due = match part.state.is_terminal() {
         true => denied,
         false => sent.approval == ApprovalSent::No,
@@ -354,14 +359,16 @@ fn approval_of(part: &Fields<'_>) -> Option<Approval> {
     Approval::deserialize(part.metadata?.get(meta::APPROVAL)?).ok()
 }
 
-/// Whether the part's approval was refused or withdrawn: its end is a denial.
-fn denied_approval(part: &Fields<'_>) -> bool {
-    approval_of(part).is_some_and(|approval| {
-        matches!(
-            approval.status,
-            ApprovalStatus::Denied | ApprovalStatus::Cancelled
-        )
-    })
+/// Whether the part ends refused: a refusal's error code, or its approval denied or
+/// withdrawn.
+fn ends_denied(part: &Fields<'_>, approval: Option<&Approval>) -> bool {
+    is_denial(part)
+        || approval.is_some_and(|approval| {
+            matches!(
+                approval.status,
+                ApprovalStatus::Denied | ApprovalStatus::Cancelled
+            )
+        })
 }
 
 /// The approval chunks not sent yet: the request (after the complete input it is about),

@@ -108,12 +108,32 @@ fn codex_a_request_before_its_item_and_the_protocol_before_v2() {
         "codex-app-server",
         &[
             codex_request("c1"),
-            json!({"method":"item/completed","params":{"item":item,"threadId":"th","turnId":"tu"}}),
+            json!({"method":"item/completed","params":{"item":item.clone(),"threadId":"th","turnId":"tu"}}),
         ],
     );
     assert_eq!(parts[0].state, ToolState::Error);
     assert_eq!(approval(&parts[0])["status"], "denied");
     assert_eq!(approval(&parts[0])["reason"], "Delete notes.txt?");
+    // The client's answer before the item too: it applies once the item comes.
+    let parts = read(
+        "codex-app-server",
+        &[
+            codex_request("c1"),
+            json!({"id":0,"result":{"decision":"decline"}}),
+            json!({"method":"serverRequest/resolved","params":{"threadId":"th","requestId":0}}),
+            json!({"method":"item/completed","params":{"item":item.clone(),"threadId":"th","turnId":"tu"}}),
+        ],
+    );
+    assert_eq!(approval(&parts[0])["decidedBy"], "user");
+    assert_eq!(approval(&parts[0])["optionId"], "decline");
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(
+        (
+            error.message.as_str(),
+            error.code.as_ref().map(|code| code.as_str())
+        ),
+        ("the command was declined", Some("user_rejected"))
+    );
 
     let older = json!({"method":"execCommandApproval","id":0,"params":{"conversationId":"th","callId":"c1",
         "command":["rm","notes.txt"],"cwd":"/w","reason":"Delete it?"}});

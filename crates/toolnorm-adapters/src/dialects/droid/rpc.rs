@@ -12,8 +12,8 @@
 //! | notification `tool_progress_update` (a command's `update.fullOutput` so far) | `toolCallRunning`, `outputAppended` |
 //! | notification `child_session_available` (a `Task` call's subagent session) | `metadataMerged` of `metadata.childSessionId` |
 //! | notification `tool_result` (`toolUseId`, `content`, `isError`) | `toolCallCompleted` / `toolCallFailed` |
-//! | request `droid.request_permission` | `metadataMerged` of `metadata.permission` (its options) |
-//! | notification `permission_resolved` | `metadataMerged` of the chosen option |
+//! | request `droid.request_permission` (its `options` by value: `proceed_once`, `proceed_always`, …, `cancel`) | `approvalRequested` of each call it names |
+//! | notification `permission_resolved` (`selectedOption`) | `approvalResolved` (`decidedBy: user`) |
 //! | responses, other notifications (text, working state, titles, token usage, settings) | (known, nothing about tools) |
 //!
 //! A call the user declined or interrupted (`Tool execution cancelled by user`, which
@@ -23,8 +23,11 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use serde_json::{Value, json};
-use toolnorm::{AnyToolCall, ErrorCode, JsonObject, ToolKind, meta};
+use serde_json::Value;
+use toolnorm::{
+    AnyToolCall, ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, DecidedBy,
+    Decision, ErrorCode, JsonObject, ToolKind, meta,
+};
 
 use super::stream::sighting;
 use super::{RULES, outcome, split_mcp};
@@ -205,14 +208,15 @@ impl DroidRpcAdapter {
         }
     }
 
-    /// `droid.request_permission`: each call it asks about gets the options offered.
+    /// `droid.request_permission`: each call it asks about waits for approval, with the
+    /// options offered.
     fn permission_request(&mut self, line: u64, id: String, params: &Value, facts: &mut Facts<'_>) {
-        let options: Vec<Value> = params
+        let options: Vec<ApprovalOption> = params
             .get("options")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|option| option.get("value").cloned())
+            .filter_map(approval_option)
             .collect();
         let mut calls = Vec::new();
         for asked in params
@@ -227,20 +231,20 @@ impl DroidRpcAdapter {
             let Some(call_id) = tool_use(line, call, facts) else {
                 continue;
             };
-            let mut permission = JsonObject::new();
-            permission.insert("options".into(), Value::Array(options.clone()));
-            if let Some(kind) = asked.get("confirmationType") {
-                permission.insert("confirmationType".into(), kind.clone());
-            }
-            let mut metadata = JsonObject::new();
-            metadata.insert(meta::PERMISSION.into(), Value::Object(permission));
-            facts.merge_metadata(line, &call_id, metadata);
+            let request = ApprovalRequested {
+                id: call_id.clone(),
+                reason: None,
+                options: options.clone(),
+                risk: None,
+                at: None,
+            };
+            facts.approval_requested(line, request);
             calls.push(call_id);
         }
         self.permissions.insert(id, calls);
     }
 
-    /// `permission_resolved`: the option chosen, on the calls of its request.
+    /// `permission_resolved`: the option chosen decides the calls of its request.
     fn permission_resolved(&mut self, line: u64, notification: &Value, facts: &mut Facts<'_>) {
         let request = notification
             .get("requestId")
@@ -258,16 +262,55 @@ impl DroidRpcAdapter {
                 calls.push(id.to_owned());
             }
         }
-        let chosen = notification
-            .get("selectedOption")
-            .cloned()
-            .unwrap_or(Value::Null);
+        let chosen = notification.get("selectedOption").and_then(Value::as_str);
+        let Some((decision, scope)) = chosen.and_then(option_decision) else {
+            return facts.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("a permission answered with an option toolnorm does not know: {chosen:?}"),
+            ));
+        };
         for call in calls {
-            let mut metadata = JsonObject::new();
-            metadata.insert(meta::PERMISSION.into(), json!({ "selectedOption": chosen }));
-            facts.merge_metadata(line, &call, metadata);
+            let resolution = ApprovalResolved {
+                id: call,
+                decision,
+                decided_by: Some(DecidedBy::User),
+                scope,
+                option_id: chosen.map(str::to_owned),
+                feedback: None,
+                at: None,
+            };
+            facts.approval_resolved(line, resolution);
         }
     }
+}
+
+/// What a Droid permission option decides, by its value: `proceed_once`, `proceed_always`
+/// (and the other `proceed_*` that allow more), `cancel`.
+fn option_decision(value: &str) -> Option<(Decision, Option<ApprovalScope>)> {
+    if value == "cancel" || value.starts_with("reject") || value.starts_with("deny") {
+        return Some((Decision::Denied, Some(ApprovalScope::Once)));
+    }
+    let rest = value.strip_prefix("proceed")?;
+    let scope = match rest {
+        "_once" | "" => ApprovalScope::Once,
+        rest if rest.contains("session") => ApprovalScope::Session,
+        _ => ApprovalScope::Always,
+    };
+    Some((Decision::Approved, Some(scope)))
+}
+
+/// An option of a permission request (`{value, label?}`) as an approval option.
+fn approval_option(option: &Value) -> Option<ApprovalOption> {
+    let value = option.get("value")?.as_str()?;
+    let (decision, scope) = option_decision(value)?;
+    let label = option.get("label").and_then(Value::as_str).unwrap_or(value);
+    Some(ApprovalOption {
+        id: value.to_owned(),
+        label: label.to_owned(),
+        decision,
+        scope,
+    })
 }
 
 /// A `tool_use`: the call starts, or its input grows; its id.
@@ -337,4 +380,33 @@ fn tool_result(line: u64, notification: &Value, facts: &mut Facts<'_>) {
         error.code = Some(ErrorCode::UserRejected);
     }
     facts.fail(line, id, error, Ending::at(None));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_permission_option_decides_by_its_value() {
+        let once = Some((Decision::Approved, Some(ApprovalScope::Once)));
+        assert_eq!(option_decision("proceed_once"), once);
+        assert_eq!(
+            option_decision("proceed_always"),
+            Some((Decision::Approved, Some(ApprovalScope::Always)))
+        );
+        assert_eq!(
+            option_decision("proceed_auto_run_low"),
+            Some((Decision::Approved, Some(ApprovalScope::Always)))
+        );
+        assert_eq!(
+            option_decision("cancel"),
+            Some((Decision::Denied, Some(ApprovalScope::Once)))
+        );
+        assert_eq!(option_decision("maybe"), None);
+        let option = serde_json::json!({"value": "proceed_once", "label": "Yes, allow"});
+        assert_eq!(
+            approval_option(&option).map(|option| (option.id, option.label)),
+            Some(("proceed_once".to_owned(), "Yes, allow".to_owned()))
+        );
+    }
 }

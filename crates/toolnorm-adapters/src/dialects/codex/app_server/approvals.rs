@@ -57,6 +57,8 @@ pub(super) struct Approvals {
     /// Item id → the request that came before the item did (before 0.12x a declined
     /// command has no `item/started`: its request comes first).
     early: HashMap<String, ApprovalRequested>,
+    /// Item id → the client's answer to such a request, also before the item.
+    early_answers: HashMap<String, ApprovalResolved>,
 }
 
 impl Approvals {
@@ -118,6 +120,9 @@ impl Approvals {
         if let Some(request) = self.early.remove(item) {
             out.approval_requested(line, request);
         }
+        if let Some(answer) = self.early_answers.remove(item) {
+            out.approval_resolved(line, answer);
+        }
     }
 
     /// A response from the client (`{decision}`), when the stream holds it: whether it
@@ -147,20 +152,21 @@ impl Approvals {
             ));
             return true;
         };
-        let item = item.clone();
-        self.item_sighted(line, &item, out);
-        out.approval_resolved(
-            line,
-            ApprovalResolved {
-                id: item,
-                decision: decision_made,
-                decided_by: Some(DecidedBy::User),
-                scope,
-                option_id: Some(name_of(&decision).to_owned()),
-                feedback: None,
-                at: None,
-            },
-        );
+        let answer = ApprovalResolved {
+            id: item.clone(),
+            decision: decision_made,
+            decided_by: Some(DecidedBy::User),
+            scope,
+            option_id: Some(name_of(&decision).to_owned()),
+            feedback: None,
+            at: None,
+        };
+        if self.early.contains_key(item) {
+            // Its item has not come yet: the answer applies once it does.
+            self.early_answers.insert(item.clone(), answer);
+        } else {
+            out.approval_resolved(line, answer);
+        }
         true
     }
 

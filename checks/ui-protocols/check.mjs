@@ -17,10 +17,15 @@
 //   `AbstractAgent` whose run yields the events applies them (`runAgent`, no failure, no
 //   error event) into messages holding every call with its name and arguments, and a tool
 //   message with the result's content for every call that ended; the calls and their end
-//   states are those of `--format parts`.
+//   states are those of `--format parts`. Approvals: every call that waited for one (an
+//   `updates` snapshot with its approval pending) is an interrupt (`tool_approval`) of a
+//   `RUN_FINISHED`; every `resume` entry of the run that continues answers an interrupt
+//   of the run before, as the call's approval was decided; the client's
+//   `pendingInterrupts` at the end are the calls still waiting.
 // - acp: the ACP SDK's client (`@agentclientprotocol/sdk`, the version whose JSON Schema
-//   the Rust tests validate every frame with) takes every `session/update` frame, its
-//   params as sent.
+//   the Rust tests validate every frame with) takes every `session/update` frame and
+//   every `session/request_permission` request, its params as sent; every call that
+//   waited for approval is asked once.
 //
 // agent.mjs runs the book's AG-UI client example (docs/src/formats/ui-streams.md)
 // (HttpAgent) against a few fixtures.
@@ -270,11 +275,21 @@ async function checkAiSdk(parts, text, sseText) {
 /** The input each call had when it first left `started`, from the `updates` snapshots:
  * what `TOOL_CALL_ARGS` carries (AG-UI arguments are deltas that cannot be taken back, so
  * an input a provider replaces later, as a Codex rollout's end record does, is not
- * sent again). */
+ * sent again). A call still `started` when another asks for approval has its arguments
+ * sent then, as they are: the run ends on the interrupt, and it cannot end with a call
+ * whose arguments are open. */
 function inputsWhenStarted(updates) {
   const inputs = new Map();
+  const current = new Map();
+  const asked = new Set();
   for (const update of updates) {
+    current.set(update.id, update.input);
     if (update.state !== "started" && !inputs.has(update.id)) inputs.set(update.id, update.input);
+    const asks = update.metadata?.approval?.status === "pending" && !["complete", "error"].includes(update.state);
+    if (asks && !asked.has(update.id)) {
+      asked.add(update.id);
+      for (const [id, input] of current) if (!inputs.has(id)) inputs.set(id, input);
+    }
   }
   return inputs;
 }
@@ -291,7 +306,8 @@ class RecordedAgent extends AbstractAgent {
   }
 }
 
-/** The events applied by an AG-UI client: no failure, every call in its messages. */
+/** The events applied by an AG-UI client: no failure, every call in its messages, the
+ * interrupts it is left with those of the calls still waiting for approval. */
 async function applyAgUi(events, parts, argsInput) {
   const threadId = events[0]?.threadId ?? "thread";
   const failures = [];
@@ -306,6 +322,9 @@ async function applyAgUi(events, parts, argsInput) {
     },
   );
   expect(failures.length === 0, `the AG-UI client failed: ${failures.map(String).join("; ")}`);
+  const waiting = parts.filter((part) => part.metadata?.approval?.status === "pending").map((part) => part.id);
+  const pendingInterrupts = agent.pendingInterrupts.map((interrupt) => interrupt.toolCallId);
+  expect(same(pendingInterrupts, waiting), `AG-UI client: pending interrupts ${pendingInterrupts}, waiting ${waiting}`);
   const calls = new Map();
   const toolMessages = new Map();
   for (const message of newMessages) {
@@ -330,6 +349,48 @@ async function applyAgUi(events, parts, argsInput) {
   }
 }
 
+/** The interrupts and resumes of an AG-UI stream against the calls' approvals: every call
+ * that waited is an interrupt; a resume answers an interrupt of the run before it, as its
+ * call's approval was decided. */
+function checkInterrupts(events, parts, updates) {
+  const byId = new Map(parts.map((part) => [part.id, part]));
+  const waited = new Set(
+    updates
+      .filter((update) => update.metadata?.approval?.status === "pending" && !["complete", "error"].includes(update.state))
+      .map((update) => update.id),
+  );
+  const raised = new Set();
+  let last = [];
+  for (const event of events) {
+    if (event.type === "RUN_FINISHED") {
+      last = event.outcome?.type === "interrupt" ? event.outcome.interrupts : [];
+      for (const interrupt of last) {
+        const where = `interrupt ${interrupt.id}`;
+        expect(interrupt.reason === "tool_approval", `${where}: reason ${interrupt.reason}`);
+        expect(interrupt.id === `${interrupt.toolCallId}:approval`, `${where}: not its call's`);
+        expect(byId.has(interrupt.toolCallId), `${where}: no such call`);
+        expect(interrupt.metadata?.toolnorm?.approval?.status === "pending", `${where}: approval not pending`);
+        raised.add(interrupt.toolCallId);
+      }
+    }
+    if (event.type === "RUN_STARTED") {
+      for (const entry of event.input?.resume ?? []) {
+        const interrupt = last.find((raisedBefore) => raisedBefore.id === entry.interruptId);
+        expect(interrupt !== undefined, `resume ${entry.interruptId}: no interrupt of the run before`);
+        const approval = byId.get(interrupt.toolCallId).metadata?.approval;
+        if (approval.status === "cancelled") {
+          expect(entry.status === "cancelled", `resume ${entry.interruptId}: ${entry.status}, the approval was cancelled`);
+        } else {
+          expect(entry.status === "resolved", `resume ${entry.interruptId}: ${entry.status}`);
+          expect(entry.payload?.approved === (approval.status === "approved"), `resume ${entry.interruptId}: approved ${entry.payload?.approved}, ${approval.status}`);
+        }
+      }
+    }
+  }
+  for (const id of waited) expect(raised.has(id), `call ${id} waited for approval: no interrupt`);
+  for (const id of raised) expect(waited.has(id), `call ${id} is an interrupt: it never waited`);
+}
+
 async function checkAgUi(parts, text, sseText, updates) {
   const argsInput = inputsWhenStarted(updates);
   const events = jsonLines(text);
@@ -351,6 +412,7 @@ async function checkAgUi(parts, text, sseText, updates) {
   );
   expect(same(fromSse, events), `SSE gave ${fromSse.length} events, lines ${events.length}`);
   await applyAgUi(events, parts, argsInput);
+  checkInterrupts(events, parts, updates);
 
   const calls = new Map();
   for (const event of events) {
@@ -400,23 +462,45 @@ async function checkAgUi(parts, text, sseText, updates) {
   return events.length;
 }
 
-/** The ACP frames read by the ACP SDK's client: it validates each `session/update` with
- * its schema and hands its handler every frame, params as sent (a frame it rejects, it
- * drops). */
-async function checkAcp(text) {
+/** The ACP frames read by the ACP SDK's client: it validates each `session/update` and
+ * each `session/request_permission` with its schema and hands its handler every frame,
+ * params as sent (a frame it rejects, it drops, or answers with an error). Every call
+ * that waited for approval is asked once, with the approval it waited on. */
+async function checkAcp(text, updates) {
   const frames = jsonLines(text);
+  const notifications = frames.filter((frame) => frame.method === "session/update");
+  const asks = frames.filter((frame) => frame.method === "session/request_permission");
+  expect(notifications.length + asks.length === frames.length, "an ACP frame that is neither an update nor a permission request");
   const delivered = [];
+  const asked = [];
   const input = streamOf([new TextEncoder().encode(text)]);
   const connection = acpClient()
     .onNotification("session/update", ({ params }) => {
       delivered.push(params);
     })
+    .onRequest("session/request_permission", ({ params }) => {
+      asked.push(params);
+      return { outcome: { outcome: "cancelled" } };
+    })
     .connect(ndJsonStream(new WritableStream(), input));
   await connection.connection.closed;
-  expect(delivered.length === frames.length, `the ACP client took ${delivered.length} of ${frames.length} frames`);
-  for (const [index, frame] of frames.entries()) {
+  expect(delivered.length === notifications.length, `the ACP client took ${delivered.length} of ${notifications.length} frames`);
+  for (const [index, frame] of notifications.entries()) {
     expect(same(delivered[index], frame.params), `ACP frame ${index} reached the client changed`);
   }
+  expect(asked.length === asks.length, `the ACP client took ${asked.length} of ${asks.length} permission requests`);
+  for (const [index, frame] of asks.entries()) {
+    expect(same(asked[index], frame.params), `ACP permission request ${index} reached the client changed`);
+    expect(frame.params._meta?.toolnorm?.approval?.status === "pending", `ACP permission request ${index}: approval not pending`);
+  }
+  const waited = new Set(
+    updates
+      .filter((update) => update.metadata?.approval?.status === "pending" && !["complete", "error"].includes(update.state))
+      .map((update) => update.id),
+  );
+  const askedIds = asks.map((frame) => frame.params.toolCall.toolCallId);
+  expect(new Set(askedIds).size === askedIds.length, "a call asked twice");
+  expect(same([...askedIds].sort(), [...waited].sort()), `asked ${askedIds}, waited ${[...waited]}`);
   return frames.length;
 }
 
@@ -444,7 +528,7 @@ for (const [index, input] of inputs.entries()) {
     const parts = jsonLines(out.parts);
     totals.chunks += await checkAiSdk(parts, out.aiSdk, out.aiSdkSse);
     totals.events += await checkAgUi(parts, out.agUi, out.agUiSse, jsonLines(out.updates));
-    totals.frames += await checkAcp(out.acp);
+    totals.frames += await checkAcp(out.acp, jsonLines(out.updates));
     totals.inputs += 1;
     totals.parts += parts.length;
   } catch (error) {

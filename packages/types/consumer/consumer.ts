@@ -26,6 +26,8 @@ import {
 } from "@toolnorm/types";
 import type {
   AcpFrame,
+  AcpPermissionOption,
+  AcpPermissionRequest,
   AcpToolCall,
   AcpToolCallContent,
   AcpToolCallLocation,
@@ -35,7 +37,10 @@ import type {
   AcpToolnormMeta,
   AcpTruncation,
   AgUiEvent,
+  AgUiInterrupt,
+  AgUiResumeEntry,
   AiSdkChunk,
+  Approval,
   CompleteToolPart,
   EventLine,
   FailedToolPart,
@@ -149,6 +154,13 @@ const first: AcpToolCall = {
 };
 const update: AcpToolCallUpdate = { sessionUpdate: "tool_call_update", toolCallId: "t1", status, rawOutput: null };
 const frames: AcpFrame[] = [first, update].map((u) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: u } }));
+const approval: Approval = { status: "pending", reason: "Run it?" };
+const permissionOption: AcpPermissionOption = { optionId: "allow", name: "Allow", kind: "allow_once" };
+const ask: AcpPermissionRequest = {
+  jsonrpc: "2.0", id: "t1:approval", method: "session/request_permission",
+  params: { sessionId: "s", toolCall: { toolCallId: "t1", title: "ls", kind: acpKind, status: "pending" }, options: [permissionOption], _meta: { toolnorm: { approval } } },
+};
+frames.push(ask);
 const uiMeta: UiToolnormMeta = { kind: "bash" };
 const toolMetadata: UiMetadata = { toolnorm: uiMeta };
 const chunks: AiSdkChunk[] = [
@@ -159,10 +171,16 @@ const chunks: AiSdkChunk[] = [
   { type: "tool-output-denied", toolCallId: "t1" },
   { type: "finish" },
 ];
+const interrupt: AgUiInterrupt = {
+  id: "t1:approval", reason: "tool_approval", toolCallId: "t1", responseSchema: { type: "object" }, metadata: { toolnorm: { approval } },
+};
+const answer: AgUiResumeEntry = { interruptId: "t1:approval", status: "resolved", payload: { approved: true, decidedBy: "user" } };
 const events: AgUiEvent[] = [
   { type: "RUN_STARTED", threadId: "t", runId: "r", protocolVersion: "1.0" },
   { type: "TOOL_CALL_START", toolCallId: "t1", toolCallName: "Bash", metadata: toolMetadata },
-  { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "interrupt", interrupts: [interrupt] } },
+  { type: "RUN_STARTED", threadId: "t", runId: "r-2", protocolVersion: "1.0", input: { threadId: "t", runId: "r-2", messages: [], resume: [answer] } },
+  { type: "RUN_FINISHED", threadId: "t", runId: "r-2" },
 ];
 const events2: EventLine[] = [];
 const started: ToolCallStarted | undefined = undefined;
@@ -171,7 +189,7 @@ type Events = [InputUpdated, TitleUpdated, MetadataMerged, ToolCallRunning, Outp
 const eventTypes: Events | undefined = undefined;
 const object: JsonObject = {};
 const formats: LineOfFormat["ai-sdk"][] = chunks;
-check(frames.length === 2 && formats.length === 6 && events.length === 3, "envelopes");
+check(frames.length === 3 && formats.length === 6 && events.length === 5, "envelopes");
 check(events2.length === 0 && started === undefined && event === undefined && eventTypes === undefined && Object.keys(object).length === 0, "types");
 check(schema.$schema === "https://json-schema.org/draft/2020-12/schema", "the schema ships");
 console.log("consumer ok");

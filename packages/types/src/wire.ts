@@ -3,7 +3,7 @@
 // these are the envelopes around them (ACP frames, AI SDK chunks, AG-UI events), written
 // after the emitters in crates/toolnorm-adapters/src/emit/.
 
-import type { NormalizedToolPart, ToolError, ToolEvent, ToolKind, ToolState } from "./toolnorm.js";
+import type { Approval, ApprovalScope, DecidedBy, NormalizedToolPart, ToolError, ToolEvent, ToolKind, ToolState } from "./toolnorm.js";
 
 /** `timing` of a part. */
 export type ToolTiming = NonNullable<NormalizedToolPart["timing"]>;
@@ -84,12 +84,36 @@ export type AcpToolCallUpdate = {
   _meta?: { toolnorm: AcpToolnormMeta };
 };
 
-/** A line of `--format acp`: a JSON-RPC `session/update` notification. */
-export type AcpFrame = {
+/** A `session/update` notification of a tool call. */
+export type AcpUpdateFrame = {
   jsonrpc: "2.0";
   method: "session/update";
   params: { sessionId: string; update: AcpToolCall | AcpToolCallUpdate };
 };
+
+/** An option of a permission request. */
+export type AcpPermissionOption = {
+  optionId: string;
+  name: string;
+  kind: "allow_once" | "allow_always" | "reject_once" | "reject_always";
+};
+
+/** The `session/request_permission` request of a call that waits for approval (after its frame). */
+export type AcpPermissionRequest = {
+  jsonrpc: "2.0";
+  /** `<call id>:approval`. */
+  id: string;
+  method: "session/request_permission";
+  params: {
+    sessionId: string;
+    toolCall: { toolCallId: string; title: string; kind: AcpToolKind; status: AcpToolCallStatus };
+    options: AcpPermissionOption[];
+    _meta: { toolnorm: { approval: Approval } };
+  };
+};
+
+/** A line of `--format acp`: a `session/update` notification, or a permission request. */
+export type AcpFrame = AcpUpdateFrame | AcpPermissionRequest;
 
 // --- The UI streams (`--format ai-sdk`, `--format ag-ui`) --------------------------------
 
@@ -128,16 +152,46 @@ export type AiSdkChunk =
 /** Fields of the AG-UI tool call events toolnorm writes. */
 type AgUiToolCallFields = { toolCallId: string; subagentRunId?: string };
 
+/** An AG-UI interrupt: a call waiting for approval, in a `RUN_FINISHED` outcome. */
+export type AgUiInterrupt = {
+  /** `<call id>:approval`. */
+  id: string;
+  reason: "tool_approval";
+  /** The approval's reason. */
+  message?: string;
+  toolCallId: string;
+  subagentRunId?: string;
+  /** JSON Schema of the answer: `approved`, and `optionId` among the provider's options. */
+  responseSchema: JsonObject;
+  metadata: { toolnorm: { approval: Approval } };
+};
+
+/** The answer to an interrupt, in the `input.resume` of the run that continues. */
+export type AgUiResumeEntry =
+  | {
+      interruptId: string;
+      status: "resolved";
+      payload: { approved: boolean; optionId?: string; scope?: ApprovalScope; decidedBy?: DecidedBy; feedback?: string };
+    }
+  | { interruptId: string; status: "cancelled" };
+
 /** A line of `--format ag-ui`: an AG-UI 1.0 event (the ones toolnorm writes). */
 export type AgUiEvent =
-  | { type: "RUN_STARTED"; threadId: string; runId: string; protocolVersion: "1.0" }
-  | { type: "RUN_FINISHED"; threadId: string; runId: string }
+  | {
+      type: "RUN_STARTED";
+      threadId: string;
+      runId: string;
+      protocolVersion: "1.0";
+      /** A run that continues after an interrupt: the answers known. */
+      input?: { threadId: string; runId: string; messages: []; resume: AgUiResumeEntry[] };
+    }
+  | { type: "RUN_FINISHED"; threadId: string; runId: string; outcome?: { type: "interrupt"; interrupts: AgUiInterrupt[] } }
   | (AgUiToolCallFields & { type: "TOOL_CALL_START"; toolCallName: string; metadata: UiMetadata })
   | (AgUiToolCallFields & { type: "TOOL_CALL_ARGS"; delta: string })
   | (AgUiToolCallFields & { type: "TOOL_CALL_END" })
   | (AgUiToolCallFields & { type: "TOOL_CALL_RESULT"; messageId: string; content: string; role: "tool"; metadata: UiMetadata })
   | { type: "SUBAGENT_STARTED"; subagentRunId: string; name: string; description: string; parentToolCallId: string; parentSubagentRunId?: string }
-  | { type: "SUBAGENT_FINISHED"; subagentRunId: string; result?: unknown; outcome?: { type: "suspended" } }
+  | { type: "SUBAGENT_FINISHED"; subagentRunId: string; result?: unknown; outcome?: { type: "suspended"; interruptIds?: string[] } }
   | { type: "SUBAGENT_ERROR"; subagentRunId: string; message: string; code?: string };
 
 /** The line type of each `--format`. */

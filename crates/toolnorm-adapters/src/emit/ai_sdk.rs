@@ -33,18 +33,15 @@
 //! No chunk of a call repeats the one before it: a snapshot writes only what changed.
 
 use foldhash::HashMap;
-use serde::Deserialize;
 use serde_json::Value;
-use toolnorm::{
-    Approval, ApprovalStatus, DecidedBy, NormalizedToolPart, ToolKind, ToolState, meta,
-};
+use toolnorm::{Approval, ApprovalStatus, DecidedBy, NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
 use super::json::{Object, json};
 use super::ui::{
-    Frames, UiEmitter, is_denial, meta_differs, open_json, parent_of, session_of, ui_writer,
-    write_meta,
+    Frames, UiEmitter, approval_of, is_denial, meta_differs, open_json, parent_of, session_of,
+    ui_writer, write_meta,
 };
 
 /// What a call looks like in the stream, as last sent.
@@ -352,11 +349,6 @@ fn input_changes(sent: &Sent, part: &Fields<'_>, meta: &[u8], denied: bool) -> b
         || sent.input.as_ref() != Some(part.input)
         || sent.title != part.title
         || meta_due && meta_differs(meta, &sent.meta)
-}
-
-/// The part's approval, when it has one.
-fn approval_of(part: &Fields<'_>) -> Option<Approval> {
-    Approval::deserialize(part.metadata?.get(meta::APPROVAL)?).ok()
 }
 
 /// Whether the part ends refused: a refusal's error code, or its approval denied or

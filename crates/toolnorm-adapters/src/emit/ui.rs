@@ -4,9 +4,12 @@
 
 use std::io::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use toolnorm::{ErrorCode, JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
+use toolnorm::{
+    Approval, ErrorCode, JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState,
+    meta,
+};
 
 use super::acp::Fields;
 use super::json::{Object, json};
@@ -204,6 +207,11 @@ pub(crate) fn output_text(out: &mut Vec<u8>, output: Option<&Value>) {
         Some(Value::String(text)) => json(out, text),
         Some(other) => json(out, &other.to_string()),
     }
+}
+
+/// The part's approval, when it has one.
+pub(crate) fn approval_of(part: &Fields<'_>) -> Option<Approval> {
+    Approval::deserialize(part.metadata?.get(meta::APPROVAL)?).ok()
 }
 
 /// Where the chunks (events) of a UI stream format go: one JSON line each, or one

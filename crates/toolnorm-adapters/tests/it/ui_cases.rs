@@ -182,6 +182,11 @@ fn cases() -> Vec<Case> {
             events: approvals(),
         },
         Case {
+            name: "approvals-nested",
+            why: "approvals while other calls are open: a subagent's call waits (the subagent is suspended and starts again), two calls wait at once and are answered one after the other, a call's input still streaming when another asks",
+            events: approvals_nested(),
+        },
+        Case {
             name: "input-never-streamed",
             why: "a call whose input comes only with its end, never running: no input delta carries it",
             events: vec![
@@ -379,6 +384,62 @@ fn approvals() -> Vec<Value> {
         decided("approval-policy", "approved", Some("policy")),
         running("approval-policy"),
         completed("approval-policy", Some(json!("done"))),
+    ]
+}
+
+/// The calls of the `approvals-nested` case.
+fn approvals_nested() -> Vec<Value> {
+    let asked = |id: &str| json!({"type": "approvalRequested", "id": id, "reason": "Run it?"});
+    let decided = |id: &str, decision: &str| json!({"type": "approvalResolved", "id": id, "decision": decision, "decidedBy": "user"});
+    let child = |id: &str| {
+        json!({"type": "toolCallStarted", "id": id, "name": "Bash", "kind": "bash", "title": "rm a.txt",
+               "input": {"command": "rm a.txt"}, "metadata": {"parentToolCallId": "nested-task"}})
+    };
+    vec![
+        started(
+            "nested-task",
+            "Task",
+            "subagent",
+            "Clean up",
+            Some(json!({"subagent_type": "cleaner", "prompt": "clean up"})),
+        ),
+        running("nested-task"),
+        started(
+            "nested-streaming",
+            "Write",
+            "file_write",
+            "Writing",
+            Some(json!({})),
+        ),
+        json!({"type": "inputUpdated", "id": "nested-streaming", "input": {"path": "e.txt"}}),
+        child("nested-child"),
+        asked("nested-child"),
+        decided("nested-child", "approved"),
+        running("nested-child"),
+        completed("nested-child", Some(json!("removed"))),
+        json!({"type": "inputUpdated", "id": "nested-streaming", "input": {"path": "e.txt", "content": "done"}}),
+        completed("nested-streaming", None),
+        completed("nested-task", Some(json!("cleaned up"))),
+        started(
+            "nested-first",
+            "Bash",
+            "bash",
+            "rm b.txt",
+            Some(json!({"command": "rm b.txt"})),
+        ),
+        asked("nested-first"),
+        started(
+            "nested-second",
+            "Bash",
+            "bash",
+            "rm c.txt",
+            Some(json!({"command": "rm c.txt"})),
+        ),
+        asked("nested-second"),
+        decided("nested-second", "denied"),
+        decided("nested-first", "approved"),
+        running("nested-first"),
+        completed("nested-first", Some(json!("removed"))),
     ]
 }
 

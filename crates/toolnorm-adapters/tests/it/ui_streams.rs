@@ -311,9 +311,11 @@ pub(crate) fn check_messages_show_changes(chunks: &[Value], origin: &str) {
     }
 }
 
-/// The AG-UI rules: one run around everything; per call START, ARGS, END, then RESULT
-/// when it ended; a call's events carry the subagent of its START; subagents start
-/// before what they own and end once.
+/// The AG-UI rules: runs around everything, one after the other, a run ending early only
+/// on calls waiting for approval (its interrupts, each a call whose arguments were sent);
+/// per call START, ARGS, END, then RESULT when it ended; a call's events carry the
+/// subagent of its START; subagents start before what they own and end once, or are
+/// suspended by an interrupt and start again in the run that continues.
 pub(crate) fn check_ag_ui(
     events: &[Value],
     last: &HashMap<String, NormalizedToolPart>,
@@ -325,8 +327,37 @@ pub(crate) fn check_ag_ui(
     let mut owner: HashMap<String, Value> = HashMap::new();
     let mut active = HashSet::new();
     let mut finished = HashSet::new();
+    let mut suspended = HashSet::new();
+    let mut paused = false;
     for event in events.get(1..events.len() - 1).unwrap() {
         let kind = event["type"].as_str().unwrap();
+        assert!(
+            !paused || kind == "RUN_STARTED",
+            "{origin}: {kind} after the run ended"
+        );
+        match kind {
+            "RUN_FINISHED" => {
+                assert_eq!(event["outcome"]["type"], "interrupt", "{origin}: {event}");
+                assert!(
+                    active.is_empty(),
+                    "{origin}: subagents running at an interrupt"
+                );
+                for interrupt in event["outcome"]["interrupts"].as_array().unwrap() {
+                    let id = interrupt["toolCallId"].as_str().unwrap();
+                    assert_eq!(phase.get(id).copied(), Some("ended"), "{origin}: {id}");
+                    let approval = last[id].metadata.as_ref().unwrap().get("approval");
+                    assert!(approval.is_some(), "{origin}: {id} has no approval");
+                }
+                paused = true;
+                continue;
+            }
+            "RUN_STARTED" => {
+                assert!(paused, "{origin}: a run started inside a run");
+                paused = false;
+                continue;
+            }
+            _ => {}
+        }
         if let Some(subagent) = event.get("subagentRunId").and_then(Value::as_str)
             && kind.starts_with("TOOL_CALL_")
         {
@@ -339,6 +370,10 @@ pub(crate) fn check_ag_ui(
             "SUBAGENT_STARTED" => {
                 let id = event["subagentRunId"].as_str().unwrap().to_owned();
                 assert_eq!(last[&id].kind.as_str(), "subagent", "{origin}");
+                assert!(
+                    !finished.contains(&id) || suspended.remove(&id),
+                    "{origin}: {id} started after it ended"
+                );
                 assert!(active.insert(id), "{origin}: started twice");
                 continue;
             }
@@ -348,11 +383,15 @@ pub(crate) fn check_ag_ui(
                     active.remove(&id),
                     "{origin}: {kind} of a subagent not running"
                 );
-                let expected = match last[&id].state.as_str() {
-                    "error" => "SUBAGENT_ERROR",
-                    _ => "SUBAGENT_FINISHED",
-                };
-                assert_eq!(kind, expected, "{origin}: {id}");
+                if event["outcome"]["type"] == "suspended" {
+                    suspended.insert(id.clone());
+                } else {
+                    let expected = match last[&id].state.as_str() {
+                        "error" => "SUBAGENT_ERROR",
+                        _ => "SUBAGENT_FINISHED",
+                    };
+                    assert_eq!(kind, expected, "{origin}: {id}");
+                }
                 finished.insert(id);
                 continue;
             }

@@ -37,6 +37,15 @@ impl AcpAdapter {
             ));
             return;
         };
+        if params
+            .get("_meta")
+            .and_then(|meta| meta.get(crate::acp::META_KEY))
+            .is_some()
+        {
+            // A request toolnorm wrote: the call's frames carry its approval whole
+            // (`_meta.toolnorm.metadata.approval`), restored with them.
+            return;
+        }
         let request = match PermissionRequest::deserialize(params) {
             Ok(request) => request,
             Err(error) => {

@@ -5,20 +5,26 @@
 //! only the fields that changed. Whatever ACP has no field for travels under
 //! `_meta.toolnorm` (see [`META_KEY`]).
 //!
+//! A call that waits for approval (its `metadata.approval` pending) is also asked about:
+//! a `session/request_permission` request follows its frame (see [`permission`]), which
+//! [`AcpEmitter::frames`] and the `acp` format give, and [`AcpEmitter::part`] does not.
+//!
 //! Frames are written straight into a byte buffer from the borrowed part: each field of
 //! a call's view ([`view::View`]) is kept as the JSON text last sent, so a change is a
 //! comparison of bytes and nothing is built as a `serde_json::Value` on the way.
 
 mod format;
+mod permission;
 mod view;
 
 use std::io::{self, Write};
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use serde_json::Value;
 use toolnorm::{JsonObject, NormalizedToolPart, PartView, Timing, ToolError, ToolKind, ToolState};
 
 use super::json::{Object, json};
+use super::ui::approval_of;
 use crate::acp::META_KEY;
 pub(crate) use format::FORMAT;
 use view::{FIELDS, View};
@@ -117,6 +123,10 @@ pub struct AcpEmitter {
     scratch: View,
     /// The frame being written.
     frame: Vec<u8>,
+    /// The permission request written with it, when its call asks now.
+    request: Vec<u8>,
+    /// Open calls whose permission request was written.
+    asked: HashSet<String>,
 }
 
 impl Default for AcpEmitter {
@@ -136,6 +146,8 @@ impl AcpEmitter {
             open: HashMap::default(),
             scratch: View::default(),
             frame: Vec::new(),
+            request: Vec::new(),
+            asked: HashSet::default(),
         }
     }
 
@@ -146,15 +158,43 @@ impl AcpEmitter {
     /// [`Fold`](toolnorm::Fold)) reports, in order: a terminal snapshot ends its call
     /// here, and the fold reports nothing for a call after its end (an exact duplicate,
     /// [`Outcome::Unchanged`](toolnorm::Outcome::Unchanged), is not a change).
+    ///
+    /// A call's permission request, when it asks, is not among them: see
+    /// [`frames`](Self::frames).
     pub fn part(&mut self, part: &NormalizedToolPart) -> Option<Value> {
         if !self.frame_of(Fields::from(part)).ok()? {
             return None;
         }
-        // The frame nests the part's values a few levels deeper than they came: read it
-        // back without serde_json's depth limit (it is no deeper than the part).
-        let mut reader = serde_json::Deserializer::from_slice(&self.frame);
-        reader.disable_recursion_limit();
-        serde::Deserialize::deserialize(&mut reader).ok()
+        read_back(&self.frame)
+    }
+
+    /// Every frame for a new snapshot of `part`: its frame as [`part`](Self::part)
+    /// makes it, then, when its approval is asked now, the `session/request_permission`
+    /// request.
+    ///
+    /// ```
+    /// use toolnorm_adapters::{AcpEmitter, AcpOptions};
+    ///
+    /// let mut emitter = AcpEmitter::new(AcpOptions::default());
+    /// let part: toolnorm::NormalizedToolPart = serde_json::from_str(
+    ///     r#"{"id":"t1","name":"Bash","kind":"bash","title":"rm a.txt","input":{},"state":"started",
+    ///         "metadata":{"approval":{"status":"pending","reason":"Run it?"}}}"#,
+    /// )?;
+    /// let frames = emitter.frames(&part);
+    /// assert_eq!(frames[0]["params"]["update"]["sessionUpdate"], "tool_call");
+    /// assert_eq!(frames[1]["method"], "session/request_permission");
+    /// assert_eq!(frames[1]["params"]["options"][0]["kind"], "allow_once");
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn frames(&mut self, part: &NormalizedToolPart) -> Vec<Value> {
+        let Ok(written) = self.frame_of(Fields::from(part)) else {
+            return Vec::new();
+        };
+        let frame = written.then(|| read_back(&self.frame)).flatten();
+        let request = (!self.request.is_empty())
+            .then(|| read_back(&self.request))
+            .flatten();
+        frame.into_iter().chain(request).collect()
     }
 
     /// Writes the frame for a new snapshot (as [`part`](Self::part) makes it) as one
@@ -164,11 +204,18 @@ impl AcpEmitter {
         part: Fields<'_>,
         out: &mut impl Write,
     ) -> io::Result<bool> {
-        if !self.frame_of(part)? {
-            return Ok(false);
+        let written = self.frame_of(part)?;
+        if written {
+            self.frame.push(b'\n');
+            out.write_all(&self.frame)?;
         }
-        self.frame.push(b'\n');
-        out.write_all(&self.frame)?;
+        if !self.request.is_empty() {
+            self.request.push(b'\n');
+            out.write_all(&self.request)?;
+        }
+        if !written {
+            return Ok(!self.request.is_empty());
+        }
         if self.frame.capacity() > 1 << 20 {
             // One huge frame does not hold its memory for the rest of the stream.
             self.frame = Vec::new();
@@ -176,8 +223,23 @@ impl AcpEmitter {
         Ok(true)
     }
 
-    /// Writes the frame for `part` into `self.frame`; `false` when nothing changed.
+    /// Writes the frame for `part` into `self.frame`, and its permission request into
+    /// `self.request` when it asks now; `false` when nothing changed.
     fn frame_of(&mut self, part: Fields<'_>) -> serde_json::Result<bool> {
+        self.request.clear();
+        if part.state.is_terminal() {
+            self.asked.remove(part.id);
+        } else if !self.asked.contains(part.id)
+            && let Some(approval) = approval_of(&part).filter(|approval| approval.is_pending())
+        {
+            permission::write_request(
+                &mut self.request,
+                &self.options.session_id,
+                &part,
+                &approval,
+            )?;
+            self.asked.insert(part.id.to_owned());
+        }
         let mut next = std::mem::take(&mut self.scratch);
         next.fill(part, self.options.output_cap)?;
         self.frame.clear();
@@ -206,6 +268,14 @@ impl AcpEmitter {
         }
         Ok(true)
     }
+}
+
+/// A frame read back as a value. It nests the part's values a few levels deeper than
+/// they came: read without serde_json's depth limit (it is no deeper than the part).
+fn read_back(frame: &[u8]) -> Option<Value> {
+    let mut reader = serde_json::Deserializer::from_slice(frame);
+    reader.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut reader).ok()
 }
 
 /// Opens `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":…,"update":{`

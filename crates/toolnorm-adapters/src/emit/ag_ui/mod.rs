@@ -10,6 +10,8 @@
 //! | `error` | `TOOL_CALL_RESULT` with `content` = `error.message`; `metadata.toolnorm.state` is `"error"` and `metadata.toolnorm.error` the error (code, details) |
 //! | a subagent call ends | `SUBAGENT_FINISHED` (complete, `result` = the output) or `SUBAGENT_ERROR` (`message`, `code`) before its result |
 //! | end of the stream | `TOOL_CALL_ARGS`/`TOOL_CALL_END` of calls still in `started`, `SUBAGENT_FINISHED` with outcome `suspended` for subagents still running, `RUN_FINISHED` |
+//! | its approval asked (`metadata.approval` pending) | the arguments of every open call, `SUBAGENT_FINISHED` (`suspended`, with the `interruptIds` it raised) for running subagents, `RUN_FINISHED` with outcome `interrupt` (see [`interrupt`]) |
+//! | the next event after such an end | `RUN_STARTED` of the run that continues (`<thread>-run-2`, …), its `input.resume` answering the interrupts decided by then, `SUBAGENT_STARTED` again for the suspended subagents |
 //!
 //! AG-UI has no failed tool result: a failure is a result whose `metadata.toolnorm`
 //! says so (refusals too, with code `permission_denied` or `user_rejected`). Events of a
@@ -19,16 +21,19 @@
 //! Changes of a running call that AG-UI has no event for (title, metadata, streamed
 //! output) show in its result's metadata.
 
+mod interrupt;
+
 use std::collections::BTreeMap;
 
 use foldhash::{HashMap, HashSet};
-use serde_json::Value;
+use serde_json::{Value, json as value};
 use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
 use super::json::{Object, json};
-use super::ui::{Frames, UiEmitter, output_text, parent_of, ui_writer, write_meta};
+use super::ui::{Frames, UiEmitter, approval_of, output_text, parent_of, ui_writer, write_meta};
+use interrupt::Interrupts;
 
 /// What was sent of an open call.
 #[derive(Debug)]
@@ -42,6 +47,18 @@ struct Open {
     /// The input as last seen, as JSON text, while the call is `started` (it is sent at
     /// `TOOL_CALL_END`, which a later snapshot or the end of the stream brings).
     input: Vec<u8>,
+}
+
+/// A running subagent invocation, as `SUBAGENT_STARTED` announced it (sent again when a
+/// run continues after an interrupt suspended it).
+#[derive(Debug, Clone)]
+struct Subagent {
+    /// Its place in the order subagents started.
+    seq: u64,
+    name: String,
+    description: String,
+    /// The subagent whose call started it.
+    parent: Option<String>,
 }
 
 /// Turns part snapshots into AG-UI events.
@@ -62,18 +79,27 @@ struct Open {
 /// ```
 #[derive(Debug)]
 pub struct AgUiEmitter {
+    /// The thread id.
+    thread: String,
     /// The thread id, as JSON text.
     thread_id: Vec<u8>,
-    /// The run id (`<thread_id>-run`), as JSON text.
+    /// The run id (`<thread_id>-run`, then `<thread_id>-run-2`, … for the runs that
+    /// continue after an interrupt), as JSON text.
     run_id: Vec<u8>,
+    /// Runs started.
+    runs: u64,
     started: bool,
     /// Open calls.
     open: HashMap<String, Open>,
     /// The open calls in the order they started, by [`Open::seq`].
     order: BTreeMap<u64, String>,
     seq: u64,
-    /// Running subagent invocations (their call ids).
-    subagents: HashSet<String>,
+    /// Running subagent invocations, by their call ids.
+    subagents: HashMap<String, Subagent>,
+    /// Subagent invocations an interrupt suspended, to start again when the run goes on.
+    suspended: Vec<(String, Subagent)>,
+    /// The calls waiting for approval.
+    interrupts: Interrupts,
     /// Subagent invocations that ended (ids are not reused within a run).
     ended_subagents: HashSet<String>,
     /// The events of [`part`](Self::part) and [`finish`](Self::finish).
@@ -89,13 +115,17 @@ impl AgUiEmitter {
         let mut run_id = Vec::new();
         json(&mut run_id, &format!("{thread_id}-run"));
         AgUiEmitter {
+            thread: thread_id,
             thread_id: thread,
             run_id,
+            runs: 0,
             started: false,
             open: HashMap::default(),
             order: BTreeMap::new(),
             seq: 0,
-            subagents: HashSet::default(),
+            subagents: HashMap::default(),
+            suspended: Vec::new(),
+            interrupts: Interrupts::default(),
             ended_subagents: HashSet::default(),
             frames: Frames::new(false),
         }
@@ -133,11 +163,17 @@ impl AgUiEmitter {
         part: Fields<'_>,
         frames: &mut Frames,
     ) -> serde_json::Result<()> {
-        self.run_started(frames);
+        let approval = approval_of(&part);
+        if self.interrupts.paused {
+            let answers = self.interrupts.answers(&part, approval.as_ref());
+            self.resume(answers, frames)?;
+        } else {
+            self.run_started(frames);
+        }
         let id = part.id;
         if !self.open.contains_key(id) {
             let subagent = parent_of(&part)
-                .filter(|parent| self.subagents.contains(*parent))
+                .filter(|parent| self.subagents.contains_key(*parent))
                 .map(str::to_owned);
             frames.object(|event| {
                 head(event, "TOOL_CALL_START", id, subagent.as_deref());
@@ -146,8 +182,14 @@ impl AgUiEmitter {
                 write_meta(event.out(), &part, true)
             })?;
             if part.kind == ToolKind::Subagent && !self.ended_subagents.contains(id) {
-                subagent_started(frames, &part, subagent.as_deref())?;
-                self.subagents.insert(id.to_owned());
+                let started = Subagent {
+                    seq: self.seq,
+                    name: subagent_name(&part).to_owned(),
+                    description: part.title.to_owned(),
+                    parent: subagent.clone(),
+                };
+                subagent_started(frames, id, &started)?;
+                self.subagents.insert(id.to_owned(), started);
             }
             self.seq += 1;
             self.open.insert(
@@ -169,8 +211,15 @@ impl AgUiEmitter {
         } else {
             self.end_call(id, Some(part.input), frames)?;
         }
+        let attributed = self.open.get(id).and_then(|open| open.subagent.clone());
+        if self
+            .interrupts
+            .sees(&part, approval.as_ref(), attributed.as_deref())
+        {
+            return self.pause(frames);
+        }
         if part.state.is_terminal() {
-            if self.subagents.contains(id) {
+            if self.subagents.contains_key(id) {
                 self.end_subagent(id, Some(&part), frames)?;
             }
             let open = self.open.remove(id);
@@ -203,12 +252,20 @@ impl AgUiEmitter {
     /// Writes the events that end the stream: the arguments of calls still open, the end
     /// of subagents still running (suspended), `RUN_FINISHED`.
     pub(crate) fn write_finish(&mut self, frames: &mut Frames) {
+        if self.interrupts.paused {
+            // The stream ended waiting: its last run ended with the interrupt.
+            return;
+        }
         self.run_started(frames);
+        if self.interrupts.any_waiting() {
+            let _ = self.pause(frames);
+            return;
+        }
         let order: Vec<String> = self.order.values().cloned().collect();
         for id in order {
             let _ = self.end_call(&id, None, frames);
         }
-        let mut running: Vec<String> = self.subagents.iter().cloned().collect();
+        let mut running: Vec<String> = self.subagents.keys().cloned().collect();
         running.sort();
         for id in running {
             let _ = self.end_subagent(&id, None, frames);
@@ -225,6 +282,7 @@ impl AgUiEmitter {
     fn run_started(&mut self, frames: &mut Frames) {
         if !self.started {
             self.started = true;
+            self.runs += 1;
             let _ = frames.object(|event| {
                 event.str("type", "RUN_STARTED");
                 event.raw("threadId", &self.thread_id);
@@ -233,6 +291,78 @@ impl AgUiEmitter {
                 Ok(())
             });
         }
+    }
+
+    /// Ends the run on the calls waiting for approval: the arguments of every open call,
+    /// running subagents suspended (with the interrupts their calls raised), then
+    /// `RUN_FINISHED` with outcome `interrupt`.
+    fn pause(&mut self, frames: &mut Frames) -> serde_json::Result<()> {
+        let order: Vec<String> = self.order.values().cloned().collect();
+        for id in order {
+            self.end_call(&id, None, frames)?;
+        }
+        let mut running: Vec<(String, Subagent)> = self.subagents.drain().collect();
+        running.sort_by_key(|(_, subagent)| subagent.seq);
+        // The innermost first: a subagent ends before the one that started it.
+        for (id, _) in running.iter().rev() {
+            let raised = self.interrupts.raised_in(id);
+            frames.object(|event| {
+                event.str("type", "SUBAGENT_FINISHED");
+                event.str("subagentRunId", id);
+                event.value(
+                    "outcome",
+                    &value!({"type": "suspended", "interruptIds": raised}),
+                )
+            })?;
+        }
+        self.suspended = running;
+        let interrupts = self.interrupts.interrupts();
+        frames.object(|event| {
+            event.str("type", "RUN_FINISHED");
+            event.raw("threadId", &self.thread_id);
+            event.raw("runId", &self.run_id);
+            event.value(
+                "outcome",
+                &value!({"type": "interrupt", "interrupts": interrupts}),
+            )
+        })?;
+        self.started = false;
+        self.interrupts.paused = true;
+        Ok(())
+    }
+
+    /// Starts the run that continues after an interrupt: `RUN_STARTED` with the answers
+    /// known (`input.resume`), then the suspended subagents again.
+    fn resume(&mut self, answers: Vec<Value>, frames: &mut Frames) -> serde_json::Result<()> {
+        self.runs += 1;
+        self.run_id.clear();
+        json(
+            &mut self.run_id,
+            &format!("{}-run-{}", self.thread, self.runs),
+        );
+        frames.object(|event| {
+            event.str("type", "RUN_STARTED");
+            event.raw("threadId", &self.thread_id);
+            event.raw("runId", &self.run_id);
+            event.str("protocolVersion", "1.0");
+            if !answers.is_empty() {
+                event.key("input");
+                let mut input = Object::open(event.out());
+                input.raw("threadId", &self.thread_id);
+                input.raw("runId", &self.run_id);
+                input.raw("messages", b"[]");
+                input.value("resume", &answers)?;
+                input.close();
+            }
+            Ok(())
+        })?;
+        self.started = true;
+        self.interrupts.paused = false;
+        for (id, subagent) in std::mem::take(&mut self.suspended) {
+            subagent_started(frames, &id, &subagent)?;
+            self.subagents.insert(id, subagent);
+        }
+        Ok(())
     }
 
     /// `TOOL_CALL_ARGS` and `TOOL_CALL_END` of a call whose input is complete: `input`,
@@ -326,22 +456,23 @@ impl AgUiEmitter {
     }
 }
 
-fn subagent_started(
-    frames: &mut Frames,
-    part: &Fields<'_>,
-    parent: Option<&str>,
-) -> serde_json::Result<()> {
-    let name = ["subagent_type", "subagentType", "agent"]
+/// The name of the agent a subagent call runs: its input's agent type, else the tool.
+fn subagent_name<'a>(part: &Fields<'a>) -> &'a str {
+    ["subagent_type", "subagentType", "agent"]
         .iter()
         .find_map(|key| part.input.get(key)?.as_str())
-        .unwrap_or(part.name);
+        .unwrap_or(part.name)
+}
+
+/// `SUBAGENT_STARTED` of the subagent of call `id`.
+fn subagent_started(frames: &mut Frames, id: &str, subagent: &Subagent) -> serde_json::Result<()> {
     frames.object(|event| {
         event.str("type", "SUBAGENT_STARTED");
-        event.str("subagentRunId", part.id);
-        event.str("name", name);
-        event.str("description", part.title);
-        event.str("parentToolCallId", part.id);
-        if let Some(parent) = parent {
+        event.str("subagentRunId", id);
+        event.str("name", &subagent.name);
+        event.str("description", &subagent.description);
+        event.str("parentToolCallId", id);
+        if let Some(parent) = &subagent.parent {
             event.str("parentSubagentRunId", parent);
         }
         Ok(())

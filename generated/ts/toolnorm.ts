@@ -192,6 +192,49 @@ optionId?: string,
 feedback?: string, };
 
 /**
+ * One answer a question offers.
+ */
+export type QuestionOption = { 
+/**
+ * What the option says (and what an answer choosing it holds).
+ */
+label: string, 
+/**
+ * What choosing it means, when the agent says.
+ */
+description?: string, };
+
+/**
+ * A question a call asks the user: one entry of `metadata.questions`.
+ */
+export type Question = { 
+/**
+ * The provider's id of the question, when it gives one (Codex).
+ */
+id?: string, 
+/**
+ * The question.
+ */
+question: string, 
+/**
+ * A short label for it (a tab or chip), when the agent gives one.
+ */
+header?: string, 
+/**
+ * The answers offered (none: a free answer).
+ */
+options?: Array<QuestionOption>, 
+/**
+ * Whether several options may be chosen.
+ */
+multiSelect?: boolean, 
+/**
+ * The answer: the labels of the options chosen, or the user's own text. Absent
+ * until the user answered (or when the stream does not say what they answered).
+ */
+answer?: Array<string>, };
+
+/**
  * A call became known.
  */
 export type ToolCallStarted = { 

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use toolnorm::{
     Approval, ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, ApprovalStatus,
     DecidedBy, Decision, InputUpdated, LegacyToolState, MetadataMerged, NormalizedToolPart,
-    OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning,
-    ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState,
+    OutputAppended, Question, QuestionOption, TitleUpdated, ToolCallCompleted, ToolCallFailed,
+    ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolKind, ToolState,
 };
 use toolnorm_adapters::{ToolnormMeta, UiMeta};
 use ts_rs::{Config, TS};
@@ -100,6 +100,8 @@ pub fn render() -> String {
         declaration::<ApprovalScope>(&config),
         declaration::<ApprovalOption>(&config),
         declaration::<Approval>(&config),
+        declaration::<QuestionOption>(&config),
+        declaration::<Question>(&config),
         declaration::<ToolCallStarted>(&config),
         declaration::<InputUpdated>(&config),
         declaration::<TitleUpdated>(&config),
@@ -238,6 +240,8 @@ pub fn outputs() -> Result<Vec<(String, String)>, Error> {
         ("ToolError", schema::<ToolError>("ToolError")?),
         // `metadata.approval` of a part.
         ("Approval", schema::<Approval>("Approval")?),
+        // An entry of `metadata.questions` of a `question` call's part.
+        ("Question", schema::<Question>("Question")?),
         (
             "LegacyToolState",
             schema::<LegacyToolState>("LegacyToolState")?,

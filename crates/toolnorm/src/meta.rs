@@ -78,6 +78,10 @@ pub const PROGRESS: &str = "progress";
 /// `scope`, `reason`, `options`, `risk`, `optionId`, `feedback`), set by the
 /// `approvalRequested` and `approvalResolved` events.
 pub const APPROVAL: &str = "approval";
+/// A `question` call's questions: a list of the typed [`Question`](crate::Question)
+/// (`question`, `header`, `options`, `multiSelect`, and the `answer` once given), read
+/// from the call's input and, when it ends, its output.
+pub const QUESTIONS: &str = "questions";
 /// Codex command: what was written to its terminal while it ran, in order, each
 /// `{stdin, processId}` (`stdin` empty when the terminal was only polled).
 pub const TERMINAL_INPUT: &str = "terminalInput";

@@ -56,6 +56,8 @@ import type {
   OutputAppended,
   PartsById,
   PartsLine,
+  Question,
+  QuestionOption,
   TitleUpdated,
   ToolCallCompleted,
   ToolCallFailed,
@@ -155,6 +157,9 @@ const first: AcpToolCall = {
 const update: AcpToolCallUpdate = { sessionUpdate: "tool_call_update", toolCallId: "t1", status, rawOutput: null };
 const frames: AcpFrame[] = [first, update].map((u) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: u } }));
 const approval: Approval = { status: "pending", reason: "Run it?" };
+const offered: QuestionOption = { label: "SQLite", description: "One file" };
+const question: Question = { question: "Which database?", options: [offered], answer: ["SQLite"] };
+check(question.answer?.[0] === offered.label, "a question's answer");
 const permissionOption: AcpPermissionOption = { optionId: "allow", name: "Allow", kind: "allow_once" };
 const ask: AcpPermissionRequest = {
   jsonrpc: "2.0", id: "t1:approval", method: "session/request_permission",

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, Write};
 
 use serde::Deserialize;
-use toolnorm::{Approval, Fold, NormalizedToolPart, ToolKind, ToolState, meta};
+use toolnorm::{Approval, Fold, NormalizedToolPart, Question, ToolKind, ToolState, meta};
 
 use super::format::FormatSpec;
 use super::writer::{FormatWriter, StepOut, WriterOptions};
@@ -174,6 +174,10 @@ impl Pretty {
             line.push_str("  ");
             line.push_str(&c.paint("35", &approval));
         }
+        if let Some(answers) = question_note(part) {
+            line.push_str("  ");
+            line.push_str(&c.paint("35", &answers));
+        }
         line
     }
 }
@@ -240,6 +244,22 @@ fn approval_note(part: &NormalizedToolPart) -> Option<String> {
         note.push_str(&human_duration(wait));
     }
     Some(note)
+}
+
+/// What a `question` call's questions say, on its line: `answered: SQLite · auth, search`
+/// (each question's answer), or `waiting for an answer` while it is open.
+fn question_note(part: &NormalizedToolPart) -> Option<String> {
+    let questions = part.metadata.as_ref()?.get(meta::QUESTIONS)?;
+    let questions = Vec::<Question>::deserialize(questions).ok()?;
+    let answers: Vec<String> = questions
+        .iter()
+        .filter_map(|question| question.answer.as_ref())
+        .map(|answer| first_line(&answer.join(", ")))
+        .collect();
+    if !answers.is_empty() {
+        return Some(format!("answered: {}", answers.join(" · ")));
+    }
+    (!questions.is_empty() && !part.state.is_terminal()).then(|| "waiting for an answer".to_owned())
 }
 
 /// The first line of `text`, at most 100 characters, with `…` when cut: how a title or

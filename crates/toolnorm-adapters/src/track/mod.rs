@@ -21,6 +21,7 @@ mod approval;
 mod fact;
 mod failure;
 mod output;
+mod question;
 mod redaction;
 mod sessions;
 
@@ -359,6 +360,7 @@ impl<'a> Facts<'a> {
         } else {
             tracker.extras.insert(sighting.id.clone(), extras);
         }
+        let id = sighting.id.clone();
         self.emit(
             line,
             ToolCallStarted {
@@ -372,6 +374,9 @@ impl<'a> Facts<'a> {
             }
             .into(),
         );
+        if !sighting.restored {
+            self.note_questions(line, &id, None, None);
+        }
     }
 
     /// An open call seen again: its input, the provider's title and metadata refined.
@@ -434,6 +439,7 @@ impl<'a> Facts<'a> {
                 }
                 .into(),
             );
+            self.note_questions(line, id, None, None);
         }
         if !(changed || retitle) {
             return;
@@ -508,6 +514,9 @@ impl<'a> Facts<'a> {
     pub fn complete(&mut self, line: u64, id: &str, output: Option<Value>, ending: Ending) {
         let id = self.part_id(id);
         let id: &str = &id;
+        if !ending.restored {
+            self.note_questions(line, id, ending.input.as_ref(), output.as_ref());
+        }
         let title = self.close(id, ending.input.as_ref());
         self.emit(
             line,
@@ -532,6 +541,7 @@ impl<'a> Facts<'a> {
     /// The call whose part id is `id` failed with `error`.
     fn fail_part(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
         if !ending.restored {
+            self.note_questions(line, id, ending.input.as_ref(), None);
             self.ask_before_refusal(line, id, &error);
         }
         let title = self.close(id, ending.input.as_ref());

@@ -23,6 +23,7 @@ mod line_classes;
 mod lone_surrogates;
 mod midstream;
 mod pi;
+mod questions;
 mod qwen_session;
 mod redaction;
 mod rollout;

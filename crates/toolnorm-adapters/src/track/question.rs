@@ -18,6 +18,7 @@
 //! An answer of several options in one text (`"A, B"`) is split for a question that
 //! allows several. A question the output does not answer (`Unanswered`) keeps no answer.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use toolnorm::{JsonObject, Question, QuestionOption, ToolKind, meta};
 
@@ -30,7 +31,7 @@ impl Facts<'_> {
     /// A `question` call's questions, from `input` (else its current input) and, when it
     /// ends, the answers in `output`: `metadataMerged` of `metadata.questions` when they
     /// differ from the ones it has.
-    pub(super) fn note_questions(
+    pub(crate) fn note_questions(
         &mut self,
         line: u64,
         id: &str,
@@ -49,6 +50,18 @@ impl Facts<'_> {
             return;
         }
         answer(&mut questions, input, output);
+        // An answer known before (an earlier event told it) stays when the output does
+        // not repeat it.
+        let known = call
+            .metadata()
+            .get(meta::QUESTIONS)
+            .and_then(|known| Vec::<Question>::deserialize(known).ok())
+            .unwrap_or_default();
+        for (question, known) in questions.iter_mut().zip(known) {
+            if question.answer.is_none() && question.question == known.question {
+                question.answer = known.answer;
+            }
+        }
         let Ok(value) = serde_json::to_value(&questions) else {
             return;
         };

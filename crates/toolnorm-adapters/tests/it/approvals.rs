@@ -179,3 +179,88 @@ fn a_refusal_nobody_was_seen_asking_for_is_a_denied_approval() {
             .is_none_or(|metadata| !metadata.contains_key("approval"))
     );
 }
+
+/// `opencode serve`: a `bash` tool part in `status`, as `message.part.updated`.
+fn opencode_part(status: &str) -> Value {
+    let mut state = json!({"status": status, "input": {"command": "rm notes.txt"}, "time": {"start": 1767226260000_u64}});
+    match status {
+        "error" => {
+            state["error"] = json!("The user rejected permission to use this specific tool call.")
+        }
+        "completed" => {
+            state["output"] = json!("");
+            state["title"] = json!("rm notes.txt");
+            state["metadata"] = json!({"exit": 0});
+        }
+        _ => {}
+    }
+    if status != "running" {
+        state["time"]["end"] = json!(1767226280000_u64);
+    }
+    json!({"type": "message.part.updated", "properties": {"sessionID": "ses_1", "part": {"type": "tool", "tool": "bash",
+        "callID": "call_1", "state": state, "id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1"}}})
+}
+
+#[test]
+fn opencode_permission_asked_and_replied() {
+    let asked = json!({"type": "permission.asked", "properties": {"id": "per_1", "sessionID": "ses_1", "permission": "bash",
+        "patterns": ["rm notes.txt"], "metadata": {}, "always": ["rm *"], "tool": {"messageID": "msg_1", "callID": "call_1"}}});
+    let reply = |reply: &str| json!({"type": "permission.replied", "properties": {"sessionID": "ses_1", "requestID": "per_1", "reply": reply}});
+    let waiting = read("opencode", &[opencode_part("running"), asked.clone()]);
+    assert_eq!(approval(&waiting[0])["status"], "pending");
+    assert_eq!(approval(&waiting[0])["reason"], "bash: rm notes.txt");
+    assert_eq!(approval(&waiting[0])["options"][1]["id"], "always");
+
+    let rejected = read(
+        "opencode",
+        &[
+            opencode_part("running"),
+            asked.clone(),
+            reply("reject"),
+            opencode_part("error"),
+        ],
+    );
+    assert_eq!(rejected[0].state, ToolState::Error);
+    let error = rejected[0].error.as_ref().unwrap();
+    assert_eq!(
+        error.code.as_ref().map(|code| code.as_str()),
+        Some("user_rejected")
+    );
+    assert_eq!(
+        error.message,
+        "The user rejected permission to use this specific tool call."
+    );
+    assert_eq!(approval(&rejected[0])["decidedBy"], "user");
+
+    let always = read(
+        "opencode",
+        &[
+            opencode_part("running"),
+            asked,
+            reply("always"),
+            opencode_part("completed"),
+        ],
+    );
+    assert_eq!(always[0].state, ToolState::Complete);
+    assert_eq!(approval(&always[0])["status"], "approved");
+    assert_eq!(approval(&always[0])["scope"], "always");
+
+    // Before 1.x: `permission.updated` and `permission.replied` with `permissionID`.
+    let older = read(
+        "opencode",
+        &[
+            opencode_part("running"),
+            json!({"type": "permission.updated", "properties": {"id": "per_2", "type": "bash", "pattern": "rm *",
+                "sessionID": "ses_1", "messageID": "msg_1", "callID": "call_1", "title": "rm notes.txt",
+                "metadata": {}, "time": {"created": 1767226270000_u64}}}),
+            json!({"type": "permission.replied", "properties": {"sessionID": "ses_1", "permissionID": "per_2", "response": "once"}}),
+            opencode_part("completed"),
+        ],
+    );
+    assert_eq!(approval(&older[0])["reason"], "rm notes.txt");
+    assert_eq!(approval(&older[0])["optionId"], "once");
+    assert!(
+        approval(&older[0])["requestedAt"].is_string()
+            || approval(&older[0])["requestedAt"].is_number()
+    );
+}

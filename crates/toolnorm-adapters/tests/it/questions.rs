@@ -109,3 +109,33 @@ fn a_question_dismissed_keeps_its_questions_unanswered() {
             .all(|question| question.answer.is_none())
     );
 }
+
+#[test]
+fn opencode_question_replied_answers_before_the_output() {
+    let part = |status: &str| {
+        json!({"type": "message.part.updated", "properties": {"sessionID": "ses_1", "part": {"type": "tool", "tool": "question",
+            "callID": "call_q", "state": {"status": status, "input": asked(), "time": {"start": 1767226260000_u64}},
+            "id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1"}}})
+    };
+    let lines = [
+        part("running"),
+        json!({"type": "question.asked", "properties": {"id": "que_1", "sessionID": "ses_1", "questions": asked()["questions"],
+            "tool": {"messageID": "msg_1", "callID": "call_q"}}}),
+        json!({"type": "question.replied", "properties": {"sessionID": "ses_1", "requestID": "que_1",
+            "answers": [["SQLite"], ["auth", "search"]]}}),
+    ];
+    let parts = read("opencode", &lines);
+    assert_eq!(parts[0].state, ToolState::Running);
+    assert_answered(&questions(&parts[0]));
+    // An output that does not repeat the answers keeps them.
+    let mut done = part("completed");
+    done["properties"]["part"]["state"]["output"] = json!("Answered.");
+    done["properties"]["part"]["state"]["title"] = json!("Asked 2 questions");
+    done["properties"]["part"]["state"]["metadata"] = json!({});
+    done["properties"]["part"]["state"]["time"]["end"] = json!(1767226280000_u64);
+    let mut ended = lines.to_vec();
+    ended.push(done);
+    let parts = read("opencode", &ended);
+    assert_eq!(parts[0].state, ToolState::Complete);
+    assert_answered(&questions(&parts[0]));
+}

@@ -21,10 +21,15 @@
 //! `state.input`, `state.metadata`, the part's `metadata`) reads as `{}`
 //! (`tolerant_part`).
 //!
+//! What `opencode serve` asks the user (`permission.*`, `question.*`) is the call's
+//! approval and its questions' answers (`asks`).
+//!
 //! `export` reads the sessions OpenCode stores, as `opencode export` prints them: their
 //! parts are read here, as the parts of `message.part.updated` events are.
 
+mod asks;
 pub(crate) mod export;
+mod ignored;
 mod tolerant_part;
 
 use std::borrow::Cow;
@@ -111,46 +116,6 @@ pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
             ))
 }
 
-/// Event types that carry nothing about tools.
-const IGNORED_EVENTS: &[&str] = &[
-    "server.connected",
-    "server.heartbeat",
-    "server.instance.disposed",
-    "catalog.updated",
-    "integration.updated",
-    "reference.updated",
-    "plugin.added",
-    "installation.updated",
-    "installation.update-available",
-    "lsp.updated",
-    "lsp.client.diagnostics",
-    "file.edited",
-    "file.watcher.updated",
-    "message.updated",
-    "message.removed",
-    "message.part.removed",
-    "session.created",
-    "session.updated",
-    "session.deleted",
-    "session.diff",
-    "session.error",
-    "session.idle",
-    "session.status",
-    "session.compacted",
-    "todo.updated",
-    "command.executed",
-    "permission.updated",
-    "permission.replied",
-    "permission.asked",
-    "project.updated",
-    "vcs.branch.updated",
-    "tui.prompt.append",
-    "tui.command.execute",
-    "tui.toast.show",
-    "mcp.tools.changed",
-    "sync",
-];
-
 /// The envelope of any of the three forms.
 #[derive(Deserialize)]
 struct Envelope<'a> {
@@ -200,6 +165,8 @@ pub struct OpenCodeAdapter {
     servers: Vec<String>,
     /// Child session → the `task` call that runs it.
     sessions: HashMap<String, String>,
+    /// Permissions and questions asked.
+    asks: asks::Asks,
 }
 
 impl OpenCodeAdapter {
@@ -208,6 +175,7 @@ impl OpenCodeAdapter {
         OpenCodeAdapter {
             servers,
             sessions: HashMap::new(),
+            asks: asks::Asks::default(),
         }
     }
 }
@@ -304,9 +272,14 @@ impl OpenCodeAdapter {
                     out.set_cwd(directory.as_ref());
                 }
             }
+            "permission.asked" | "permission.updated" | "permission.replied" | "question.asked"
+            | "question.replied" | "question.rejected" => {
+                let properties = envelope.properties.map_or("{}", RawValue::get);
+                self.asks.event(line, kind, properties, out);
+            }
             "step_start" | "step_finish" | "text" | "reasoning" | "error" | "file" | "patch"
             | "agent" | "snapshot" | "retry" => {}
-            other if IGNORED_EVENTS.contains(&other) => {}
+            other if ignored::EVENTS.contains(&other) => {}
             // A new `message.part.*` event: its part, when it carries one, is read as an
             // update is (a tool part is a call); one without a part carries no call.
             other if other.starts_with("message.part.") => {

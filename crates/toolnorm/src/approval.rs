@@ -258,6 +258,7 @@ impl Approval {
         fill(&mut next.scope, &resolution.scope)?;
         fill(&mut next.option_id, &resolution.option_id)?;
         fill(&mut next.feedback, &resolution.feedback)?;
+        fill(&mut next.risk, &resolution.risk)?;
         Ok((next != *self).then_some(next))
     }
 
@@ -333,6 +334,7 @@ mod tests {
             scope: None,
             option_id: None,
             feedback: None,
+            risk: None,
             at: None,
         }
     }

@@ -250,6 +250,11 @@ pub struct ApprovalResolved {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub feedback: Option<String>,
+    /// The risk the decider saw (an automatic reviewer's risk level), when the request
+    /// did not carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub risk: Option<String>,
     /// When it happened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = "string | number"))]
@@ -442,6 +447,7 @@ mod tests {
                 scope: None,
                 option_id: None,
                 feedback: None,
+                risk: None,
                 at: None,
             }
             .into(),

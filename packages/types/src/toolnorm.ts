@@ -478,6 +478,11 @@ optionId?: string,
  */
 feedback?: string, 
 /**
+ * The risk the decider saw (an automatic reviewer's risk level), when the request
+ * did not carry it.
+ */
+risk?: string, 
+/**
  * When it happened.
  */
 at?: string | number, };

@@ -124,6 +124,7 @@ impl Facts<'_> {
             scope: approval.scope,
             option_id: approval.option_id,
             feedback: approval.feedback,
+            risk: None,
             at: approval.resolved_at,
         };
         self.emit(line, resolution.into());

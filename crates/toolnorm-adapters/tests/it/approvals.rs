@@ -264,3 +264,63 @@ fn opencode_permission_asked_and_replied() {
             || approval(&older[0])["requestedAt"].is_number()
     );
 }
+
+#[test]
+fn codex_automatic_review_decides_as_reviewer_with_its_risk() {
+    let review = |status: &str, risk: Value, rationale: Value| {
+        let method = if status == "inProgress" {
+            "started"
+        } else {
+            "completed"
+        };
+        json!({"method": format!("item/autoApprovalReview/{method}"), "params": {"threadId": "th", "turnId": "tu",
+            "startedAtMs": 1767225720000_u64, "completedAtMs": 1767225723000_u64, "reviewId": "r1", "targetItemId": "c1",
+            "review": {"status": status, "riskScore": null, "riskLevel": risk, "rationale": rationale},
+            "action": {"type": "command", "command": "rm notes.txt"}}})
+    };
+    let item = |status: &str| {
+        json!({"type":"commandExecution","id":"c1","command":"rm notes.txt","cwd":"/w",
+        "processId":null,"status":status,"commandActions":[],"aggregatedOutput":null,"exitCode":null,"durationMs":null})
+    };
+    let denied = read(
+        "codex-app-server",
+        &[
+            json!({"method":"item/started","params":{"item":item("inProgress"),"threadId":"th","turnId":"tu"}}),
+            review("inProgress", Value::Null, Value::Null),
+            review(
+                "denied",
+                json!("high"),
+                json!("Deletes a file the task did not ask to delete"),
+            ),
+            json!({"method":"item/completed","params":{"item":item("declined"),"threadId":"th","turnId":"tu"}}),
+        ],
+    );
+    let decided = approval(&denied[0]);
+    assert_eq!(decided["status"], "denied");
+    assert_eq!(decided["decidedBy"], "reviewer");
+    assert_eq!(decided["risk"], "high");
+    assert_eq!(
+        decided["feedback"],
+        "Deletes a file the task did not ask to delete"
+    );
+    assert_eq!(decided["requestedAt"], 1767225720000_u64);
+    assert_eq!(decided["resolvedAt"], 1767225723000_u64);
+    let error = denied[0].error.as_ref().unwrap();
+    assert_eq!(
+        error.code.as_ref().map(|code| code.as_str()),
+        Some("permission_denied")
+    );
+
+    // Approved without a `started` first: the review asks and decides at once.
+    let approved = read(
+        "codex-app-server",
+        &[
+            json!({"method":"item/started","params":{"item":item("inProgress"),"threadId":"th","turnId":"tu"}}),
+            review("approved", json!("low"), json!("A scratch file")),
+            json!({"method":"item/completed","params":{"item":item("completed"),"threadId":"th","turnId":"tu"}}),
+        ],
+    );
+    assert_eq!(approved[0].state, ToolState::Complete);
+    assert_eq!(approval(&approved[0])["decidedBy"], "reviewer");
+    assert_eq!(approval(&approved[0])["risk"], "low");
+}

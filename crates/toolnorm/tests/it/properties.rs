@@ -157,6 +157,7 @@ impl ModelCall {
         fill(&mut next.scope, &e.scope)?;
         fill(&mut next.option_id, &e.option_id)?;
         fill(&mut next.feedback, &e.feedback)?;
+        fill(&mut next.risk, &e.risk)?;
         *approval = next.clone();
         if !was_pending || status == ApprovalStatus::Approved || !self.open() {
             return Ok(());
@@ -466,10 +467,14 @@ fn approval_resolved(id: &'static str) -> BoxedStrategy<ToolEvent> {
         prop::option::of(scope()),
         prop::option::of("[a-c]{1,2}"),
         prop::option::of("[a-c ]{1,4}"),
+        prop::option::of(prop::sample::select(vec![
+            "low".to_owned(),
+            "high".to_owned(),
+        ])),
         timestamp(),
     )
         .prop_map(
-            move |(decision, decided_by, scope, option_id, feedback, at)| {
+            move |(decision, decided_by, scope, option_id, feedback, risk, at)| {
                 ToolEvent::from(ApprovalResolved {
                     id: id.into(),
                     decision,
@@ -477,6 +482,7 @@ fn approval_resolved(id: &'static str) -> BoxedStrategy<ToolEvent> {
                     scope,
                     option_id,
                     feedback,
+                    risk,
                     at,
                 })
             },

@@ -157,6 +157,7 @@ impl AcpAdapter {
                 scope,
                 option_id,
                 feedback,
+                risk: None,
                 at: None,
             },
         );

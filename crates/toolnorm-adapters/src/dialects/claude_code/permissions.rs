@@ -187,6 +187,7 @@ impl Denials {
             scope: None,
             option_id: None,
             feedback,
+            risk: None,
             at: None,
         };
         out.approval_resolved(line, resolution);

@@ -108,6 +108,8 @@ const IGNORED_METHODS: &[&str] = &[
     "configWarning",
     // 0.14x: a thread-level warning (e.g. under-development features enabled).
     "warning",
+    // An automatic reviewer's warning about the thread, not about a call.
+    "guardianWarning",
     "mcpServer/startupStatus/updated",
     "remoteControl/status/changed",
     "thread/status/changed",
@@ -240,6 +242,9 @@ impl Adapter for CodexAppServerAdapter {
                 self.terminal_interaction(line, method, params, out)
             }
             "serverRequest/resolved" => self.approvals.resolved(params, out),
+            "item/autoApprovalReview/started" | "item/autoApprovalReview/completed" => {
+                self.approvals.reviewed(line, method, params, out)
+            }
             method
                 if method.ends_with("/requestApproval") || APPROVAL_METHODS.contains(&method) =>
             {

@@ -278,6 +278,7 @@ impl DroidRpcAdapter {
                 scope,
                 option_id: chosen.map(str::to_owned),
                 feedback: None,
+                risk: None,
                 at: None,
             };
             facts.approval_resolved(line, resolution);

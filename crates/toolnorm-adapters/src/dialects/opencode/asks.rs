@@ -193,6 +193,7 @@ impl Asks {
                 scope: Some(scope),
                 option_id: reply.reply,
                 feedback: None,
+                risk: None,
                 at: None,
             },
         );

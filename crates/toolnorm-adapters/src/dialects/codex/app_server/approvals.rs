@@ -7,6 +7,13 @@
 //! response `{decision}` with the request's id, when the stream holds both directions;
 //! `serverRequest/resolved` then says the request is settled, without the decision. A
 //! decision the stream does not hold is left to the item's outcome (`declined`: denied).
+//!
+//! With automatic review on, a reviewer model decides instead of the client:
+//! `item/autoApprovalReview/started` asks (`targetItemId`; `startedAtMs`), and
+//! `item/autoApprovalReview/completed` decides (`review.status` `approved` / `denied`,
+//! `decidedBy: reviewer`, `review.rationale` as the feedback, `review.riskLevel` (else
+//! `riskScore`) as the risk, `completedAtMs`); an `aborted` review decides nothing (the
+//! request goes on to the client). A review of no item (a network call) is about no call.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -47,6 +54,41 @@ struct ResolvedParams<'a> {
     request_id: Option<&'a RawValue>,
     #[serde(borrow, default, rename = "threadId")]
     thread_id: Option<Cow<'a, str>>,
+}
+
+/// `params` of `item/autoApprovalReview/*`.
+#[derive(Deserialize)]
+struct ReviewParams<'a> {
+    #[serde(borrow, default, rename = "targetItemId")]
+    target_item_id: Option<Cow<'a, str>>,
+    #[serde(default, rename = "startedAtMs")]
+    started_at_ms: Option<i64>,
+    #[serde(default, rename = "completedAtMs")]
+    completed_at_ms: Option<i64>,
+    #[serde(borrow)]
+    review: Review<'a>,
+}
+
+/// A review: its status, the risk it saw, and why.
+#[derive(Deserialize)]
+struct Review<'a> {
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    #[serde(default, rename = "riskLevel", alias = "risk_level")]
+    risk_level: Option<String>,
+    #[serde(default, rename = "riskScore", alias = "risk_score")]
+    risk_score: Option<u64>,
+    #[serde(borrow, default)]
+    rationale: Option<Cow<'a, str>>,
+}
+
+impl Review<'_> {
+    /// The risk it saw: its level, else its score.
+    fn risk(&self) -> Option<String> {
+        self.risk_level
+            .clone()
+            .or_else(|| self.risk_score.map(|score| format!("score {score}")))
+    }
 }
 
 /// The approval requests of a stream, until they are settled.
@@ -115,6 +157,65 @@ impl Approvals {
         }
     }
 
+    /// `item/autoApprovalReview/started` or `…/completed`: the reviewer asked about an
+    /// item, or decided.
+    pub fn reviewed(&mut self, line: u64, method: &str, params: &str, out: &mut Facts<'_>) {
+        let params = match serde_json::from_str::<ReviewParams<'_>>(params) {
+            Ok(params) => params,
+            Err(error) => {
+                return out.diagnostic(Diagnostic::at(
+                    line,
+                    DiagnosticKind::MalformedEvent,
+                    format!("`{method}`: {error}"),
+                ));
+            }
+        };
+        let Some(item) = params.target_item_id else {
+            // A network call's review: about no tool call.
+            return;
+        };
+        let item = item.into_owned();
+        if !out.is_open(&item) {
+            return out.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("`{method}` reviews item `{item}`, which is not open"),
+            ));
+        }
+        let review = params.review;
+        if out.call(&item).and_then(|call| call.approval()).is_none() {
+            out.approval_requested(
+                line,
+                ApprovalRequested {
+                    id: item.clone(),
+                    reason: None,
+                    options: Vec::new(),
+                    risk: review.risk(),
+                    at: params.started_at_ms.map(Into::into),
+                },
+            );
+        }
+        let decision = match review.status.as_ref() {
+            "approved" => Decision::Approved,
+            "denied" => Decision::Denied,
+            // In progress, or aborted (the request goes on to the client).
+            _ => return,
+        };
+        out.approval_resolved(
+            line,
+            ApprovalResolved {
+                id: item,
+                decision,
+                decided_by: Some(DecidedBy::Reviewer),
+                scope: None,
+                option_id: None,
+                risk: review.risk(),
+                feedback: review.rationale.map(Cow::into_owned),
+                at: params.completed_at_ms.map(Into::into),
+            },
+        );
+    }
+
     /// An item was sighted: the request that came before it, if any, now applies.
     pub fn item_sighted(&mut self, line: u64, item: &str, out: &mut Facts<'_>) {
         if let Some(request) = self.early.remove(item) {
@@ -159,6 +260,7 @@ impl Approvals {
             scope,
             option_id: Some(name_of(&decision).to_owned()),
             feedback: None,
+            risk: None,
             at: None,
         };
         if self.early.contains_key(item) {

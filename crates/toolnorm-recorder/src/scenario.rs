@@ -91,6 +91,11 @@ pub struct Options {
     pub partial_messages: bool,
     /// Claude Code: `--permission-mode` instead of `--dangerously-skip-permissions`.
     pub claude_permission_mode: Option<String>,
+    /// Claude Code: run as the SDKs do, the prompt on stdin (`--input-format stream-json`)
+    /// and each permission check asked of the recorder (`--permission-prompt-tool stdio`),
+    /// which allows it, or denies the calls `codex_decline` names; the answers are recorded.
+    #[serde(default)]
+    pub claude_prompt_stdio: bool,
     /// Claude Code: extra environment variables.
     #[serde(default)]
     pub claude_env: BTreeMap<String, String>,

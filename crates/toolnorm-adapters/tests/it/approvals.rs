@@ -234,3 +234,29 @@ fn a_refusal_nobody_was_seen_asking_for_is_a_denied_approval() {
             .is_none_or(|metadata| !metadata.contains_key("approval"))
     );
 }
+
+#[test]
+fn claude_code_a_call_its_host_denied_takes_its_result_quietly() {
+    // `--permission-prompt-tool stdio` with both directions: the host's `deny` ends the
+    // call, then the CLI gives the model the refusal as the call's result.
+    let lines = [
+        json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"rm notes.txt"}}]}}),
+        json!({"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash",
+            "input":{"command":"rm notes.txt"},"tool_use_id":"t1"}}),
+        json!({"type":"control_response","response":{"subtype":"success","request_id":"r1",
+            "response":{"behavior":"deny","message":"The user denied this call."}}}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1",
+            "content":"The user denied this call.","is_error":true}]}}),
+    ];
+    assert_eq!(
+        evicting_diagnostics("claude-code", &lines),
+        Vec::<String>::new()
+    );
+    let parts = read("claude-code", &lines);
+    assert_eq!(parts[0].state, ToolState::Error);
+    assert_eq!(approval(&parts[0])["status"], "denied");
+    assert_eq!(
+        approval(&parts[0])["feedback"],
+        "The user denied this call."
+    );
+}

@@ -91,6 +91,11 @@ pub struct Options {
     pub partial_messages: bool,
     /// Claude Code: `--permission-mode` instead of `--dangerously-skip-permissions`.
     pub claude_permission_mode: Option<String>,
+    /// Claude Code: run as the SDKs do, the prompt on stdin (`--input-format stream-json`)
+    /// and each permission check asked of the recorder (`--permission-prompt-tool stdio`),
+    /// which allows it, or denies the calls `codex_decline` names; the answers are recorded.
+    #[serde(default)]
+    pub claude_prompt_stdio: bool,
     /// Claude Code: extra environment variables.
     #[serde(default)]
     pub claude_env: BTreeMap<String, String>,
@@ -107,9 +112,18 @@ pub struct Options {
     /// `code_mode`), besides the ones every run has.
     #[serde(default)]
     pub codex_features: Vec<String>,
-    /// Codex app-server: decline approval requests whose text contains one of these.
+    /// Codex app-server and ACP: decline approval requests whose text contains one of
+    /// these (Codex `decline`, ACP the first `reject*` option).
     #[serde(default)]
     pub codex_decline: Vec<String>,
+    /// Codex app-server and ACP: cancel approval requests whose text contains one of
+    /// these (Codex `cancel`, which ends the turn; ACP the `cancelled` outcome).
+    #[serde(default)]
+    pub approval_cancel: Vec<String>,
+    /// ACP: allow a call once (the `allow_once` option) instead of with the first
+    /// `allow*` option the agent offers.
+    #[serde(default)]
+    pub approval_once: bool,
     /// OpenCode: permission map merged into the config (default: allow
     /// everything); values are an action or a pattern → action table.
     #[serde(default)]
@@ -136,6 +150,32 @@ pub struct Options {
     pub overloaded_once: bool,
     /// Milliseconds the mock model waits before answering a scripted turn.
     pub delay_ms: Option<u64>,
+}
+
+/// How the recorder answers an approval request of the CLI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Let the call run.
+    Allow,
+    /// Refuse the call (`codex_decline`).
+    Decline,
+    /// Cancel the request (`approval_cancel`).
+    Cancel,
+}
+
+impl Options {
+    /// The answer to an approval request whose text (its params, or the call it is
+    /// about, as JSON) is `text`.
+    pub fn answer(&self, text: &str) -> Answer {
+        let named = |list: &[String]| list.iter().any(|d| text.contains(d.as_str()));
+        if named(&self.approval_cancel) {
+            Answer::Cancel
+        } else if named(&self.codex_decline) {
+            Answer::Decline
+        } else {
+            Answer::Allow
+        }
+    }
 }
 
 /// One model turn: optional text, then tool calls.

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use toolnorm_recorder::provenance::Provenance;
-use toolnorm_recorder::providers::package_of;
+use toolnorm_recorder::providers::{package_of, providers};
 use toolnorm_recorder::scenario;
 
 fn repo_root() -> PathBuf {
@@ -33,9 +33,7 @@ fn scenarios_parse() -> Result<(), Box<dyn std::error::Error>> {
     for sc in scenarios.values() {
         assert!(!sc.description.is_empty(), "{}: empty description", sc.name);
         assert!(
-            ["claude-code", "codex-exec", "opencode-run"]
-                .iter()
-                .any(|p| sc.applies_to(p)),
+            providers().iter().any(|p| sc.applies_to(p)),
             "{}: no provider records it",
             sc.name
         );

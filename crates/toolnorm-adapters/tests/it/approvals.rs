@@ -99,6 +99,60 @@ fn codex_the_clients_decision_when_the_stream_holds_it_else_the_items_end() {
     );
 }
 
+/// Diagnostics of a stream read as `toolnorm normalize` reads it: finished calls are
+/// dropped from the fold as soon as they end.
+fn evicting_diagnostics(dialect: &str, lines: &[Value]) -> Vec<String> {
+    use toolnorm_adapters::{Normalizer, Step};
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let mut normalizer = Normalizer::builder()
+        .dialect(Dialect::from_name(dialect))
+        .evict_finished(true)
+        .build();
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Diagnostic(diagnostic) = step {
+            diagnostics.push(diagnostic.to_string());
+        }
+    };
+    normalizer.push(text.as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    diagnostics
+}
+
+#[test]
+fn codex_a_call_the_answer_ended_takes_its_declined_item_quietly() {
+    // A recording with both directions: the client's refusal or cancellation ends the
+    // call, then the item ends `declined` (with its times, as 0.171 writes it).
+    for decision in ["decline", "cancel"] {
+        let mut lines = codex_command(
+            "c1",
+            "declined",
+            codex_request("c1"),
+            Some(json!({"id":0,"result":{"decision":decision}})),
+        );
+        if let Some(params) = lines.last_mut().and_then(|line| line.get_mut("params")) {
+            params["item"]["startedAtMs"] = json!(1_767_225_720_000_u64);
+            params["item"]["completedAtMs"] = json!(1_767_225_760_000_u64);
+        }
+        assert_eq!(
+            evicting_diagnostics("codex-app-server", &lines),
+            Vec::<String>::new(),
+            "{decision}"
+        );
+        let parts = read("codex-app-server", &lines);
+        let code = parts[0].error.as_ref().and_then(|error| error.code.clone());
+        let expected = match decision {
+            "decline" => ("denied", "user_rejected"),
+            _ => ("cancelled", "interrupted"),
+        };
+        assert_eq!(approval(&parts[0])["status"], expected.0);
+        assert_eq!(
+            code.map(|code| code.to_string()).as_deref(),
+            Some(expected.1)
+        );
+    }
+}
+
 #[test]
 fn codex_a_request_before_its_item_and_the_protocol_before_v2() {
     // Before 0.12x a declined command has no `item/started`: its request comes first.
@@ -132,7 +186,8 @@ fn codex_a_request_before_its_item_and_the_protocol_before_v2() {
             error.message.as_str(),
             error.code.as_ref().map(|code| code.as_str())
         ),
-        ("the command was declined", Some("user_rejected"))
+        // The answer ended the call as the item came: the item's `declined` adds nothing.
+        ("the user denied the call", Some("user_rejected"))
     );
 
     let older = json!({"method":"execCommandApproval","id":0,"params":{"conversationId":"th","callId":"c1",
@@ -323,4 +378,30 @@ fn codex_automatic_review_decides_as_reviewer_with_its_risk() {
     assert_eq!(approved[0].state, ToolState::Complete);
     assert_eq!(approval(&approved[0])["decidedBy"], "reviewer");
     assert_eq!(approval(&approved[0])["risk"], "low");
+}
+
+#[test]
+fn claude_code_a_call_its_host_denied_takes_its_result_quietly() {
+    // `--permission-prompt-tool stdio` with both directions: the host's `deny` ends the
+    // call, then the CLI gives the model the refusal as the call's result.
+    let lines = [
+        json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"rm notes.txt"}}]}}),
+        json!({"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash",
+            "input":{"command":"rm notes.txt"},"tool_use_id":"t1"}}),
+        json!({"type":"control_response","response":{"subtype":"success","request_id":"r1",
+            "response":{"behavior":"deny","message":"The user denied this call."}}}),
+        json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1",
+            "content":"The user denied this call.","is_error":true}]}}),
+    ];
+    assert_eq!(
+        evicting_diagnostics("claude-code", &lines),
+        Vec::<String>::new()
+    );
+    let parts = read("claude-code", &lines);
+    assert_eq!(parts[0].state, ToolState::Error);
+    assert_eq!(approval(&parts[0])["status"], "denied");
+    assert_eq!(
+        approval(&parts[0])["feedback"],
+        "The user denied this call."
+    );
 }

@@ -26,6 +26,10 @@ const ENDED_AFTER_THE_STREAM: &[&str] = &["interrupted.jsonl"];
 /// leaves out the script's commands).
 const SCRIPTS: &[&str] = &["code-mode.jsonl"];
 
+/// The scenarios where the stream holds the client's answer that refused a call (the user
+/// declined it: `user_rejected`) and the rollout only the refusal (`permission_denied`).
+const DECLINED_BY_THE_CLIENT: &[&str] = &["permission-denied.jsonl"];
+
 #[test]
 fn every_rollout_gives_the_calls_of_its_live_stream() {
     let mut compared = 0;
@@ -64,6 +68,33 @@ fn every_rollout_gives_the_calls_of_its_live_stream() {
                 for call in tools {
                     assert!(stream.contains(call), "{rollout_dir}/{name}: {call:?}");
                 }
+            } else if DECLINED_BY_THE_CLIENT.contains(&name.as_str()) {
+                let codes = |calls: &[common::CallSummary]| {
+                    calls
+                        .iter()
+                        .map(|call| call.error_code.clone())
+                        .collect::<Vec<_>>()
+                };
+                assert!(
+                    codes(&rollout)
+                        .iter()
+                        .all(|code| code.as_deref() == Some("permission_denied"))
+                );
+                assert!(
+                    codes(&stream)
+                        .iter()
+                        .all(|code| code.as_deref() == Some("user_rejected"))
+                );
+                let unsigned = |calls: Vec<common::CallSummary>| {
+                    calls
+                        .into_iter()
+                        .map(|call| common::CallSummary {
+                            error_code: None,
+                            ..call
+                        })
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(unsigned(rollout), unsigned(stream), "{rollout_dir}/{name}");
             } else {
                 assert_eq!(
                     rollout, stream,

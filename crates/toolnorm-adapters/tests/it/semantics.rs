@@ -445,7 +445,6 @@ fn a_refused_permission_is_an_error_with_its_own_code() {
     for provider in [
         "claude-code",
         "claude-code-transcript",
-        "codex-app-server",
         "opencode-serve",
         "opencode-run",
     ] {
@@ -459,6 +458,10 @@ fn a_refused_permission_is_an_error_with_its_own_code() {
             "{provider}"
         );
     }
+    // The recording holds the client's answer too: the user declined the call.
+    let part = only(common::fixture("codex-app-server/permission-denied.jsonl"));
+    assert_eq!(part.state, ToolState::Error);
+    assert_eq!(part.error.unwrap().code, Some(ErrorCode::UserRejected));
 }
 
 #[test]

@@ -86,12 +86,14 @@ fn codex_app_server_0_118_approval_before_the_item() {
     assert_eq!(metadata["approval"]["status"], "denied", "{metadata}");
     assert_eq!(metadata["approval"]["reason"], "Delete it?", "{metadata}");
 
+    // The recording holds the client's answer, before the item too: the user declined.
     let parts = common::fixture("codex-app-server@0.118.0/permission-denied.jsonl");
     let part = only(&parts);
     assert_eq!(part.state, ToolState::Error);
-    assert_eq!(error_code(part).as_deref(), Some("permission_denied"));
+    assert_eq!(error_code(part).as_deref(), Some("user_rejected"));
     let metadata = serde_json::to_value(part).unwrap()["metadata"].clone();
     assert_eq!(metadata["approval"]["status"], "denied", "{metadata}");
+    assert_eq!(metadata["approval"]["decidedBy"], "user", "{metadata}");
 }
 
 /// Codex 0.118 and 0.142: a `webSearch` item has no `completedAtMs` of its own; its
@@ -173,11 +175,9 @@ fn opencode_1_1_refusal_behind_its_error_prefix() {
 #[test]
 fn claude_agent_acp_0_65_reads_like_the_pinned_release() {
     shell_outcomes("claude-code-acp@0.65.0");
+    // The recording holds the client's answer: the user rejected the call.
     let parts = common::fixture("claude-code-acp@0.65.0/permission-denied.jsonl");
-    assert_eq!(
-        error_code(only(&parts)).as_deref(),
-        Some("permission_denied")
-    );
+    assert_eq!(error_code(only(&parts)).as_deref(), Some("user_rejected"));
 }
 
 /// Codex 0.142 records no thread item in its rollout files (`event_msg` `item_completed`

@@ -1,8 +1,9 @@
 //! ACP (Agent Client Protocol) driver (Claude Code's adapters, `opencode acp`,
 //! `codex-acp`, `gemini --acp`, `qwen --acp`): runs an ACP agent over stdio as an ACP
 //! client would (`initialize`, `session/new`, `session/prompt`), answers
-//! `session/request_permission` (rejecting when the scenario declines), and
-//! records every line the agent writes until the prompt's response arrives.
+//! `session/request_permission` (rejecting or cancelling when the scenario says so), and
+//! records every line the agent writes, and each answer to its requests, until the
+//! prompt's response arrives.
 
 use std::path::Path;
 use std::process::Command;
@@ -14,21 +15,22 @@ use super::jsonrpc::{self, Protocol};
 use super::{Raw, Recorder};
 use crate::error::Result;
 use crate::run::RunDirs;
-use crate::scenario::Scenario;
+use crate::scenario::{Answer, Scenario};
 
 /// Picks the permission option: the first `reject*` option when the scenario
-/// declines the call, else the first `allow*` option.
+/// declines the call, the `cancelled` outcome when it cancels it, else the
+/// `allow_once` option when the scenario allows once, or the first `allow*` option.
 fn permission_outcome(sc: &Scenario, params: &Value) -> Value {
     let text = params
         .get("toolCall")
         .map(Value::to_string)
         .unwrap_or_default();
-    let decline = sc
-        .options
-        .codex_decline
-        .iter()
-        .any(|d| text.contains(d.as_str()));
-    let want = if decline { "reject" } else { "allow" };
+    let want = match sc.options.answer(&text) {
+        Answer::Cancel => return json!({"outcome": {"outcome": "cancelled"}}),
+        Answer::Decline => "reject",
+        Answer::Allow if sc.options.approval_once => "allow_once",
+        Answer::Allow => "allow",
+    };
     let options = params
         .get("options")
         .and_then(Value::as_array)

@@ -1,7 +1,8 @@
 //! Codex app-server driver: JSON-RPC (v2 protocol) over the CLI's stdio.
 //!
 //! The driver sends `initialize`, `initialized`, `thread/start` and
-//! `turn/start`, answers approval requests (declining those the scenario names),
+//! `turn/start`, answers approval requests (declining or cancelling those the scenario
+//! names, each answer recorded after its request),
 //! optionally sends `turn/interrupt`, and records every line the server writes
 //! until the main thread's turn completes. The rollout files the server wrote
 //! for the session are kept beside it (`codex-rollout/`).
@@ -15,25 +16,26 @@ use super::jsonrpc::{self, Protocol};
 use super::{Raw, Recorder};
 use crate::error::Result;
 use crate::run::RunDirs;
-use crate::scenario::Scenario;
+use crate::scenario::{Answer, Scenario};
 
-/// The answer to a server-initiated request.
+/// The answer to a server-initiated request: accept, or decline or cancel the requests
+/// the scenario names.
 fn answer(sc: &Scenario, method: &str, params: &Value) -> Value {
-    let text = params.to_string();
-    let decline = sc
-        .options
-        .codex_decline
-        .iter()
-        .any(|d| text.contains(d.as_str()));
+    let answer = sc.options.answer(&params.to_string());
+    let pick = |accept: &str, decline: &str, cancel: &str| match answer {
+        Answer::Allow => accept.to_owned(),
+        Answer::Decline => decline.to_owned(),
+        Answer::Cancel => cancel.to_owned(),
+    };
     match method {
         "item/commandExecution/requestApproval" | "item/fileChange/requestApproval" => {
-            json!({"decision": if decline { "decline" } else { "accept" }})
+            json!({"decision": pick("accept", "decline", "cancel")})
         }
         "execCommandApproval" | "applyPatchApproval" => {
-            json!({"decision": if decline { "denied" } else { "approved" }})
+            json!({"decision": pick("approved", "denied", "abort")})
         }
         "mcpServer/elicitation/request" => {
-            json!({"action": if decline { "decline" } else { "accept" }, "content": {}})
+            json!({"action": pick("accept", "decline", "cancel"), "content": {}})
         }
         "item/permissions/requestApproval" => json!({"permissions": {}, "scope": "turn"}),
         _ => json!({}),

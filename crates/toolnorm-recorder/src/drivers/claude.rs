@@ -1,5 +1,6 @@
-//! Claude Code driver: `claude -p … --output-format stream-json --verbose`,
-//! plus the session transcripts it writes under `$CLAUDE_CONFIG_DIR/projects/`.
+//! Claude Code driver: `claude -p … --output-format stream-json --verbose` (or, with
+//! `claude_prompt_stdio`, driven over stdin as the SDKs do: `claude_stdio`), plus the
+//! session transcripts it writes under `$CLAUDE_CONFIG_DIR/projects/`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -95,18 +96,24 @@ impl Recorder {
             None => args.push("--dangerously-skip-permissions".into()),
         }
         let cmd = self.claude_command(sc, dirs)?;
-        let mut raw = self.one_shot(
-            sc,
-            dirs,
-            cmd,
-            &OneShot {
-                provider: "claude-code",
-                program: "claude",
-                args,
-                trigger: "\"tool_use\"",
-                shown_suffix: "",
-            },
-        )?;
+        let mut raw = if sc.options.claude_prompt_stdio {
+            // The prompt goes in on stdin: `-p` alone.
+            args.remove(1);
+            super::claude_stdio::record(sc, dirs, cmd, args, self.timeout)?
+        } else {
+            self.one_shot(
+                sc,
+                dirs,
+                cmd,
+                &OneShot {
+                    provider: "claude-code",
+                    program: "claude",
+                    args,
+                    trigger: "\"tool_use\"",
+                    shown_suffix: "",
+                },
+            )?
+        };
         // Session transcripts: projects/<dir>/<session>.jsonl (+ subagent files).
         let mut transcripts = files_under(&config_dir.join("projects"), |path| {
             has_extension(path, "jsonl")

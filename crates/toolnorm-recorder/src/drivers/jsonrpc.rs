@@ -3,7 +3,10 @@
 //! The driver sends the protocol's opening messages, answers the peer's
 //! requests, hands responses and notifications to the protocol, sends the
 //! protocol's interrupt once its countdown has run out, and records every line
-//! the peer writes until the protocol says the turn is over.
+//! the peer writes until the protocol says the turn is over. Each answer to a
+//! request of the peer is recorded too, as the line sent, right after the request
+//! it answers: the recording holds both directions of every request the peer made
+//! (the driver's own requests and notifications are not recorded).
 
 use std::io::Write;
 use std::process::{ChildStdin, Command};
@@ -52,7 +55,8 @@ pub(super) trait Protocol {
     fn done(&self) -> bool;
 }
 
-fn send<P: Protocol>(stdin: &mut ChildStdin, msg: Value) -> Result<()> {
+/// Writes one message to the peer; returns the line written (without its newline).
+fn send<P: Protocol>(stdin: &mut ChildStdin, msg: Value) -> Result<String> {
     let msg = if P::JSONRPC {
         let mut framed = Map::new();
         framed.insert("jsonrpc".into(), json!("2.0"));
@@ -73,13 +77,16 @@ fn send<P: Protocol>(stdin: &mut ChildStdin, msg: Value) -> Result<()> {
         other => other,
     };
     let context = || format!("writing to {}", P::PEER);
-    writeln!(stdin, "{msg}").map_err(|e| Error::io(context(), e))?;
-    stdin.flush().map_err(|e| Error::io(context(), e))
+    let line = msg.to_string();
+    writeln!(stdin, "{line}").map_err(|e| Error::io(context(), e))?;
+    stdin.flush().map_err(|e| Error::io(context(), e))?;
+    Ok(line)
 }
 
 /// Runs `cmd` and converses with it in `proto` until the turn is over or
 /// `timeout` has passed; keeps the peer's stderr next to the recording and
-/// returns every line it wrote on stdout.
+/// returns every line it wrote on stdout, each answer to one of its requests right
+/// after the request.
 pub(super) fn converse<P: Protocol>(
     proto: &mut P,
     cmd: &mut Command,
@@ -128,7 +135,8 @@ pub(super) fn converse<P: Protocol>(
             (Some(m), Some(id)) => {
                 let params = msg.get("params").cloned().unwrap_or(Value::Null);
                 let result = proto.answer(m, &params);
-                send::<P>(&mut stdin, json!({"id": id, "result": result}))?;
+                // The client's side of the exchange, as sent.
+                lines.push(send::<P>(&mut stdin, json!({"id": id, "result": result}))?);
             }
             (None, Some(id)) => {
                 for next in proto.response(id, &msg, &line).map_err(fail)? {

@@ -23,6 +23,7 @@ mod acp;
 mod amp;
 mod appserver;
 mod claude;
+mod claude_stdio;
 mod cline;
 mod cline_sdk;
 mod codex;

@@ -57,12 +57,17 @@ impl AcpAdapter {
             }
         };
         let raw = params.get("toolCall").unwrap_or(&Value::Null);
-        let seen = Seen::from_update(
+        let mut seen = Seen::from_update(
             request.tool_call,
             Raw::of(raw),
             params.get("sessionId").cloned(),
         );
         let id = seen.id.clone();
+        // The request shows the user a call already announced: its `rawInput` is what the
+        // agent chose to show (OpenCode's is the command alone), not a new input.
+        if out.is_open(&id) {
+            seen.raw_input = None;
+        }
         self.seen(line, seen, out);
         if !out.is_open(&id) {
             return;

@@ -13,7 +13,7 @@
 //! `title`), and the host's `control_response` (`allow` / `deny`, when the stream holds
 //! it) decides it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -46,6 +46,8 @@ pub(super) struct Denials {
     denied: HashMap<String, Denial>,
     /// `can_use_tool` request id → the call it asks about.
     asked: HashMap<String, String>,
+    /// Calls the host's answer refused, until their result: the answer ended the call.
+    answered_no: HashSet<String>,
 }
 
 impl Denials {
@@ -179,6 +181,9 @@ impl Denials {
             .and_then(Value::as_str)
             .filter(|message| !message.is_empty())
             .map(str::to_owned);
+        if decision != Decision::Approved {
+            self.answered_no.insert(id.clone());
+        }
         // The host may ask a person or decide in code: who decided is not said.
         let resolution = ApprovalResolved {
             id,
@@ -197,6 +202,12 @@ impl Denials {
     /// reason its result will say.
     pub fn refused(&mut self, id: &str) {
         self.denied.entry(id.to_owned()).or_default();
+    }
+
+    /// Whether the host's answer refused the call whose result came (the answer ended
+    /// it); asked once, at its result.
+    pub fn answered_no(&mut self, id: &str) -> bool {
+        self.answered_no.remove(id)
     }
 
     /// The denial of a call whose result came, if it was denied.

@@ -128,6 +128,11 @@ impl ClaudeCodeAdapter {
         out: &mut Facts<'_>,
     ) {
         let id = result.tool_use_id;
+        // The host's refusal ended the call: its result (the refusal's message, which the
+        // approval holds) adds nothing.
+        if self.denials.answered_no(&id) && out.finished(&id).is_some() {
+            return;
+        }
         if message.refused {
             self.denials.refused(&id);
         }

@@ -435,6 +435,13 @@ impl CodexAppServerAdapter {
         if let Some(facts) = thread_items::item_facts(item, completed, out) {
             if completed {
                 self.terminal_input.remove(&facts.sighting.id);
+                let id = facts.sighting.id.as_str();
+                // The client's refusal or cancellation ended the call, and a fold that
+                // drops finished calls no longer holds it: the item's `declined` end
+                // comes after, and says nothing the answer did not.
+                if self.approvals.ended_by_answer(id) && out.finished(id).is_some() {
+                    return;
+                }
             }
             let approvals = &mut self.approvals;
             let asked = |id: &str, out: &mut Facts<'_>| approvals.item_sighted(line, id, out);

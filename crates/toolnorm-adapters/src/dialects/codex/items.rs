@@ -402,6 +402,9 @@ impl Items {
         // A call that already ended (its approval was denied before the item's end came)
         // only takes the item's end.
         let ended = out.finished(&id).is_some() && !out.is_other_sessions(&id);
+        // The client's answer to a request that came before the item (a refusal or a
+        // cancellation) ends the call as the item is sighted: the item's end adds nothing.
+        let mut ended_by_answer = false;
         if !ended {
             let was_open = out.is_open(&id);
             facts.sighting.at = facts.started_at.clone();
@@ -410,9 +413,13 @@ impl Items {
                 out.running(line, &id, facts.started_at.clone());
             }
             sighted(&id, out);
+            ended_by_answer = out.finished(&id).is_some();
         }
         for spawned in spawned {
             self.threads.link(line, &spawned, &id, thread, out);
+        }
+        if ended_by_answer {
+            return;
         }
         // The sighting above already brought the call to this input (and its title).
         let ending = Ending::at(facts.completed_at).elapsed_ms(facts.elapsed_ms);

@@ -16,7 +16,7 @@
 //! request goes on to the client). A review of no item (a network call) is about no call.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -94,13 +94,17 @@ impl Review<'_> {
 /// The approval requests of a stream, until they are settled.
 #[derive(Debug, Default)]
 pub(super) struct Approvals {
-    /// JSON-RPC id of a request not yet settled (as written) → the item it is about.
-    open: HashMap<String, String>,
+    /// JSON-RPC id of a request not yet settled (as written) → the item it is about and
+    /// the thread that asked (the client's answer names neither).
+    open: HashMap<String, (String, Option<String>)>,
     /// Item id → the request that came before the item did (before 0.12x a declined
     /// command has no `item/started`: its request comes first).
     early: HashMap<String, ApprovalRequested>,
     /// Item id → the client's answer to such a request, also before the item.
     early_answers: HashMap<String, ApprovalResolved>,
+    /// Items the client's answer refused or cancelled, until their `item/completed`: the
+    /// answer ended the call, and the item's `declined` end comes after it.
+    ended: HashSet<String>,
 }
 
 impl Approvals {
@@ -120,11 +124,12 @@ impl Approvals {
                 format!("{method} without params"),
             ));
         };
-        if let Some(thread) = params
+        let thread = params
             .thread_id
             .as_ref()
             .or(params.conversation_id.as_ref())
-        {
+            .map(|thread| thread.as_ref().to_owned());
+        if let Some(thread) = &thread {
             out.session(thread);
         }
         let Some(item) = params.item_id.or(params.call_id) else {
@@ -148,7 +153,7 @@ impl Approvals {
         };
         if let Some(id) = id {
             self.open
-                .insert(id.get().to_owned(), item.as_ref().to_owned());
+                .insert(id.get().to_owned(), (item.as_ref().to_owned(), thread));
         }
         if out.is_open(&item) && !out.is_other_sessions(&item) {
             out.approval_requested(line, request);
@@ -239,7 +244,7 @@ impl Approvals {
         struct Answer {
             decision: Value,
         }
-        let Some(item) = self.open.get(id.get()) else {
+        let Some((item, thread)) = self.open.get(id.get()) else {
             return false;
         };
         let Ok(Answer { decision }) = serde_json::from_str::<Answer>(result.get()) else {
@@ -253,6 +258,14 @@ impl Approvals {
             ));
             return true;
         };
+        // The answer is about the call of the thread that asked, whichever thread's line
+        // came before it.
+        if let Some(thread) = thread {
+            out.session(thread);
+        }
+        if decision_made != Decision::Approved {
+            self.ended.insert(item.clone());
+        }
         let answer = ApprovalResolved {
             id: item.clone(),
             decision: decision_made,
@@ -270,6 +283,12 @@ impl Approvals {
             out.approval_resolved(line, answer);
         }
         true
+    }
+
+    /// Whether the item's end comes after the client's answer ended its call (a refusal
+    /// or a cancellation); asked once, when the item completes.
+    pub fn ended_by_answer(&mut self, item: &str) -> bool {
+        self.ended.remove(item)
     }
 
     /// `serverRequest/resolved`: the request is settled (the decision, when the stream

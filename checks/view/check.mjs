@@ -19,7 +19,8 @@ const fixtures = [
   "codex-exec/shell-exit-3.jsonl",
   "opencode-serve/parallel.jsonl",
   "codex-app-server/interrupted.jsonl",
-  // Calls that asked for approval: approved, denied by the user, one still waiting.
+  // Calls that asked for approval: approved, denied by the user, one still waiting; a
+  // question answered.
   "events/session.jsonl",
   "codex-app-server/permission-denied.jsonl",
 ];
@@ -77,6 +78,11 @@ for (const fixture of fixtures) {
       const row = await page.$eval(`.row.call[data-id="${part.id}"] .approval`, (span) => span.textContent);
       check(row.startsWith(said), `${fixture}: ${part.id} row says "${row}", not "${said}"`);
       check(detail.includes(said), `${fixture}: ${part.id} detail shows the approval`);
+    }
+    // A question call: each question with its answer, in the pane.
+    for (const q of part.metadata?.questions ?? []) {
+      const said = q.question + " → " + (q.answer ? q.answer.join(", ") : "no answer");
+      check(detail.includes(said), `${fixture}: ${part.id} detail shows "${said}"`);
     }
     if (typeof part.output === "string" && part.output.length < 2000)
       check(detail.includes(part.output), `${fixture}: ${part.id} detail shows the output`);

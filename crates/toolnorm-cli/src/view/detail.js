@@ -139,6 +139,13 @@
     const approval = /** @type {{reason?: unknown} | undefined} */ (meta.approval);
     const asked = approval && typeof approval === "object" && approval.reason ? " (asked: " + String(approval.reason) + ")" : "";
     field("approval", approvalNote(p) + asked);
+    // A question call's questions, each with its answer once given.
+    const questions = Array.isArray(meta.questions) ? meta.questions : [];
+    for (const q of /** @type {Array<{question?: unknown, answer?: unknown}>} */ (questions)) {
+      if (!q || typeof q !== "object" || typeof q.question !== "string") continue;
+      const answer = Array.isArray(q.answer) ? q.answer.map(String).join(", ") : "no answer";
+      field("asked", q.question + " → " + answer);
+    }
     field("provider", meta.provider);
     field("source", meta.source);
     detail.appendChild(dl);

@@ -25,6 +25,8 @@ mod question;
 mod redaction;
 mod sessions;
 
+pub(crate) use question::answer;
+
 use foldhash::HashMap;
 use std::sync::Arc;
 

@@ -139,3 +139,41 @@ fn opencode_question_replied_answers_before_the_output() {
     assert_eq!(parts[0].state, ToolState::Complete);
     assert_answered(&questions(&parts[0]));
 }
+
+#[test]
+fn an_acp_elicitation_tied_to_a_call_is_its_questions() {
+    let update = |update: Value| {
+        json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": update}})
+    };
+    let lines = [
+        update(json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "name": "mcp__deploy__release",
+            "title": "release", "kind": "other", "status": "in_progress", "rawInput": {"service": "api"}})),
+        json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {"sessionId": "s1", "toolCallId": "c1",
+            "mode": "form", "message": "Where should it go?", "requestedSchema": {"type": "object", "properties": {
+                "env": {"type": "string", "title": "Environment",
+                        "oneOf": [{"const": "staging", "title": "Staging"}, {"const": "prod", "title": "Production"}]}},
+                "required": ["env"]}}}),
+        json!({"jsonrpc": "2.0", "id": 7, "result": {"action": "accept", "content": {"env": "staging"}}}),
+        json!({"jsonrpc": "2.0", "id": 8, "method": "elicitation/create", "params": {"sessionId": "s1", "toolCallId": "c1",
+            "mode": "form", "message": "Anything else?", "requestedSchema": {"type": "object", "properties": {
+                "tags": {"type": "array", "title": "Tags", "items": {"type": "string", "enum": ["hotfix", "canary"]}},
+                "note": {"type": "string", "description": "A note for the log"}}}}}),
+        json!({"jsonrpc": "2.0", "id": 8, "result": {"action": "decline"}}),
+        update(json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "rawOutput": "released"})),
+    ];
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(Dialect::from_name("acp").unwrap()));
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let value = parts[0].metadata.as_ref().unwrap()["questions"].clone();
+    let asked: Vec<Question> = serde_json::from_value(value).unwrap();
+    assert_eq!(asked.len(), 3);
+    assert_eq!(asked[0].question, "Where should it go?");
+    assert_eq!(asked[0].header.as_deref(), Some("Environment"));
+    assert_eq!(asked[0].options[1].label, "prod");
+    assert_eq!(asked[0].answer, Some(vec!["staging".to_owned()]));
+    assert_eq!(asked[1].question, "Tags");
+    assert!(asked[1].multi_select);
+    assert_eq!(asked[1].options.len(), 2);
+    assert_eq!(asked[2].question, "A note for the log");
+    assert!(asked[1].answer.is_none() && asked[2].answer.is_none());
+}

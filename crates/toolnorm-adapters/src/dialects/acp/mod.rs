@@ -2,7 +2,8 @@
 //!
 //! Read: `session/update` notifications with `tool_call` / `tool_call_update`,
 //! `session/request_permission` requests and the responses to them (the call's approval,
-//! [`permission`]). Everything else
+//! [`permission`]), `elicitation/create` requests tied to a call and their responses (the
+//! call's questions, [`elicitation`]). Everything else
 //! (other session updates, `initialize` and `session/*` responses, file-system and
 //! terminal requests) carries no tool-call data and is skipped on purpose, without a
 //! diagnostic.
@@ -21,6 +22,7 @@
 //! | OpenCode (`opencode acp`) | the first title, its tool's name | `opencode-acp` |
 //! | Codex (`codex-acp`) | none (the MCP input names its tool): the ACP kind | `codex-acp` |
 
+mod elicitation;
 mod names;
 mod outcome;
 mod permission;
@@ -109,6 +111,9 @@ pub struct AcpAdapter {
     /// Permission requests still unanswered: JSON-RPC id (as JSON text) → call id and
     /// the options offered.
     permissions: HashMap<String, (String, Vec<Value>)>,
+    /// Elicitations still unanswered: JSON-RPC id (as JSON text) → call id and its
+    /// questions.
+    elicitations: HashMap<String, (String, Vec<toolnorm::Question>)>,
     /// Other agents' calls named after their ACP kind (the agent named its tool nowhere),
     /// by session and call id.
     unnamed: HashSet<(String, String)>,
@@ -358,6 +363,7 @@ impl AcpAdapter {
                 }
             }
             Some("session/request_permission") => self.permission_request(line, &message, out),
+            Some("elicitation/create") => self.elicitation_request(line, &message, out),
             // Other requests and notifications carry no tool-call data.
             Some(_) => {}
             None if message.contains_key("id") => self.response(line, &message, out),

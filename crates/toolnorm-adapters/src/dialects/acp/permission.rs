@@ -89,11 +89,16 @@ impl AcpAdapter {
         }
     }
 
-    /// Whether a response (its id as written) may answer a permission request.
+    /// Whether a response (its id as written) may answer a permission request or an
+    /// elicitation.
     pub(super) fn answers(&self, id: &RawValue) -> bool {
-        !self.permissions.is_empty()
-            && serde_json::from_str::<Value>(id.get())
-                .map_or(true, |id| self.permissions.contains_key(&id.to_string()))
+        if self.permissions.is_empty() && self.elicitations.is_empty() {
+            return false;
+        }
+        serde_json::from_str::<Value>(id.get()).map_or(true, |id| {
+            let id = id.to_string();
+            self.permissions.contains_key(&id) || self.elicitations.contains_key(&id)
+        })
     }
 
     /// The client's answer to a permission request: the option it selected, or
@@ -108,6 +113,7 @@ impl AcpAdapter {
             return;
         };
         let Some((id, options)) = self.permissions.remove(&request_id.to_string()) else {
+            self.elicitation_response(line, message, out);
             return;
         };
         let outcome = message

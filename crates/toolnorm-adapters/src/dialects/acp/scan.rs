@@ -96,8 +96,9 @@ enum Method {
     Update,
     /// `session/new`, `session/load`, `session/resume`: the session's directory.
     Directory,
-    /// `session/request_permission`: left to the field-by-field reading.
-    Permission,
+    /// `session/request_permission` and `elicitation/create`: left to the field-by-field
+    /// reading.
+    Asks,
     /// Requests and notifications that carry no tool-call data.
     Other,
 }
@@ -107,7 +108,7 @@ impl Method {
         match method {
             "session/update" => Method::Update,
             "session/new" | "session/load" | "session/resume" => Method::Directory,
-            "session/request_permission" => Method::Permission,
+            "session/request_permission" | "elicitation/create" => Method::Asks,
             _ => Method::Other,
         }
     }
@@ -143,7 +144,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
                     }
                     let Text(name) = map.next_value::<Text<'de>>()?;
                     let read = Method::of(&name);
-                    if matches!(read, Method::Permission) {
+                    if matches!(read, Method::Asks) {
                         return Err(give_up());
                     }
                     method = Some(read);
@@ -199,7 +200,7 @@ impl<'de> DeserializeSeed<'de> for ParamsSeed {
         match self.0 {
             Method::Update => deserializer.deserialize_map(UpdateParams),
             Method::Directory => deserializer.deserialize_map(DirectoryParams),
-            Method::Permission => Err(give_up()),
+            Method::Asks => Err(give_up()),
             Method::Other => deserializer
                 .deserialize_ignored_any(IgnoredAny)
                 .map(|_| Frame::Skipped),

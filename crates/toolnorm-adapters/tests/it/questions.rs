@@ -177,3 +177,21 @@ fn an_acp_elicitation_tied_to_a_call_is_its_questions() {
     assert_eq!(asked[2].question, "A note for the log");
     assert!(asked[1].answer.is_none() && asked[2].answer.is_none());
 }
+
+#[test]
+fn a_claude_code_host_answers_ask_user_question_in_its_updated_input() {
+    let use_line = json!({"type":"assistant","session_id":"s1","message":{"id":"m1","role":"assistant","model":"claude",
+        "content":[{"type":"tool_use","id":"toolu_q","name":"AskUserQuestion","input":asked()}]}});
+    let mut answered = asked();
+    answered["answers"] = json!({"Which database?": "SQLite", "Which features?": "auth, search"});
+    let lines = [
+        use_line,
+        json!({"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion",
+            "input":asked(),"tool_use_id":"toolu_q"}}),
+        json!({"type":"control_response","response":{"subtype":"success","request_id":"r1",
+            "response":{"behavior":"allow","updatedInput":answered}}}),
+    ];
+    let parts = read("claude-code", &lines);
+    assert_eq!(parts[0].input["answers"]["Which database?"], "SQLite");
+    assert_answered(&questions(&parts[0]));
+}

@@ -184,6 +184,15 @@ impl Denials {
         if decision != Decision::Approved {
             self.answered_no.insert(id.clone());
         }
+        // An allow may change the call's input (`updatedInput`): the call runs with it
+        // (an `AskUserQuestion` host answers so, the answers in its `answers`).
+        if let Some(input) = answer
+            .filter(|_| decision == Decision::Approved)
+            .and_then(|answer| answer.get("updatedInput"))
+            .filter(|input| input.is_object())
+        {
+            out.update_input(line, &id, input.clone(), None);
+        }
         // The host may ask a person or decide in code: who decided is not said.
         let resolution = ApprovalResolved {
             id,

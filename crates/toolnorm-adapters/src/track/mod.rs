@@ -25,6 +25,7 @@ mod question;
 mod redaction;
 mod sessions;
 
+pub use output::content_text;
 pub(crate) use question::answer;
 
 use foldhash::HashMap;

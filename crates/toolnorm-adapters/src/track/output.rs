@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use serde_json::Value;
 use toolnorm::{AnyToolCall, OutputAppended};
 
 use super::Facts;
@@ -85,5 +86,21 @@ impl Facts<'_> {
             let fresh = fresh.to_owned();
             self.append(line, id, &fresh, redacting);
         }
+    }
+}
+
+/// The text of an output or a tool result's content: the string, or the text of its
+/// content blocks joined by newlines; `None` for anything else.
+pub fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(blocks) => {
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|block| block.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
     }
 }

@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 use toolnorm::{JsonObject, Question, QuestionOption, ToolKind, meta};
 
 use super::Facts;
+use super::output::content_text;
 
 /// The prefix of the answers text Claude Code and OpenCode write.
 const ANSWERED: &str = "User has answered your questions:";
@@ -140,7 +141,7 @@ fn options_of(value: &Value) -> Vec<QuestionOption> {
 /// Fills in the answers: from the `answers` of the output, else of the input, else from
 /// the output's text.
 pub(crate) fn answer(questions: &mut [Question], input: &Value, output: Option<&Value>) {
-    let text = output.and_then(text_of);
+    let text = output.and_then(content_text);
     let from_text = text.as_deref().and_then(json_object);
     let structured = [output, from_text.as_ref(), Some(input)]
         .into_iter()
@@ -164,21 +165,6 @@ fn json_object(text: &str) -> Option<Value> {
     serde_json::from_str::<Value>(text)
         .ok()
         .filter(Value::is_object)
-}
-
-/// The text of an output: a string, or the text of its content blocks.
-fn text_of(output: &Value) -> Option<String> {
-    match output {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(blocks) => {
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter_map(|block| block.get("text").and_then(Value::as_str))
-                .collect();
-            (!texts.is_empty()).then(|| texts.join("\n"))
-        }
-        _ => None,
-    }
 }
 
 /// Answers given as data: an object keyed by each question's text, header or id, or a

@@ -53,6 +53,16 @@ pub fn normalize(
     run(Normalizer::builder().dialect(dialect).build(), bytes)
 }
 
+/// The final parts of `lines` (one JSON value a line) read as dialect `dialect` (by its
+/// name), which must give no diagnostic.
+pub fn read_lines(dialect: &str, lines: &[serde_json::Value]) -> Vec<NormalizedToolPart> {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let dialect = Dialect::from_name(dialect).expect("a dialect");
+    let (parts, diagnostics) = normalize(text.as_bytes(), Some(dialect));
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    parts
+}
+
 /// Normalizes `text` read as `dialect`: the final parts and each diagnostic as
 /// (severity, message).
 pub fn shown(dialect: Dialect, text: &str) -> (Vec<NormalizedToolPart>, Vec<(Severity, String)>) {

@@ -10,11 +10,7 @@ use toolnorm_adapters::Dialect;
 use crate::common;
 
 fn read(dialect: &str, lines: &[Value]) -> Vec<NormalizedToolPart> {
-    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let dialect = Dialect::from_name(dialect).expect("a dialect");
-    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(dialect));
-    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    parts
+    common::read_lines(dialect, lines)
 }
 
 fn approval(part: &NormalizedToolPart) -> &Value {

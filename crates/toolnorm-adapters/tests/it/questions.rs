@@ -10,11 +10,7 @@ use toolnorm_adapters::Dialect;
 use crate::common;
 
 fn read(dialect: &str, lines: &[Value]) -> Vec<NormalizedToolPart> {
-    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let dialect = Dialect::from_name(dialect).expect("a dialect");
-    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(dialect));
-    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    parts
+    common::read_lines(dialect, lines)
 }
 
 fn questions(part: &NormalizedToolPart) -> Vec<Question> {
@@ -142,12 +138,12 @@ fn opencode_question_replied_answers_before_the_output() {
 
 #[test]
 fn an_acp_elicitation_tied_to_a_call_is_its_questions() {
-    let update = |update: Value| {
-        json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": update}})
-    };
+    let update = |update: Value| json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": update}});
     let lines = [
-        update(json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "name": "mcp__deploy__release",
-            "title": "release", "kind": "other", "status": "in_progress", "rawInput": {"service": "api"}})),
+        update(
+            json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "name": "mcp__deploy__release",
+            "title": "release", "kind": "other", "status": "in_progress", "rawInput": {"service": "api"}}),
+        ),
         json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create", "params": {"sessionId": "s1", "toolCallId": "c1",
             "mode": "form", "message": "Where should it go?", "requestedSchema": {"type": "object", "properties": {
                 "env": {"type": "string", "title": "Environment",
@@ -159,10 +155,13 @@ fn an_acp_elicitation_tied_to_a_call_is_its_questions() {
                 "tags": {"type": "array", "title": "Tags", "items": {"type": "string", "enum": ["hotfix", "canary"]}},
                 "note": {"type": "string", "description": "A note for the log"}}}}}),
         json!({"jsonrpc": "2.0", "id": 8, "result": {"action": "decline"}}),
-        update(json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "rawOutput": "released"})),
+        update(
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "rawOutput": "released"}),
+        ),
     ];
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(Dialect::from_name("acp").unwrap()));
+    let (parts, diagnostics) =
+        common::normalize(text.as_bytes(), Some(Dialect::from_name("acp").unwrap()));
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     let value = parts[0].metadata.as_ref().unwrap()["questions"].clone();
     let asked: Vec<Question> = serde_json::from_value(value).unwrap();

@@ -36,8 +36,8 @@ use crate::read::json;
 use crate::rules::mcp;
 use crate::track::MCP_TOOL_FAILED;
 use crate::track::{
-    Ending, Facts, USER_DECLINED, exit_code_error, exit_error, is_permission_check, text_error,
-    tool_use_error,
+    Ending, Facts, USER_DECLINED, content_text, exit_code_error, exit_error, is_permission_check,
+    text_error, tool_use_error,
 };
 
 /// What a `user` message says of all the results it carries.
@@ -303,21 +303,6 @@ pub(super) fn mcp_result(
         out.fail(line, &result.tool_use_id, error, Ending::at(at));
     } else {
         out.complete(line, &result.tool_use_id, Some(content), Ending::at(at));
-    }
-}
-
-/// The text of a tool result: the string, or its text blocks joined.
-fn content_text(content: &Value) -> Option<String> {
-    match content {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(blocks) => {
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter_map(|block| block.get("text").and_then(Value::as_str))
-                .collect();
-            (!texts.is_empty()).then(|| texts.join("\n"))
-        }
-        _ => None,
     }
 }
 

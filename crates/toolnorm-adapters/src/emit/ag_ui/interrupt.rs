@@ -159,7 +159,7 @@ fn interrupt(waiting: &Waiting) -> Value {
     );
     interrupt.insert(
         "metadata".into(),
-        json!({ super::super::ui::UI_META_KEY: { "approval": waiting.raw } }),
+        json!({ crate::emit::ui::UI_META_KEY: { "approval": waiting.raw } }),
     );
     Value::Object(interrupt)
 }

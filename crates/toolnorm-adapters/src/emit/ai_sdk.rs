@@ -220,6 +220,12 @@ impl AiSdkEmitter {
         } else if input_changes(sent, part, meta, denied) {
             input_available(frames, part, meta)?;
             sent.available = true;
+            if !denied {
+                // The input changed after the approval was asked (an agent that asks
+                // before it tells the call's input): the approval chunks again, which
+                // take the part back to its approval state.
+                sent.approval = ApprovalSent::No;
+            }
             if !part.state.is_terminal() {
                 // A terminal call is forgotten at once: nothing compares with it again.
                 sent.input = Some(part.input.clone());

@@ -183,7 +183,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "approvals-nested",
-            why: "approvals while other calls are open: a subagent's call waits (the subagent is suspended and starts again), two calls wait at once and are answered one after the other, a call's input still streaming when another asks",
+            why: "approvals while other calls are open: a subagent's call waits (the subagent is suspended and starts again), two calls wait at once and are answered one after the other, a call's input still streaming when another asks, a call asked before its input is told",
             events: approvals_nested(),
         },
         Case {
@@ -440,6 +440,13 @@ fn approvals_nested() -> Vec<Value> {
         decided("nested-first", "approved"),
         running("nested-first"),
         completed("nested-first", Some(json!("removed"))),
+        // Asked before the agent told the call's input (codex-acp asks first).
+        started("nested-late-input", "Bash", "bash", "", Some(json!({}))),
+        asked("nested-late-input"),
+        decided("nested-late-input", "approved"),
+        json!({"type": "inputUpdated", "id": "nested-late-input", "input": {"command": "rm d.txt"}}),
+        running("nested-late-input"),
+        completed("nested-late-input", Some(json!("removed"))),
     ]
 }
 

@@ -143,6 +143,10 @@ pub(crate) fn check_ai_sdk(
             // (its end chunk has no field for it); the client keeps the approval.
             ("tool-input-available", Some("approval-requested" | "approval-responded"))
                 if is_denial(&last[&id]) => {}
+            // An input told after the approval was asked: the approval is asked again.
+            ("tool-input-available", Some("approval-requested" | "approval-responded")) => {
+                calls.insert(id, "available");
+            }
             ("tool-approval-request", Some("available")) => {
                 approvals.insert(chunk["approvalId"].as_str().unwrap().to_owned(), id.clone());
                 calls.insert(id, "approval-requested");

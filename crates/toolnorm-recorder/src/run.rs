@@ -198,6 +198,22 @@ pub fn run(
     Ok(cap)
 }
 
+/// Stops a child whose stdin was closed: it may exit by itself within `grace`, then it
+/// is killed.
+pub fn stop(child: &mut Child, grace: Duration) {
+    let stop = Instant::now() + grace;
+    while Instant::now() < stop {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    if let Ok(None) = child.try_wait() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
 /// Writes lines to a file, creating parent directories.
 pub fn write_lines(path: &Path, lines: &[String]) -> Result<()> {
     if let Some(dir) = path.parent() {

@@ -105,17 +105,7 @@ pub(super) fn record(
     }
     // Closing stdin ends the CLI's input: it exits.
     drop(stdin);
-    let stop = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < stop {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    if let Ok(None) = child.try_wait() {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
+    run::stop(&mut child, Duration::from_secs(5));
     lines.extend(orx.try_iter());
     let stderr: Vec<String> = erx.try_iter().collect();
     run::write_lines(&dirs.root.join("stderr.log"), &stderr)?;

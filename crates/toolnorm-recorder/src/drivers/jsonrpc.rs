@@ -161,17 +161,7 @@ pub(super) fn converse<P: Protocol>(
         lines.push(l);
     }
     drop(stdin);
-    let stop = Instant::now() + P::GRACE;
-    while Instant::now() < stop {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    if let Ok(None) = child.try_wait() {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
+    run::stop(&mut child, P::GRACE);
     stderr.extend(erx.try_iter());
     run::write_lines(&dirs.root.join("stderr.log"), &stderr)?;
     if !proto.done() {

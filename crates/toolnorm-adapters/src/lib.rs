@@ -95,7 +95,12 @@ pub use emit::{
     AcpEmitter, AcpOptions, AgUiEmitter, AiSdkEmitter, Format, FormatSpec, FormatWriter, StepOut,
     UI_META_KEY, UiMeta, Writer, WriterOptions, first_line, format_names, human_duration,
 };
+#[cfg(feature = "otel")]
+pub use emit::{OtelEmitter, OtelOptions, otel_attr};
 pub use error::Error;
+/// The OTLP types (`opentelemetry-proto`) the `otel` format's spans are made of.
+#[cfg(feature = "otel")]
+pub use opentelemetry_proto as otlp;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
 pub use read_options::{ReadOptions, Reading, Toml};
 pub use redact::Redactor;

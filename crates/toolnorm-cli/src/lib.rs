@@ -5,6 +5,7 @@
 //! its [output formats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/formats/README.md), [the view](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/view.md) and [stats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/stats.md).
 #![deny(missing_docs)]
 
+mod export;
 mod normalize;
 mod parallel;
 mod recordings;
@@ -19,6 +20,7 @@ use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
+pub use export::ExportArgs;
 use toolnorm_adapters::{Dialect, Format, ReadOptions, Reading, Toml};
 
 pub use normalize::normalize;
@@ -46,6 +48,8 @@ pub enum Command {
     Stats(Box<StatsArgs>),
     /// List the dialects toolnorm reads (the values of `normalize --provider`).
     Dialects(DialectsArgs),
+    /// Send the tool calls as OpenTelemetry spans to a collector (OTLP/HTTP), as they end.
+    Export(Box<ExportArgs>),
 }
 
 /// Arguments of `toolnorm dialects`.
@@ -119,14 +123,20 @@ pub struct NormalizeArgs {
     #[arg(long)]
     pub deny_unknown: bool,
     /// The `sessionId` of `--format acp` frames (`rawOutput` and text content are capped
-    /// at `--output-cap`); in `ai-sdk` the message id, in `ag-ui` the thread id, of calls
-    /// that name no session [default: toolnorm].
+    /// at `--output-cap`); in `ai-sdk` the message id, in `ag-ui` the thread id, in
+    /// `otel` the session (trace) of calls that name no session [default: toolnorm; in
+    /// `otel`, the stream's first call].
     #[arg(long, value_name = "ID")]
     pub session_id: Option<String>,
     /// Frame `--format ai-sdk` and `--format ag-ui` as server-sent events (`data: …`
     /// lines, as an HTTP response streams them).
     #[arg(long)]
     pub sse: bool,
+    /// In `--format otel`: put each call's input and output on its span
+    /// (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`). Off by default: they
+    /// can hold secrets (`--redact` applies) and be large.
+    #[arg(long)]
+    pub otel_content: bool,
     /// Colour in `--format pretty`: `auto` when stdout is a terminal and `NO_COLOR` is
     /// not set.
     #[arg(long, value_name = "WHEN")]
@@ -253,6 +263,7 @@ pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
         Command::View(args) => view(&args, stdout, stderr),
         Command::Stats(args) => stats(&args, stdout, stderr),
         Command::Dialects(args) => dialects(&args, stdout),
+        Command::Export(args) => export::export(&args, stderr),
     }
 }
 

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use toolnorm::Fold;
 use toolnorm_adapters::{
-    AcpOptions, Diagnostic, Driver, Normalizer, NormalizerBuilder, Sink, Stats, Step, StreamEnd,
-    Writer, format_names,
+    AcpOptions, Diagnostic, Driver, Format, Normalizer, NormalizerBuilder, OtelOptions, Sink,
+    Stats, Step, StreamEnd, Writer, format_names,
 };
 
 use crate::parallel::Shared;
@@ -134,6 +134,11 @@ fn inapplicable(args: &NormalizeArgs) -> Option<String> {
         let taking = format_names("", |spec| spec.takes_session_id);
         return Some(format!(
             "--session-id applies to --format {taking}, not {format}"
+        ));
+    }
+    if args.otel_content && format != Format::Otel {
+        return Some(format!(
+            "--otel-content applies to --format otel, not {format}"
         ));
     }
     if args.color.is_some() && !format.for_people() {
@@ -301,7 +306,12 @@ pub(crate) fn run_stream(
         session_id: stream.session_id.clone(),
         output_cap: args.read.output_cap(),
     };
+    let otel = OtelOptions {
+        content: args.otel_content,
+        session_id: args.session_id.clone(),
+    };
     let writer = Writer::with_acp(args.format, acp, io::BufWriter::new(stdout))
+        .otel(otel)
         .sse(args.sse)
         .color(colors(args.color.unwrap_or(ColorChoice::Auto)));
     let output = Output {

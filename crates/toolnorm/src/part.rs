@@ -246,6 +246,32 @@ impl Timestamp {
         }
     }
 
+    /// The instant in nanoseconds since the Unix epoch, when it can be read and is not
+    /// before 1970 (OpenTelemetry's span times): numbers as [`epoch_millis`](Self::epoch_millis)
+    /// reads them, strings to the nanosecond they state.
+    pub fn epoch_nanos(&self) -> Option<u64> {
+        match self {
+            Timestamp::Epoch(number) => {
+                let nanos = match number.as_u64() {
+                    Some(whole) if whole >= 100_000_000_000 => whole.checked_mul(1_000_000)?,
+                    Some(whole) => whole.checked_mul(1_000_000_000)?,
+                    None => {
+                        let nanos = self.epoch_millis()? * 1e6;
+                        if !(0.0..u64::MAX as f64).contains(&nanos) {
+                            return None;
+                        }
+                        nanos.round() as u64
+                    }
+                };
+                Some(nanos)
+            }
+            Timestamp::Text(text) => {
+                let instant: jiff::Timestamp = text.parse().ok()?;
+                u64::try_from(instant.as_nanosecond()).ok()
+            }
+        }
+    }
+
     /// Milliseconds from `self` to `later`, when both can be read and `later` is not earlier.
     pub fn millis_until(&self, later: &Timestamp) -> Option<u64> {
         let elapsed = later.epoch_millis()? - self.epoch_millis()?;
@@ -448,6 +474,31 @@ mod tests {
             Some(1.7e12)
         );
         assert_eq!(Timestamp::from("not a date").epoch_millis(), None);
+    }
+
+    #[test]
+    fn nanoseconds_keep_what_the_provider_stated() {
+        let nanos = |timestamp: Timestamp| timestamp.epoch_nanos();
+        assert_eq!(
+            nanos("2026-01-02T03:04:05.123456789Z".into()),
+            Some(1_767_323_045_123_456_789)
+        );
+        assert_eq!(
+            nanos(1_700_000_000_u64.into()),
+            Some(1_700_000_000_000_000_000)
+        );
+        assert_eq!(
+            nanos(1_700_000_000_250_u64.into()),
+            Some(1_700_000_000_250_000_000)
+        );
+        assert_eq!(
+            nanos(serde_json::from_str("1700000000.5").unwrap()),
+            Some(1_700_000_000_500_000_000)
+        );
+        assert_eq!(nanos((-5_i64).into()), None);
+        assert_eq!(nanos("1969-12-31T23:59:59Z".into()), None);
+        assert_eq!(nanos(u64::MAX.into()), None);
+        assert_eq!(nanos("not a date".into()), None);
     }
 
     #[test]

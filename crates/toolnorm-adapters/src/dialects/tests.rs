@@ -310,7 +310,7 @@ fn all_dialects_features() -> Vec<String> {
     let features = manifest["features"].as_table().unwrap();
     assert_eq!(
         features["default"].as_array().unwrap(),
-        &vec![toml::Value::from("all-dialects")]
+        &vec![toml::Value::from("all-dialects"), toml::Value::from("otel")]
     );
     let listed: Vec<String> = features["all-dialects"]
         .as_array()

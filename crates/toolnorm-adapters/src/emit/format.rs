@@ -38,6 +38,8 @@ const FORMATS: &[&FormatSpec] = &[
     &super::acp::FORMAT,
     &super::ai_sdk::FORMAT,
     &super::ag_ui::FORMAT,
+    #[cfg(feature = "otel")]
+    &super::otel::FORMAT,
 ];
 
 /// An output format: a row of the format table.
@@ -73,6 +75,9 @@ impl Format {
     pub const AiSdk: Format = Format(5);
     /// AG-UI events.
     pub const AgUi: Format = Format(6);
+    /// OpenTelemetry spans, OTLP/JSON.
+    #[cfg(feature = "otel")]
+    pub const Otel: Format = Format(7);
 
     /// Every format, in the table's order.
     pub const ALL: &[Format] = &ALL;
@@ -177,6 +182,8 @@ mod tests {
             (Format::Acp, "acp"),
             (Format::AiSdk, "ai-sdk"),
             (Format::AgUi, "ag-ui"),
+            #[cfg(feature = "otel")]
+            (Format::Otel, "otel"),
         ];
         for (format, name) in named {
             assert_eq!(format.as_str(), name);
@@ -189,7 +196,11 @@ mod tests {
     fn names_are_listed_as_people_write_them() {
         assert_eq!(
             format_names("", |spec| spec.takes_session_id),
-            "acp, ai-sdk and ag-ui"
+            if cfg!(feature = "otel") {
+                "acp, ai-sdk, ag-ui and otel"
+            } else {
+                "acp, ai-sdk and ag-ui"
+            }
         );
         assert_eq!(
             format_names("--format ", |spec| spec.sse),

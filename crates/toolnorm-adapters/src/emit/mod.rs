@@ -15,6 +15,7 @@
 //! - `acp`: ACP `session/update` notifications (see [`AcpEmitter`]).
 //! - `ai-sdk`: AI SDK UI message stream chunks (see [`AiSdkEmitter`]).
 //! - `ag-ui`: AG-UI events (see [`AgUiEmitter`]).
+//! - `otel`: OpenTelemetry spans, OTLP/JSON (see [`OtelEmitter`]).
 //!
 //! Every JSON format writes one JSON value per line; the two UI stream formats can be
 //! framed as server-sent events instead ([`Writer::sse`]).
@@ -25,6 +26,8 @@ mod ai_sdk;
 mod events;
 mod format;
 mod json;
+#[cfg(feature = "otel")]
+mod otel;
 mod parts;
 mod pretty;
 mod ui;
@@ -35,6 +38,8 @@ pub use acp::{AcpEmitter, AcpOptions};
 pub use ag_ui::AgUiEmitter;
 pub use ai_sdk::AiSdkEmitter;
 pub use format::{Format, FormatSpec, format_names};
+#[cfg(feature = "otel")]
+pub use otel::{OtelEmitter, OtelOptions, attr as otel_attr};
 pub use pretty::{first_line, human_duration};
 pub use ui::{UI_META_KEY, UiMeta};
 pub use writer::{FormatWriter, StepOut, Writer, WriterOptions};

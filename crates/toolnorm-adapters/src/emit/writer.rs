@@ -39,6 +39,9 @@ pub struct WriterOptions {
     pub sse: bool,
     /// Write ANSI colours (formats for people).
     pub color: bool,
+    /// How `otel` makes its spans.
+    #[cfg(feature = "otel")]
+    pub otel: super::OtelOptions,
 }
 
 /// Writes steps in one format, as `toolnorm normalize --format <format>` does: feed it
@@ -92,6 +95,16 @@ impl<W: Write> Writer<W> {
     #[must_use]
     pub fn color(mut self, color: bool) -> Self {
         self.options.color = color && self.format.for_people();
+        self.inner = (self.format.spec().make)(&self.options);
+        self
+    }
+
+    /// Sets how `otel` makes its spans (whether they carry the input and output, the
+    /// session of calls whose stream names none). No effect on the other formats.
+    #[cfg(feature = "otel")]
+    #[must_use]
+    pub fn otel(mut self, otel: super::OtelOptions) -> Self {
+        self.options.otel = otel;
         self.inner = (self.format.spec().make)(&self.options);
         self
     }

@@ -13,6 +13,8 @@ use crate::track::Sink;
 /// the fold as it is made and reported to the caller; diagnostics wait for the end of
 /// the line (the normalizer may still rewrite them).
 pub(crate) struct Applier<'a> {
+    /// The stream's dialect.
+    pub dialect: crate::Dialect,
     pub fold: &'a mut Fold,
     pub stats: &'a mut Stats,
     /// Hand each applied event to the caller.
@@ -52,6 +54,7 @@ impl Applier<'_> {
                 self.stats.changes += 1;
                 (self.on_step)(Step::Applied {
                     line,
+                    dialect: self.dialect,
                     event: kept.as_ref(),
                     update: &update,
                 });

@@ -51,6 +51,8 @@ pub enum Step<'a> {
     Applied {
         /// The input line the event came from.
         line: u64,
+        /// The stream's dialect (known once a line of it was applied).
+        dialect: Dialect,
         /// The event, when [`NormalizerBuilder::keep_events`] is set.
         event: Option<&'a ToolEvent>,
         /// The part after the event.
@@ -463,7 +465,9 @@ impl Core {
         let Stage::Ready(adapter, tracker) = &mut self.stage else {
             return 0;
         };
+        let dialect = adapter.dialect();
         let mut applier = Applier {
+            dialect,
             fold: &mut self.fold,
             stats: &mut self.stats,
             keep_events: self.keep_events,

@@ -93,15 +93,19 @@ fn options_that_do_not_apply_to_the_format_are_refused() {
     for (args, message) in [
         (
             &["--format", "pretty", "--session-id", "s"][..],
-            "--session-id applies to --format acp, ai-sdk and ag-ui, not pretty",
+            "--session-id applies to --format acp, ai-sdk, ag-ui and otel, not pretty",
         ),
         (
             &["--session-id", "s"][..],
-            "--session-id applies to --format acp, ai-sdk and ag-ui, not parts",
+            "--session-id applies to --format acp, ai-sdk, ag-ui and otel, not parts",
         ),
         (
             &["--format", "parts", "--color", "always"][..],
             "--color applies to --format pretty, not parts",
+        ),
+        (
+            &["--format", "parts", "--otel-content"][..],
+            "--otel-content applies to --format otel, not parts",
         ),
         (
             &["--format", "pretty", "--sse"][..],
@@ -119,7 +123,7 @@ fn options_that_do_not_apply_to_the_format_are_refused() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert_eq!(stderr, format!("toolnorm: {message}\n"), "{args:?}");
     }
-    for format in ["acp", "ai-sdk", "ag-ui"] {
+    for format in ["acp", "ai-sdk", "ag-ui", "otel"] {
         let output = toolnorm()
             .args(["normalize", "--format", format, "--session-id", "s"])
             .arg("fixtures/claude-code/shell-ok.jsonl")

@@ -3,6 +3,7 @@
 mod acp;
 mod audit;
 mod cli;
+mod export;
 mod live;
 mod many;
 mod output_cap;

@@ -1,0 +1,270 @@
+//! `toolnorm export`: the spans of `--format otel` sent over OTLP/HTTP to a collector
+//! (here a loopback listener that answers as told), its retries, refusals and options.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::thread;
+
+use assert_cmd::Command;
+use prost::Message;
+use toolnorm_adapters::otlp::tonic::collector::trace::v1::{
+    ExportTracePartialSuccess, ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
+use toolnorm_adapters::otlp::tonic::trace::v1::Span;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn toolnorm() -> Command {
+    let mut command = Command::cargo_bin("toolnorm").unwrap();
+    command.current_dir(root());
+    for variable in [
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_HEADERS",
+        "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "OTEL_EXPORTER_OTLP_COMPRESSION",
+    ] {
+        command.env_remove(variable);
+    }
+    command
+}
+
+/// One request the collector received.
+struct Received {
+    path: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Received {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// A collector on loopback answering each request with the next of `answers` (status,
+/// body); the requests it received, once `answers` are all given.
+fn collector(answers: Vec<(u16, Vec<u8>)>) -> (String, thread::JoinHandle<Vec<Received>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let handle = thread::spawn(move || {
+        let mut received = Vec::new();
+        for (status, body) in answers {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream);
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            let path = line.split_whitespace().nth(1).unwrap().to_owned();
+            let mut headers = Vec::new();
+            loop {
+                let mut header = String::new();
+                reader.read_line(&mut header).unwrap();
+                let header = header.trim_end();
+                if header.is_empty() {
+                    break;
+                }
+                let (key, value) = header.split_once(':').unwrap();
+                headers.push((key.trim().to_owned(), value.trim().to_owned()));
+            }
+            let length: usize = headers
+                .iter()
+                .find(|(key, _)| key.eq_ignore_ascii_case("content-length"))
+                .map(|(_, value)| value.parse().unwrap())
+                .unwrap();
+            let mut body_in = vec![0; length];
+            reader.read_exact(&mut body_in).unwrap();
+            let mut stream = reader.into_inner();
+            write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Type: application/x-protobuf\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            )
+            .unwrap();
+            stream.write_all(&body).unwrap();
+            received.push(Received {
+                path,
+                headers,
+                body: body_in,
+            });
+        }
+        received
+    });
+    (url, handle)
+}
+
+/// The spans of requests.
+fn spans(requests: impl IntoIterator<Item = ExportTraceServiceRequest>) -> Vec<Span> {
+    requests
+        .into_iter()
+        .flat_map(|request| request.resource_spans)
+        .flat_map(|resource| resource.scope_spans)
+        .flat_map(|scope| scope.spans)
+        .collect()
+}
+
+/// What `--format otel` writes for `fixture`, as spans.
+fn written(fixture: &str) -> Vec<Span> {
+    let output = toolnorm()
+        .args(["normalize", "--format", "otel", fixture])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    spans(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str::<ExportTraceServiceRequest>(line).unwrap()),
+    )
+}
+
+const FIXTURE: &str = "fixtures/claude-code/subagent.jsonl";
+
+#[test]
+fn the_collector_gets_the_spans_the_format_writes_with_the_headers_asked() {
+    let (url, collector) = collector(vec![(200, Vec::new())]);
+    let output = toolnorm()
+        .args([
+            "export",
+            "--otlp-endpoint",
+            &url,
+            "--otlp-header",
+            "x-team=tools",
+            FIXTURE,
+        ])
+        .env(
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "api-key=s%3Dcret,x-team=ignored",
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("toolnorm: exported 3 span(s) of 2 call(s) in 1 request(s) to {url}/v1/traces\n")
+    );
+    let received = collector.join().unwrap();
+    let [request] = &received[..] else {
+        panic!("one request")
+    };
+    assert_eq!(request.path, "/v1/traces");
+    assert_eq!(
+        request.header("content-type"),
+        Some("application/x-protobuf")
+    );
+    assert_eq!(request.header("api-key"), Some("s=cret"));
+    assert_eq!(request.header("x-team"), Some("tools"));
+    let sent = ExportTraceServiceRequest::decode(&request.body[..]).unwrap();
+    assert_eq!(spans([sent]), written(FIXTURE));
+}
+
+#[test]
+fn a_collector_that_asks_to_retry_gets_the_batch_again() {
+    let (url, collector) = collector(vec![(503, b"busy".to_vec()), (200, Vec::new())]);
+    let output = toolnorm()
+        .args(["export", FIXTURE])
+        .env(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            format!("{url}/custom"),
+        )
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{:?}", output);
+    let received = collector.join().unwrap();
+    assert_eq!(received.len(), 2);
+    assert!(received.iter().all(|request| request.path == "/custom"));
+    assert_eq!(received[0].body, received[1].body);
+}
+
+#[test]
+fn a_refusal_is_said_with_what_the_collector_said() {
+    let (url, collector) = collector(vec![(400, b"invalid span".to_vec())]);
+    let output = toolnorm()
+        .args(["export", "--otlp-endpoint", &url, FIXTURE])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "toolnorm: the collector at {url}/v1/traces refused the spans: HTTP 400: invalid span\n"
+        )
+    );
+    collector.join().unwrap();
+}
+
+#[test]
+fn spans_the_collector_rejected_are_counted_and_fail_the_run() {
+    let response = ExportTraceServiceResponse {
+        partial_success: Some(ExportTracePartialSuccess {
+            rejected_spans: 1,
+            error_message: "too old".to_owned(),
+        }),
+    };
+    let (url, collector) = collector(vec![(200, response.encode_to_vec())]);
+    let output = toolnorm()
+        .args(["export", "--otlp-endpoint", &url, FIXTURE])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.ends_with(", 1 rejected by the collector\n"),
+        "{stderr}"
+    );
+    collector.join().unwrap();
+}
+
+#[test]
+fn json_and_gzip_are_sent_when_the_environment_asks() {
+    let (url, collector) = collector(vec![(200, Vec::new())]);
+    let output = toolnorm()
+        .args(["export", "--otlp-endpoint", &url, "--otel-content", FIXTURE])
+        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")
+        .env("OTEL_EXPORTER_OTLP_COMPRESSION", "gzip")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let received = collector.join().unwrap();
+    assert_eq!(received[0].header("content-type"), Some("application/json"));
+    assert_eq!(received[0].header("content-encoding"), Some("gzip"));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&received[0].body[..])
+        .read_to_string(&mut text)
+        .unwrap();
+    let sent: ExportTraceServiceRequest = serde_json::from_str(&text).unwrap();
+    let sent = spans([sent]);
+    assert_eq!(sent.len(), 3);
+    let arguments = sent
+        .iter()
+        .flat_map(|span| &span.attributes)
+        .filter(|attribute| attribute.key == "gen_ai.tool.call.arguments")
+        .count();
+    assert_eq!(
+        arguments, 2,
+        "--otel-content puts each call's input on its span"
+    );
+}
+
+#[test]
+fn a_protocol_toolnorm_does_not_send_is_refused_before_reading() {
+    let output = toolnorm()
+        .args(["export", FIXTURE])
+        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("`grpc` is not sent by toolnorm"),
+        "{stderr}"
+    );
+}

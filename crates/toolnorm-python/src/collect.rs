@@ -10,7 +10,7 @@ use std::sync::mpsc::SyncSender;
 
 use toolnorm::Fold;
 use toolnorm_adapters::{
-    Diagnostic, Driver, Format, Normalizer, Sink, Stats, Step, StreamEnd, Writer,
+    Diagnostic, Driver, Format, Normalizer, OtelOptions, Sink, Stats, Step, StreamEnd, Writer,
 };
 
 /// The parts text handed over at a time, when batches are asked for (about 256 KiB).
@@ -91,26 +91,30 @@ pub(crate) enum Ending {
 impl Collector {
     /// A collector of `format` (`Format::Parts` or `Format::Updates`) over `normalizer`.
     pub(crate) fn new(normalizer: Normalizer, format: Format) -> Self {
-        Collector::with(normalizer, format, Handover::Taken)
+        Collector::with(normalizer, format, OtelOptions::default(), Handover::Taken)
     }
 
     /// A collector that sends the parts text to `batches` (a JSON array each) each time
     /// about 256 KiB of it is collected, until the receiving end is gone.
     pub(crate) fn batched(
         normalizer: Normalizer,
-        format: Format,
+        written: crate::normalize::Written,
         batches: SyncSender<Vec<u8>>,
     ) -> Self {
-        Collector::with(normalizer, format, Handover::Batches(batches))
+        let otel = OtelOptions {
+            content: written.otel_content,
+            session_id: None,
+        };
+        Collector::with(normalizer, written.format, otel, Handover::Batches(batches))
     }
 
-    fn with(normalizer: Normalizer, format: Format, handover: Handover) -> Self {
+    fn with(normalizer: Normalizer, format: Format, otel: OtelOptions, handover: Handover) -> Self {
         let lines = Lines {
             text: Vec::new(),
             handover,
         };
         let collected = Collected {
-            writer: Writer::new(format, lines),
+            writer: Writer::new(format, lines).otel(otel),
             diagnostics: Vec::new(),
         };
         Collector {

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::PyList;
 
-use toolnorm_adapters::{Diagnostic, Format, NormalizerBuilder};
+use toolnorm_adapters::{Diagnostic, Format, NormalizerBuilder, format_names};
 
 use crate::collect::{Collector, Ending};
 use crate::error::{self, Error, denied};
@@ -33,7 +33,8 @@ impl AsRef<[u8]> for Input {
 
 /// Normalizes a whole stream (JSON Lines of a provider's events) into its parts.
 ///
-/// Returns the parts as dicts, one per call, in the order `toolnorm normalize --format
+/// Returns the parts as dicts (or, with `format`, the lines of that format: `"otel"` gives
+/// one `ExportTraceServiceRequest` dict per line), one per call, in the order `toolnorm normalize --format
 /// parts` writes them: each call when it is terminal, the calls still open at the end
 /// last. The GIL is released while the stream is read.
 #[pyfunction]
@@ -41,7 +42,7 @@ impl AsRef<[u8]> for Input {
     data, /, *, provider = "auto".to_owned(), rules = None,
     output_cap = None, mcp_servers = Vec::new(), cwd = None,
     redact = false, redact_patterns = None, redact_pattern = Vec::new(), source = None,
-    strict = true, deny_unknown = false,
+    strict = true, deny_unknown = false, format = "parts".to_owned(), otel_content = false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn normalize<'py>(
@@ -58,7 +59,10 @@ pub(crate) fn normalize<'py>(
     source: Option<String>,
     strict: bool,
     deny_unknown: bool,
+    format: String,
+    otel_content: bool,
 ) -> PyResult<Bound<'py, PyList>> {
+    let format = written_format(&format, otel_content)?;
     let options = Options {
         provider,
         rules,
@@ -77,7 +81,7 @@ pub(crate) fn normalize<'py>(
     // the parts read so far into dicts: on two cores or more, both at once.
     let read = std::thread::scope(|scope| {
         let (batches, mut received) = mpsc::sync_channel::<Vec<u8>>(BATCHES_AHEAD);
-        let reader = scope.spawn(move || read(builder, data, batches));
+        let reader = scope.spawn(move || read(builder, data, format, batches));
         let list = &parts;
         // Takes the receiving end: a failure here drops it, which stops the reading at
         // its next batch.
@@ -111,6 +115,33 @@ pub(crate) fn normalize<'py>(
     Ok(parts)
 }
 
+/// The format `normalize` returns, and how `otel` makes its spans.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Written {
+    pub(crate) format: Format,
+    pub(crate) otel_content: bool,
+}
+
+/// The JSON-lines format named `name` (`parts`, `updates`, `events`, `acp`, `ai-sdk`,
+/// `ag-ui`, `otel`); `otel_content` only with `otel`.
+fn written_format(name: &str, otel_content: bool) -> Result<Written, Error> {
+    let format = Format::from_name(name)
+        .filter(|format| !format.for_people())
+        .ok_or_else(|| {
+            let names = format_names("", |spec| !spec.for_people);
+            Error::Option(format!("format {name:?}: expected one of {names}"))
+        })?;
+    if otel_content && format.as_str() != "otel" {
+        return Err(Error::Option(format!(
+            "otel_content applies to format=\"otel\", not {name:?}"
+        )));
+    }
+    Ok(Written {
+        format,
+        otel_content,
+    })
+}
+
 /// Batches read ahead of Python, at most.
 const BATCHES_AHEAD: usize = 2;
 
@@ -126,9 +157,10 @@ struct Read {
 fn read(
     builder: NormalizerBuilder,
     data: &[u8],
+    format: Written,
     batches: mpsc::SyncSender<Vec<u8>>,
 ) -> Result<Read, String> {
-    let mut collector = Collector::batched(builder.build(), Format::Parts, batches.clone());
+    let mut collector = Collector::batched(builder.build(), format, batches.clone());
     // In chunks, as the command reads: detection releases the held diagnostics between
     // chunks, so their order is the command's.
     for chunk in data.chunks(1 << 16) {

@@ -93,3 +93,43 @@ def test_str_bytes_and_bytearray_read_the_same():
 def test_the_module_names_its_dialects():
     assert "claude-code" in toolnorm.DIALECTS and "auto" not in toolnorm.DIALECTS
     assert toolnorm.DEFAULT_OUTPUT_CAP == 1 << 20
+
+
+@pytest.mark.parametrize(
+    ("fixture", "fmt", "flags"),
+    [
+        ("claude-code/subagent.jsonl", "otel", []),
+        ("codex-app-server/subagent.jsonl", "otel", []),
+        ("claude-code/subagent.jsonl", "ag-ui", []),
+        ("opencode-run/mcp-ok.jsonl", "acp", []),
+    ],
+)
+def test_format_gives_the_lines_the_command_writes(cli, fixture, fmt, flags):
+    data = (FIXTURES / fixture).read_bytes()
+    lines = toolnorm.normalize(data, format=fmt)
+    done = run_cli(cli, "normalize", "--format", fmt, *flags, FIXTURES / fixture)
+    assert done.returncode == 0, done.stderr
+    assert lines == [json.loads(line) for line in done.stdout.decode().split("\n") if line]
+
+
+def test_otel_content_puts_input_and_output_on_the_spans(cli):
+    data = (FIXTURES / "claude-code" / "subagent.jsonl").read_bytes()
+    lines = toolnorm.normalize(data, format="otel", otel_content=True)
+    done = run_cli(cli, "normalize", "--format", "otel", "--otel-content", FIXTURES / "claude-code" / "subagent.jsonl")
+    assert lines == [json.loads(line) for line in done.stdout.decode().split("\n") if line]
+    keys = {
+        attribute["key"]
+        for line in lines
+        for span in line["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        for attribute in span["attributes"]
+    }
+    assert "gen_ai.tool.call.arguments" in keys
+
+
+def test_a_format_for_people_or_unknown_and_misplaced_otel_content_are_refused():
+    data = (FIXTURES / "claude-code" / "shell-ok.jsonl").read_bytes()
+    for fmt in ("pretty", "nope"):
+        with pytest.raises(toolnorm.OptionError, match=f'format "{fmt}": expected one of parts'):
+            toolnorm.normalize(data, format=fmt)
+    with pytest.raises(toolnorm.OptionError, match='otel_content applies to format="otel"'):
+        toolnorm.normalize(data, format="parts", otel_content=True)

@@ -61,11 +61,19 @@ def normalize(
     source: Optional[str] = None,
     strict: bool = True,
     deny_unknown: bool = False,
+    format: str = "parts",
+    otel_content: bool = False,
 ) -> List[NormalizedToolPart]:
     """Normalizes a whole stream into its parts, as ``toolnorm normalize --format parts``.
 
     The parts come one per call, each when the call is terminal, the calls still open
     at the end last. The GIL is released while the stream is read.
+
+    ``format`` names another format of ``toolnorm normalize`` written as JSON lines
+    (``"updates"``, ``"events"``, ``"acp"``, ``"ai-sdk"``, ``"ag-ui"``, ``"otel"``): the
+    list holds its lines as dicts instead. ``"otel"`` gives one OTLP/JSON
+    ``ExportTraceServiceRequest`` per line (a span per call, a root span per session);
+    ``otel_content=True`` puts each call's input and output on its span.
 
     Options (those of ``toolnorm normalize``): ``provider`` (``"auto"`` or one of
     ``DIALECTS``), ``rules`` (a TOML rules file, tried before the built-in rules),

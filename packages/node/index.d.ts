@@ -24,6 +24,17 @@ export interface NormalizeOptions {
   redactPattern?: string[];
 }
 
+/** The JSON formats of `toolnorm normalize --format` besides `parts`. */
+export type LinesFormat = "updates" | "events" | "acp" | "ai-sdk" | "ag-ui" | "otel";
+
+/** The options of {@link normalize} in another format than `parts`. */
+export interface FormatOptions extends NormalizeOptions {
+  /** `--format`: the lines of this format are given (`otel`: one OTLP/JSON `ExportTraceServiceRequest` per line). */
+  format: LinesFormat;
+  /** `--otel-content`: with `format: "otel"`, each call's input and output on its span. */
+  otelContent?: boolean;
+}
+
 /** What kind of problem a diagnostic reports. */
 export type DiagnosticKind =
   | "invalid-json"
@@ -76,6 +87,17 @@ export interface Normalized {
   dialect: string | null;
 }
 
+/** What {@link normalize} gives in another format than `parts`. */
+export interface NormalizedLines {
+  /** The lines `toolnorm normalize --format <format>` writes, parsed. */
+  lines: Record<string, unknown>[];
+  /** The diagnostics, in input order. */
+  diagnostics: Diagnostic[];
+  stats: Stats;
+  /** The dialect read; `null` when no line was an event of a known dialect. */
+  dialect: string | null;
+}
+
 /** What one {@link Normalizer.push} or {@link Normalizer.finish} gives. */
 export interface Updates {
   /** A part snapshot per change, as `toolnorm normalize --format updates` writes them. */
@@ -85,7 +107,12 @@ export interface Updates {
 }
 
 /** Normalizes a whole stream (JSON Lines of a dialect toolnorm reads) into its parts. */
-export function normalize(data: string | Uint8Array, options?: NormalizeOptions): Normalized;
+export function normalize(
+  data: string | Uint8Array,
+  options?: NormalizeOptions & { format?: "parts"; otelContent?: never },
+): Normalized;
+/** Normalizes a whole stream into the lines of another JSON format of the command. */
+export function normalize(data: string | Uint8Array, options: FormatOptions): NormalizedLines;
 
 /** A stream normalized as it comes: {@link push} each chunk (cut anywhere), then {@link finish}. */
 export class Normalizer {

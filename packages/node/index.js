@@ -36,6 +36,8 @@ const OPTIONS = new Set([
   "redact",
   "redactPatterns",
   "redactPattern",
+  "format",
+  "otelContent",
 ]);
 
 /** The options, refused when one is unknown (a typo would otherwise be ignored). */
@@ -66,12 +68,13 @@ const diagnostic = ({ line, kind, severity, message, text }) => ({
 });
 
 /**
- * Normalizes a whole stream: the parts of `toolnorm normalize --format parts`. The addon
- * reads it on a thread of its own and hands the parts over in batches, each parsed here
- * while the next is read.
+ * Normalizes a whole stream: the parts of `toolnorm normalize --format parts` (or, with
+ * `format`, the lines of that format, as `lines`). The addon reads it on a thread of its
+ * own and hands the lines over in batches, each parsed here while the next is read.
  */
 export function normalize(data, options) {
   const run = native.startNormalize(input(data, "data"), checkOptions(options));
+  const lines = options?.format === undefined || options.format === "parts" ? "parts" : "lines";
   const parts = [];
   let result;
   try {
@@ -83,7 +86,7 @@ export function normalize(data, options) {
     result = run.end();
   }
   return {
-    parts,
+    [lines]: parts,
     diagnostics: result.diagnostics.map(diagnostic),
     stats: result.stats,
     dialect: result.dialect ?? null,

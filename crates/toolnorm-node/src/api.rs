@@ -34,6 +34,12 @@ pub struct NormalizeOptions {
     pub redact_patterns: Option<String>,
     /// `--redact-pattern`: more patterns, each `KIND=REGEX`; implies `redact`.
     pub redact_pattern: Option<Vec<String>>,
+    /// `--format` of `normalize` (not of `Normalizer`, which gives updates): `parts` (the
+    /// default) or another JSON format (`updates`, `events`, `acp`, `ai-sdk`, `ag-ui`,
+    /// `otel`), whose lines are then given.
+    pub format: Option<String>,
+    /// `--otel-content`: with `format: "otel"`, each call's input and output on its span.
+    pub otel_content: Option<bool>,
 }
 
 /// A problem with the input, as the library reports it.
@@ -107,14 +113,16 @@ pub fn start_normalize(
     data: Either<String, Buffer>,
     options: Option<NormalizeOptions>,
 ) -> napi::Result<NormalizeRun> {
-    let builder = options::builder(&options.unwrap_or_default())?;
+    let options = options.unwrap_or_default();
+    let builder = options::builder(&options)?;
+    let (format, otel) = options::written(&options)?;
     // The reading thread owns its input: a string is taken, a Buffer's bytes copied.
     let data = match data {
         Either::A(text) => text.into_bytes(),
         Either::B(buffer) => buffer.to_vec(),
     };
     Ok(NormalizeRun {
-        background: Background::start(builder, data),
+        background: Background::start(builder, data, format, otel),
     })
 }
 
@@ -163,7 +171,11 @@ impl NativeNormalizer {
     /// A normalizer set up by `options`.
     #[napi(constructor)]
     pub fn new(options: Option<NormalizeOptions>) -> napi::Result<Self> {
-        let builder = options::builder(&options.unwrap_or_default())?;
+        let options = options.unwrap_or_default();
+        if options.format.is_some() || options.otel_content.is_some() {
+            return Err(crate::Error::NotForNormalizer.into());
+        }
+        let builder = options::builder(&options)?;
         Ok(NativeNormalizer {
             run: Run::new(builder, Format::Updates),
         })

@@ -13,6 +13,20 @@ pub enum Error {
         /// The dialects this build reads, quoted and comma-separated.
         known: String,
     },
+    /// `format` names no JSON format of the command.
+    #[error("format `{name}`: expected one of {known}")]
+    UnknownFormat {
+        /// The name given.
+        name: String,
+        /// The JSON formats.
+        known: String,
+    },
+    /// `otelContent` with another format than `otel`.
+    #[error("otelContent applies to format `otel`, not `{0}`")]
+    OtelContent(String),
+    /// `format` or `otelContent` given to a `Normalizer` (it gives updates).
+    #[error("format and otelContent apply to normalize; a Normalizer gives updates")]
+    NotForNormalizer,
     /// `outputCap` is negative.
     #[error("outputCap {0}: expected a number of bytes, 0 or more")]
     OutputCap(i64),

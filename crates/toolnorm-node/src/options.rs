@@ -2,7 +2,9 @@
 //! (the library's [`ReadOptions`], shared with the command): the rules and the redaction
 //! patterns come as TOML text rather than as files.
 
-use toolnorm_adapters::{Dialect, NormalizerBuilder, ReadOptions, Toml};
+use toolnorm_adapters::{
+    Dialect, Format, NormalizerBuilder, OtelOptions, ReadOptions, Toml, format_names,
+};
 
 use crate::Error;
 use crate::api::NormalizeOptions;
@@ -40,6 +42,29 @@ pub(crate) fn builder(options: &NormalizeOptions) -> Result<NormalizerBuilder, E
         redact_pattern: &patterns,
     };
     Ok(read.prepare()?.builder())
+}
+
+/// The format `normalize` writes (`format`, JSON formats only) and how `otel` makes its
+/// spans (`otelContent`, with `otel` only).
+pub(crate) fn written(options: &NormalizeOptions) -> Result<(Format, OtelOptions), Error> {
+    let format = match options.format.as_deref() {
+        None => Format::Parts,
+        Some(name) => Format::from_name(name)
+            .filter(|format| !format.for_people())
+            .ok_or_else(|| Error::UnknownFormat {
+                name: name.to_owned(),
+                known: format_names("", |spec| !spec.for_people),
+            })?,
+    };
+    let content = options.otel_content == Some(true);
+    if content && format.as_str() != "otel" {
+        return Err(Error::OtelContent(format.to_string()));
+    }
+    let otel = OtelOptions {
+        content,
+        session_id: None,
+    };
+    Ok((format, otel))
 }
 
 /// `provider`: `None` (detect) for nothing or `auto`, else the dialect of that name.

@@ -5,7 +5,8 @@ use std::sync::mpsc::SyncSender;
 
 use toolnorm::Fold;
 use toolnorm_adapters::{
-    Diagnostic, Driver, Format, Normalizer, NormalizerBuilder, Sink, Stats, Step, Writer,
+    Diagnostic, Driver, Format, Normalizer, NormalizerBuilder, OtelOptions, Sink, Stats, Step,
+    Writer,
 };
 
 use crate::Error;
@@ -83,7 +84,7 @@ impl std::io::Write for Lines {
 impl Run {
     /// A run writing `format` (`Parts` or `Updates`).
     pub(crate) fn new(builder: NormalizerBuilder, format: Format) -> Self {
-        Run::with(builder, format, None)
+        Run::with(builder, format, OtelOptions::default(), None)
     }
 
     /// A run writing `format` that sends what it writes to `batches`, as the text of a
@@ -91,14 +92,16 @@ impl Run {
     pub(crate) fn batched(
         builder: NormalizerBuilder,
         format: Format,
+        otel: OtelOptions,
         batches: SyncSender<String>,
     ) -> Self {
-        Run::with(builder, format, Some(batches))
+        Run::with(builder, format, otel, Some(batches))
     }
 
     fn with(
         builder: NormalizerBuilder,
         format: Format,
+        otel: OtelOptions,
         batches: Option<SyncSender<String>>,
     ) -> Self {
         let lines = Lines {
@@ -107,7 +110,7 @@ impl Run {
             abandoned: false,
         };
         let collected = Collected {
-            writer: Writer::new(format, lines),
+            writer: Writer::new(format, lines).otel(otel),
             diagnostics: Vec::new(),
         };
         Run {

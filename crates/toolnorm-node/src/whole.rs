@@ -5,7 +5,7 @@
 use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 
-use toolnorm_adapters::{Diagnostic, Dialect, Format, NormalizerBuilder, Stats};
+use toolnorm_adapters::{Diagnostic, Dialect, Format, NormalizerBuilder, OtelOptions, Stats};
 
 use crate::Error;
 use crate::run::Run;
@@ -35,11 +35,16 @@ pub(crate) struct Background {
 }
 
 impl Background {
-    /// Starts reading `data` as `--format parts` does.
-    pub(crate) fn start(builder: NormalizerBuilder, data: Vec<u8>) -> Self {
+    /// Starts reading `data` as `--format <format>` does (`otel` made as `otel` says).
+    pub(crate) fn start(
+        builder: NormalizerBuilder,
+        data: Vec<u8>,
+        format: Format,
+        otel: OtelOptions,
+    ) -> Self {
         let (sender, batches) = mpsc::sync_channel(BATCHES_AHEAD);
         let reader = std::thread::spawn(move || {
-            let mut run = Run::batched(builder, Format::Parts, sender.clone());
+            let mut run = Run::batched(builder, format, otel, sender.clone());
             for chunk in data.chunks(CHUNK) {
                 run.feed(chunk)?;
                 if run.abandoned() {

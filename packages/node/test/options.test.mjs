@@ -122,3 +122,34 @@ test("the streaming Normalizer takes the same options", () => {
   assert.equal(last.kind, "question");
   assert.equal(normalizer.dialect, "codex-exec");
 });
+
+test("format gives the lines of that format, as the command writes them", () => {
+  for (const [fixture, format, flags] of [
+    ["claude-code/subagent.jsonl", "otel", []],
+    ["codex-app-server/subagent.jsonl", "otel", []],
+    ["claude-code/subagent.jsonl", "otel", ["--otel-content"]],
+    ["claude-code/subagent.jsonl", "ag-ui", []],
+    ["opencode-run/mcp-ok.jsonl", "acp", []],
+  ]) {
+    const path = join(fixturesDir, fixture);
+    const expected = cli(["--format", format, ...flags], path);
+    assert.equal(expected.status, 0, expected.stderr.join("\n"));
+    const options = { format, ...(flags.length > 0 ? { otelContent: true } : {}) };
+    const got = normalize(readFileSync(path), options);
+    assert.equal(got.parts, undefined);
+    assert.deepEqual(asLines(got.lines), expected.stdout, `${fixture} ${format} ${flags}`);
+  }
+  const spans = normalize(readFileSync(join(fixturesDir, "claude-code/subagent.jsonl")), { format: "otel" })
+    .lines.flatMap((line) => line.resourceSpans[0].scopeSpans[0].spans);
+  assert.deepEqual(
+    spans.map((span) => span.name),
+    ["execute_tool Bash", "execute_tool Task", "invoke_agent claude-code"],
+  );
+});
+
+test("a format for people or unknown, otelContent elsewhere, and either for a Normalizer are refused", () => {
+  assert.throws(() => normalize("", { format: "pretty" }), /format `pretty`: expected one of parts, /);
+  assert.throws(() => normalize("", { format: "nope" }), /format `nope`: expected one of/);
+  assert.throws(() => normalize("", { format: "acp", otelContent: true }), /otelContent applies to format `otel`, not `acp`/);
+  assert.throws(() => new Normalizer({ format: "otel" }), /a Normalizer gives updates/);
+});

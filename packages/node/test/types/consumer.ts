@@ -10,6 +10,7 @@ import {
   type Diagnostic,
   type NormalizeOptions,
   type Normalized,
+  type NormalizedLines,
   type Stats,
   type Updates,
 } from "../../index.js";
@@ -40,6 +41,13 @@ const rest: Updates = normalizer.finish();
 const stats: Stats = normalizer.stats;
 const names: string[] = dialects();
 
+const spans: NormalizedLines = normalize("", { format: "otel", otelContent: true });
+const firstLine: Record<string, unknown> | undefined = spans.lines[0];
+// @ts-expect-error: otelContent is for another format than parts
+normalize("", { otelContent: true });
+// @ts-expect-error: a format for people is not a format of normalize
+normalize("", { format: "pretty" });
+
 // @ts-expect-error: an unknown option
 normalize("", { output_cap: 1 });
 // @ts-expect-error: the input is text or bytes
@@ -49,4 +57,4 @@ const state: "done" = parts[0]!.state;
 // @ts-expect-error: read-only
 normalizer.dialect = "codex-exec";
 
-export { view, lines, severity, dialect, counted, snapshot, rest, stats, names, state };
+export { firstLine, view, lines, severity, dialect, counted, snapshot, rest, stats, names, state };

@@ -145,11 +145,21 @@ fn every_case_gives_its_reviewed_ag_ui_events() {
     });
 }
 
+#[test]
+fn every_case_gives_its_reviewed_otel_spans() {
+    let rules = goldens::Rules::load();
+    insta::glob!("../../../fixtures", &rules.case_pattern(), |path| {
+        let spans = written(path, toolnorm_adapters::Format::Otel);
+        insta::assert_snapshot!(spans);
+    });
+}
+
 /// The emitter formats whose goldens are on the cases.
 const CASE_FORMATS: &[toolnorm_adapters::Format] = &[
     toolnorm_adapters::Format::Acp,
     toolnorm_adapters::Format::AiSdk,
     toolnorm_adapters::Format::AgUi,
+    toolnorm_adapters::Format::Otel,
 ];
 
 /// Every frame shape that any fixture writes in an emitter format is written by a case
@@ -264,6 +274,7 @@ fn every_golden_is_used_and_no_two_are_identical() {
             "every_case_gives_its_reviewed_acp_frames",
             "every_case_gives_its_reviewed_ai_sdk_chunks",
             "every_case_gives_its_reviewed_ag_ui_events",
+            "every_case_gives_its_reviewed_otel_spans",
         ] {
             expected.insert(goldens::golden_name(test, case));
         }

@@ -5,7 +5,10 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use prost::Message;
@@ -53,6 +56,19 @@ impl Received {
 /// A collector on loopback answering each request with the next of `answers` (status,
 /// body); the requests it received, once `answers` are all given.
 fn collector(answers: Vec<(u16, Vec<u8>)>) -> (String, thread::JoinHandle<Vec<Received>>) {
+    let (url, _arrivals, handle) = collector_told(answers);
+    (url, handle)
+}
+
+/// [`collector`], which also tells the path of each request as it arrives.
+fn collector_told(
+    answers: Vec<(u16, Vec<u8>)>,
+) -> (
+    String,
+    mpsc::Receiver<String>,
+    thread::JoinHandle<Vec<Received>>,
+) {
+    let (tell, arrivals) = mpsc::channel();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let handle = thread::spawn(move || {
@@ -89,6 +105,7 @@ fn collector(answers: Vec<(u16, Vec<u8>)>) -> (String, thread::JoinHandle<Vec<Re
             )
             .unwrap();
             stream.write_all(&body).unwrap();
+            let _ = tell.send(path.clone());
             received.push(Received {
                 path,
                 headers,
@@ -97,7 +114,7 @@ fn collector(answers: Vec<(u16, Vec<u8>)>) -> (String, thread::JoinHandle<Vec<Re
         }
         received
     });
-    (url, handle)
+    (url, arrivals, handle)
 }
 
 /// The spans of requests.
@@ -266,5 +283,48 @@ fn a_protocol_toolnorm_does_not_send_is_refused_before_reading() {
     assert!(
         stderr.contains("`grpc` is not sent by toolnorm"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_live_stream_is_exported_as_its_calls_end() {
+    let (url, arrivals, collector) = collector_told(vec![(200, Vec::new()), (200, Vec::new())]);
+    let text = std::fs::read_to_string(root().join(FIXTURE)).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("toolnorm"))
+        .args(["export", "--otlp-endpoint", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The first nine lines end the subagent's `Bash` call; the stream stays open.
+    stdin.write_all(lines[..9].concat().as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let first = arrivals.recv_timeout(Duration::from_secs(20));
+    assert_eq!(
+        first.as_deref(),
+        Ok("/v1/traces"),
+        "a span sent while stdin is open"
+    );
+    stdin.write_all(lines[9..].concat().as_bytes()).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let received = collector.join().unwrap();
+    let sent: Vec<Span> = spans(
+        received
+            .iter()
+            .map(|request| ExportTraceServiceRequest::decode(&request.body[..]).unwrap()),
+    );
+    let names: Vec<&str> = sent.iter().map(|span| span.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "execute_tool Bash",
+            "execute_tool Task",
+            "invoke_agent claude-code"
+        ]
     );
 }

@@ -33,7 +33,7 @@ if [ "$what" = instructions ]; then
   gen=$TARGET/release/examples/perf_stream
   toolnorm=${TOOLNORM:-$TARGET/release/toolnorm}
   mb=${INSTR_MB:-2}
-  formats=(parts updates events acp ai-sdk ag-ui)
+  formats=(parts updates events acp ai-sdk ag-ui otel)
   # count CMD...: the instructions callgrind counts for CMD.
   count() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null \
@@ -90,7 +90,7 @@ if [ "$what" != bench ]; then
   cargo build --quiet --release -p toolnorm-cli
   cargo build --quiet --release -p toolnorm-adapters --example perf_stream
   gen=$TARGET/release/examples/perf_stream
-  formats=(${FORMATS:-parts updates events acp ai-sdk ag-ui})
+  formats=(${FORMATS:-parts updates events acp ai-sdk ag-ui otel})
   row() { # a table row: LABEL, then the peak RSS in every format of: ARGS...
     local label=$1 format cells=""
     shift

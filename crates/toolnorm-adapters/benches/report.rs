@@ -20,6 +20,7 @@ const FORMATS: &[(Format, f64)] = &[
     (Format::Acp, 0.3),
     (Format::AiSdk, 0.3),
     (Format::AgUi, 0.3),
+    (Format::Otel, 0.3),
 ];
 
 fn best<T>(runs: usize, mut work: impl FnMut() -> T) -> (Duration, T) {

@@ -178,6 +178,8 @@ def check_roots(calls, roots):
         assert attrs["toolnorm.calls"] == len(spans)
         failed = sum(1 for span in spans if span.status.code == Status.STATUS_CODE_ERROR)
         assert attrs["toolnorm.calls.failed"] == failed
+        resource = roots[trace][0]
+        assert attrs.get("toolnorm.agent.version") == resource.get("toolnorm.agent.version")
         provider = attrs.get("toolnorm.provider")
         assert root.name == (f"invoke_agent {provider}" if provider else "invoke_agent")
         stated = [span for span in spans if attributes(span.attributes)["toolnorm.timing.measured"]]

@@ -30,6 +30,8 @@ pub(crate) struct Applier<'a> {
     pub final_cap: Option<usize>,
     /// The strings cut from long lines, for the full size of a cut output.
     pub recent: &'a mut RecentCuts,
+    /// The version of the agent that wrote the stream, once a line said it.
+    pub agent_version: &'a mut Option<String>,
 }
 
 impl Applier<'_> {
@@ -55,6 +57,7 @@ impl Applier<'_> {
                 (self.on_step)(Step::Applied {
                     line,
                     dialect: self.dialect,
+                    agent_version: self.agent_version.as_deref(),
                     event: kept.as_ref(),
                     update: &update,
                 });
@@ -105,6 +108,12 @@ impl Sink for Applier<'_> {
         match self.fold.get(id) {
             Some(call) => call.is_terminal().then(|| call.state()),
             None => self.fold.finished(id),
+        }
+    }
+
+    fn agent_version(&mut self, version: &str) {
+        if self.agent_version.as_deref() != Some(version) {
+            *self.agent_version = Some(version.to_owned());
         }
     }
 

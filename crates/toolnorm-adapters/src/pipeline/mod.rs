@@ -53,6 +53,8 @@ pub enum Step<'a> {
         line: u64,
         /// The stream's dialect (known once a line of it was applied).
         dialect: Dialect,
+        /// The version of the agent that wrote the stream, once a line said it.
+        agent_version: Option<&'a str>,
         /// The event, when [`NormalizerBuilder::keep_events`] is set.
         event: Option<&'a ToolEvent>,
         /// The part after the event.
@@ -128,6 +130,8 @@ struct Core {
     final_cap: Option<usize>,
     /// The strings cut from long lines lately.
     recent: RecentCuts,
+    /// The version of the agent that wrote the stream, once a line said it.
+    agent_version: Option<String>,
     /// An indented JSON document being read (`opencode export`): its lines so far.
     document: Document,
     /// The dialects that claimed lines of this stream but understood none of them (see
@@ -251,6 +255,7 @@ impl Normalizer {
                 audit: settings.audit.map(Audit::new),
                 final_cap,
                 recent: RecentCuts::default(),
+                agent_version: None,
                 document: Document::default(),
                 rejected: Vec::new(),
             },
@@ -304,6 +309,13 @@ impl Normalizer {
             adapter.finish(facts);
             facts.release_held(last);
         });
+    }
+
+    /// The version of the agent that wrote the stream, once a line said it (Claude
+    /// Code's `claude_code_version`, a Codex rollout's `cli_version`, an ACP agent's
+    /// `agentInfo.version`, …).
+    pub fn agent_version(&self) -> Option<&str> {
+        self.core.agent_version.as_deref()
     }
 
     /// The dialect, once known.
@@ -477,6 +489,7 @@ impl Core {
             on_step,
             final_cap: self.final_cap,
             recent: &mut self.recent,
+            agent_version: &mut self.agent_version,
         };
         read(adapter.as_mut(), &mut Facts::new(tracker, &mut applier));
         let events = applier.events;

@@ -62,6 +62,10 @@ pub(crate) trait Sink {
     fn finished(&self, id: &str) -> Option<ToolState>;
     /// The ids of the calls the fold holds open, in the order they started.
     fn open_ids(&self) -> Vec<String>;
+    /// The version of the agent that wrote the stream, as a line says it.
+    fn agent_version(&mut self, version: &str) {
+        let _ = version;
+    }
 }
 
 /// What the tracker knows of an open call that the fold does not hold.
@@ -135,6 +139,15 @@ pub struct Facts<'a> {
 impl<'a> Facts<'a> {
     pub(crate) fn new(tracker: &'a mut Tracker, sink: &'a mut dyn Sink) -> Self {
         Facts { tracker, sink }
+    }
+
+    /// Notes the version of the agent that wrote the stream, as a line states it (the
+    /// `otel` format's resource carries it).
+    pub fn agent_version(&mut self, version: &str) {
+        let version = version.trim();
+        if !version.is_empty() {
+            self.sink.agent_version(version);
+        }
     }
 
     /// Applies an event, redacted first when the normalizer redacts.

@@ -6,6 +6,7 @@ mod common;
 
 mod acp;
 mod acp_agents;
+mod agent_version;
 mod approvals;
 mod arbitrary_bytes;
 mod bad_input;

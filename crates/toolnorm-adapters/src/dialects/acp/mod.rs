@@ -30,6 +30,7 @@ mod scan;
 mod seen;
 mod titles;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
@@ -413,6 +414,10 @@ impl Adapter for AcpAdapter {
         {
             self.from_start = true;
         }
+        // The agent's answer to `initialize` says its version.
+        if matches!(frame, None | Some(Frame::Response(_))) {
+            agent_version(bytes, out);
+        }
         match frame {
             Some(Frame::Call(seen)) => self.seen(line, *seen, out),
             Some(Frame::Cwd(cwd)) => out.set_cwd(cwd),
@@ -420,6 +425,32 @@ impl Adapter for AcpAdapter {
             Some(Frame::Response(id)) if !self.answers(id) => {}
             _ => self.read_fields(line, bytes, out),
         }
+    }
+}
+
+/// The agent's version, from its answer to `initialize` (`result.agentInfo.version`).
+fn agent_version(bytes: &[u8], out: &mut Facts<'_>) {
+    #[derive(serde::Deserialize)]
+    struct Answer<'a> {
+        #[serde(borrow)]
+        result: Initialized<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Initialized<'a> {
+        #[serde(borrow)]
+        agent_info: AgentInfo<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct AgentInfo<'a> {
+        #[serde(borrow)]
+        version: Cow<'a, str>,
+    }
+    if memchr::memmem::find(bytes, b"\"agentInfo\"").is_none() {
+        return;
+    }
+    if let Ok(answer) = serde_json::from_slice::<Answer<'_>>(bytes) {
+        out.agent_version(&answer.result.agent_info.version);
     }
 }
 

@@ -40,6 +40,15 @@ pub(super) struct Envelope<'a> {
     /// Stream-json: the session of the line.
     #[serde(borrow, default)]
     pub session_id: Option<Cow<'a, str>>,
+    /// Stream-json's `system` `init`: the version of Claude Code.
+    #[serde(borrow, default)]
+    pub claude_code_version: Option<Cow<'a, str>>,
+    /// Qwen Code's `system` `init`: its version.
+    #[serde(borrow, default)]
+    pub qwen_code_version: Option<Cow<'a, str>>,
+    /// Transcripts: the version of Claude Code that wrote the line.
+    #[serde(borrow, default)]
+    pub version: Option<Cow<'a, str>>,
     /// Transcripts' `progress` lines: what progressed.
     #[serde(borrow, default)]
     pub data: Option<&'a RawValue>,

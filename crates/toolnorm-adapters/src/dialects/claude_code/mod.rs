@@ -195,6 +195,12 @@ impl Adapter for ClaudeCodeAdapter {
         // A stream-json run (`claude -p`, a resumed session) begins with `system` `init`;
         // its calls are its own. Transcripts have no such line: a new session id is a new
         // session (files concatenated).
+        let version = (envelope.claude_code_version.as_deref())
+            .or(envelope.qwen_code_version.as_deref())
+            .or(envelope.version.as_deref());
+        if let Some(version) = version {
+            out.agent_version(version);
+        }
         if kind == "system"
             && envelope.subtype.as_deref() == Some("init")
             && let Some(session) = envelope.session_id.as_deref()

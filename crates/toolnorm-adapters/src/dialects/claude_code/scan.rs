@@ -68,6 +68,12 @@ struct Fields<'a> {
     #[serde(borrow, default)]
     session_id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
+    claude_code_version: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    qwen_code_version: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    version: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
     data: Option<&'a RawValue>,
     #[serde(borrow, default, rename = "parentToolUseID")]
     progress_parent: Option<Cow<'a, str>>,
@@ -98,6 +104,9 @@ impl<'a> Fields<'a> {
             tool_use_id: self.tool_use_id,
             cwd: self.cwd,
             session_id: self.session_id,
+            claude_code_version: self.claude_code_version,
+            qwen_code_version: self.qwen_code_version,
+            version: self.version,
             data: self.data,
             progress_parent: self.progress_parent,
             is_sidechain: self.is_sidechain,

@@ -276,6 +276,12 @@ impl CodexAppServerAdapter {
             return;
         };
         let thread = value.get("thread");
+        if let Some(version) = thread
+            .and_then(|thread| thread.get("cliVersion"))
+            .and_then(Value::as_str)
+        {
+            out.agent_version(version);
+        }
         // A thread started (or resumed) is a session: its calls carry its id.
         if let Some(id) = thread
             .and_then(|thread| thread.get("id"))

@@ -137,6 +137,8 @@ pub struct OtelEmitter {
     position: u64,
     /// The stream's dialect, once known.
     dialect: Option<&'static str>,
+    /// The version of the agent that wrote the stream, once it said it.
+    agent_version: Option<String>,
 }
 
 impl OtelEmitter {
@@ -150,12 +152,21 @@ impl OtelEmitter {
             unnamed: None,
             position: 0,
             dialect: None,
+            agent_version: None,
         }
     }
 
     /// Names the dialect the stream was read as (`toolnorm.dialect`).
     pub fn set_dialect(&mut self, dialect: &'static str) {
         self.dialect = Some(dialect);
+    }
+
+    /// Names the version of the agent that wrote the stream (`toolnorm.agent.version` of
+    /// the resource and the session's root span).
+    pub fn set_agent_version(&mut self, version: &str) {
+        if self.agent_version.as_deref() != Some(version) {
+            self.agent_version = Some(version.to_owned());
+        }
     }
 
     /// The request that carries `part`'s span once it is terminal; `None` while it is
@@ -179,6 +190,7 @@ impl OtelEmitter {
         let Step::Applied {
             line,
             dialect,
+            agent_version,
             update,
             ..
         } = step
@@ -187,6 +199,9 @@ impl OtelEmitter {
         };
         if self.dialect.is_none() {
             self.set_dialect(dialect.as_str());
+        }
+        if let Some(version) = agent_version {
+            self.set_agent_version(version);
         }
         let view = update.call.part_view();
         self.call(&Fields::from(&view), *line)
@@ -254,6 +269,7 @@ impl OtelEmitter {
                 conversation: session.conversation.as_deref(),
                 provider: session.provider.as_deref(),
                 dialect: session.dialect.or(self.dialect),
+                agent_version: self.agent_version.as_deref(),
                 calls: session.calls,
                 failed: session.failed,
             };
@@ -438,6 +454,9 @@ impl OtelEmitter {
         let mut attributes = vec![span::string("service.name", "toolnorm")];
         if let Some(provider) = session.and_then(|session| session.provider.as_deref()) {
             attributes.push(span::string(attr::AGENT_NAME, provider));
+        }
+        if let Some(version) = &self.agent_version {
+            attributes.push(span::string(attr::AGENT_VERSION, version));
         }
         if let Some(dialect) = session.and_then(|session| session.dialect).or(self.dialect) {
             attributes.push(span::string(attr::DIALECT, dialect));

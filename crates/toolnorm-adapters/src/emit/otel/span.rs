@@ -29,6 +29,8 @@ pub mod attr {
     pub const CONVERSATION: &str = "gen_ai.conversation.id";
     /// The agent (the provider) of a session.
     pub const AGENT_NAME: &str = "gen_ai.agent.name";
+    /// The version of the agent, when the stream says it.
+    pub const AGENT_VERSION: &str = "toolnorm.agent.version";
     /// A failed call's canonical error code (`other` when it has none).
     pub const ERROR_TYPE: &str = "error.type";
     /// The part's kind.
@@ -199,6 +201,7 @@ pub(crate) struct SessionSummary<'a> {
     pub conversation: Option<&'a str>,
     pub provider: Option<&'a str>,
     pub dialect: Option<&'a str>,
+    pub agent_version: Option<&'a str>,
     pub calls: u64,
     pub failed: u64,
 }
@@ -217,6 +220,7 @@ pub(crate) fn session_span(
     let mut attributes = vec![string(attr::OPERATION, "invoke_agent")];
     let optional = [
         (attr::AGENT_NAME, summary.provider),
+        (attr::AGENT_VERSION, summary.agent_version),
         (attr::CONVERSATION, summary.conversation),
         (attr::PROVIDER, summary.provider),
         (attr::DIALECT, summary.dialect),

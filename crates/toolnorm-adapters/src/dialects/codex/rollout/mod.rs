@@ -121,6 +121,9 @@ struct SessionMeta<'a> {
     id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     cwd: Option<Cow<'a, str>>,
+    /// The version of Codex that wrote the file.
+    #[serde(borrow, default)]
+    cli_version: Option<Cow<'a, str>>,
 }
 
 /// Reads Codex rollout files.
@@ -236,6 +239,9 @@ impl CodexRolloutAdapter {
         }
         if let Some(cwd) = meta.cwd.as_deref() {
             out.set_cwd(cwd);
+        }
+        if let Some(version) = meta.cli_version.as_deref() {
+            out.agent_version(version);
         }
     }
 }

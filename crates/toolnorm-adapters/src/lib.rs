@@ -96,7 +96,7 @@ pub use emit::{
     UI_META_KEY, UiMeta, Writer, WriterOptions, first_line, format_names, human_duration,
 };
 #[cfg(feature = "otel")]
-pub use emit::{OtelEmitter, OtelOptions, otel_attr};
+pub use emit::{OtelEmitter, OtelOptions, otel_attr, otel_spans};
 pub use error::Error;
 /// The OTLP types (`opentelemetry-proto`) the `otel` format's spans are made of.
 #[cfg(feature = "otel")]

@@ -39,7 +39,7 @@ pub use ag_ui::AgUiEmitter;
 pub use ai_sdk::AiSdkEmitter;
 pub use format::{Format, FormatSpec, format_names};
 #[cfg(feature = "otel")]
-pub use otel::{OtelEmitter, OtelOptions, attr as otel_attr};
+pub use otel::{OtelEmitter, OtelOptions, attr as otel_attr, spans_of as otel_spans};
 pub use pretty::{first_line, human_duration};
 pub use ui::{UI_META_KEY, UiMeta};
 pub use writer::{FormatWriter, StepOut, Writer, WriterOptions};

@@ -119,12 +119,7 @@ fn collector_told(
 
 /// The spans of requests.
 fn spans(requests: impl IntoIterator<Item = ExportTraceServiceRequest>) -> Vec<Span> {
-    requests
-        .into_iter()
-        .flat_map(|request| request.resource_spans)
-        .flat_map(|resource| resource.scope_spans)
-        .flat_map(|scope| scope.spans)
-        .collect()
+    toolnorm_adapters::otel_spans(requests).collect()
 }
 
 /// What `--format otel` writes for `fixture`, as spans.

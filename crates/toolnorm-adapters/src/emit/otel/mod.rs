@@ -481,6 +481,17 @@ impl OtelEmitter {
     }
 }
 
+/// Every span of `requests`, in order (each request holds one session's).
+pub fn spans_of(
+    requests: impl IntoIterator<Item = ExportTraceServiceRequest>,
+) -> impl Iterator<Item = Span> {
+    requests
+        .into_iter()
+        .flat_map(|request| request.resource_spans)
+        .flat_map(|resource| resource.scope_spans)
+        .flat_map(|scope| scope.spans)
+}
+
 /// Widens `range` to hold `times`.
 fn widen(range: &mut Option<(u64, u64)>, times: Times) {
     let (start, end) = range.get_or_insert((times.start, times.end));
@@ -517,12 +528,7 @@ mod tests {
     use super::*;
 
     fn spans(requests: Vec<ExportTraceServiceRequest>) -> Vec<Span> {
-        requests
-            .into_iter()
-            .flat_map(|request| request.resource_spans)
-            .flat_map(|resource| resource.scope_spans)
-            .flat_map(|scope| scope.spans)
-            .collect()
+        spans_of(requests).collect()
     }
 
     #[test]

@@ -65,6 +65,21 @@ pub fn render(root: &Path) -> Result<String, Error> {
          recordings are under `fixtures/<dialect>/`.\n\n",
     );
 
+    page.push_str("## OpenTelemetry\n\n");
+    page.push_str(
+        "In [the `otel` format](../formats/otel.md) and `toolnorm export`, a session's spans \
+         name its agent by the provider (`gen_ai.agent.name`, `toolnorm.provider`) and the \
+         dialect read (`toolnorm.dialect`). The agent's version (`toolnorm.agent.version`) \
+         is read where the stream says it (a dash: not read, as the stream does not say \
+         it or says it where toolnorm does not look yet):\n\n",
+    );
+    page.push_str("| dialect | the agent's version, from |\n| --- | --- |\n");
+    for dialect in &dialects {
+        let source = dialect.agent_version_source().unwrap_or("—");
+        let _ = writeln!(page, "| `{}` | {} |", dialect.as_str(), source);
+    }
+    page.push('\n');
+
     page.push_str("## Rules\n\n");
     page.push_str(
         "The kind and title of each tool, one section per rules file in the order of the \

@@ -70,6 +70,9 @@ pub(crate) struct Entry {
     /// a driver of `toolnorm-record`; a source may record several dialects); empty for
     /// dialects no CLI writes.
     pub recordings: &'static [&'static str],
+    /// Where its lines say the version of the agent that wrote them (`Facts::agent_version`),
+    /// for people; empty when they do not say it (a test holds each to its recordings).
+    pub agent_version: &'static str,
 }
 
 /// The generic rules, after every dialect's own.
@@ -143,6 +146,15 @@ impl Dialect {
     /// A line's worth of help about the dialect, for toolnorm's own dialects.
     pub fn summary(self) -> Option<&'static str> {
         entry(self).map(|entry| entry.summary)
+    }
+
+    /// Where the dialect's lines say the version of the agent that wrote them (what the
+    /// `otel` format's `toolnorm.agent.version` comes from), for people; `None` when they
+    /// do not say it.
+    pub fn agent_version_source(self) -> Option<&'static str> {
+        entry(self)
+            .map(|entry| entry.agent_version)
+            .filter(|source| !source.is_empty())
     }
 
     /// The cargo feature of `toolnorm-adapters` that builds this dialect's reader, e.g.

@@ -33,3 +33,42 @@ fn each_stream_that_says_its_agents_version_gives_it() {
         assert_eq!(version_of(fixture).as_deref(), version, "{fixture}");
     }
 }
+
+/// Every fixture of a dialect that declares where its lines say the agent's version gives
+/// one, and no fixture of a dialect that declares none does: the provider reference's
+/// column is the readers' behaviour.
+#[test]
+fn the_declared_sources_are_what_the_readers_read() {
+    let mut wrong = Vec::new();
+    for folder in std::fs::read_dir(common::fixtures()).unwrap() {
+        let folder = folder.unwrap().path();
+        if !folder.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&folder).unwrap() {
+            let path = file.unwrap().path();
+            if path
+                .extension()
+                .is_none_or(|extension| extension != "jsonl")
+            {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let mut normalizer = Normalizer::builder().build();
+            normalizer.push(&bytes, &mut |_| {});
+            normalizer.finish(&mut |_| {});
+            let Some(dialect) = normalizer.dialect() else {
+                continue;
+            };
+            let declared = dialect.agent_version_source().is_some();
+            if normalizer.agent_version().is_some() != declared {
+                wrong.push(format!(
+                    "{} ({dialect}): version {:?}, source declared: {declared}",
+                    path.strip_prefix(common::fixtures()).unwrap().display(),
+                    normalizer.agent_version()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -79,6 +79,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "gemini-cli-acp",
         "qwen-code-acp",
     ],
+    agent_version: "`agentInfo.version` of the agent's answer to `initialize`",
 };
 
 /// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` with a method ACP names

@@ -43,6 +43,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::for_dialect(DIALECT)),
     recordings: &["amp"],
+    agent_version: "",
 };
 
 /// The line types of Amp's stream.

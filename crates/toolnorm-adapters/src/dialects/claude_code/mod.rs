@@ -80,6 +80,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::new()),
     recordings: &["claude-code"],
+    agent_version: "`claude_code_version` of stream-json's `system` `init`; `version` of each transcript line",
 };
 
 /// Claude Code stream-json and transcript line types that identify the dialect.

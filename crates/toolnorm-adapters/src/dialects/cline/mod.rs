@@ -50,6 +50,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(ClineAdapter::new(DIALECT)),
     recordings: &["cline-json"],
+    agent_version: "",
 };
 
 /// Whether a line is a `ClineMessage` (`ts`, and `type` `say` or `ask` with the key of

@@ -32,6 +32,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(TaskAdapter::new(DIALECT)),
     // The task folders the `--json` runs wrote (`fixtures/cline-task/`).
     recordings: &["cline-json"],
+    agent_version: "",
 };
 
 /// Whether a line is a task's messages: an array whose first item is a `ClineMessage`.

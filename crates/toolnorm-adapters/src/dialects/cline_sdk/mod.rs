@@ -57,6 +57,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(stream::ClineSdkAdapter::default()),
     recordings: &["cline-sdk"],
+    agent_version: "",
 };
 
 /// Whether a line is one of the stream's envelopes, by the key each carries beside its

@@ -40,6 +40,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(SessionAdapter::default()),
     // The session files the `--json` runs wrote (`fixtures/cline-sdk-session/`).
     recordings: &["cline-sdk"],
+    agent_version: "",
 };
 
 /// Whether a line is a session's messages document: its `sessionId`, `agent` (`lead`

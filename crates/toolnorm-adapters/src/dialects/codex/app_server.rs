@@ -38,6 +38,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims: super::claims_app_server,
     adapter: |_| Box::new(CodexAppServerAdapter::new()),
     recordings: &["codex-app-server"],
+    agent_version: "`cliVersion` of the thread a `thread/started` starts",
 };
 
 /// A JSON-RPC message as the app-server writes it.

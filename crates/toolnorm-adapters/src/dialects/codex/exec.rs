@@ -40,6 +40,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims: super::claims_exec,
     adapter: |_| Box::new(CodexExecAdapter::new()),
     recordings: &["codex-exec"],
+    agent_version: "",
 };
 
 /// An exec event, read once: its `type`, and its item still raw, to be read with the

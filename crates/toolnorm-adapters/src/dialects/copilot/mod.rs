@@ -71,6 +71,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(CopilotAdapter::default()),
     recordings: &["copilot"],
+    agent_version: "",
 };
 
 /// Whether a line is a Copilot CLI session event: a `type`, `id`, `timestamp`, `data` and

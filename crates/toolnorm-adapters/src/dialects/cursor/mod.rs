@@ -57,6 +57,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(CursorAdapter),
     // No CLI to record: the fixtures are public samples.
     recordings: &[],
+    agent_version: "",
 };
 
 /// The line types only Cursor writes.

@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(DroidAdapter),
     recordings: &["droid"],
+    agent_version: "",
 };
 
 /// Whether a line is a `droid exec` stream-json event, by the keys only Droid writes:

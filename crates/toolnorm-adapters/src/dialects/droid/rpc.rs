@@ -56,6 +56,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(DroidRpcAdapter::default()),
     recordings: &["droid-rpc"],
+    agent_version: "",
 };
 
 /// Notifications that carry nothing about calls.

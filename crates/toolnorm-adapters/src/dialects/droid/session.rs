@@ -54,6 +54,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(DroidSessionAdapter::default()),
     // The session files the stream-json runs wrote (`fixtures/droid-session/`).
     recordings: &["droid"],
+    agent_version: "",
 };
 
 /// Record types that carry no call: the outcome of a turn, a compaction.

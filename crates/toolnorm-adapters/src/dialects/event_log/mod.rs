@@ -34,6 +34,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(EventLogAdapter),
     recordings: &[],
+    agent_version: "",
 };
 
 /// The canonical event types.

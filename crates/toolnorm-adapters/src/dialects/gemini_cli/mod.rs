@@ -59,6 +59,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |options| Box::new(GeminiCliAdapter::new(options.mcp_servers.clone())),
     recordings: &["gemini-cli"],
+    agent_version: "",
 };
 
 /// stream-json event types.

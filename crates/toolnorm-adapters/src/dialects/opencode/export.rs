@@ -42,6 +42,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |options| Box::new(OpenCodeExportAdapter::new(options.mcp_servers.clone())),
     // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
     recordings: &["opencode-serve"],
+    agent_version: "",
 };
 
 /// Whether a line is an export: `info` and `messages` at the top level, and no `type`.

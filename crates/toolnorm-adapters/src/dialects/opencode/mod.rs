@@ -77,6 +77,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |options| Box::new(OpenCodeAdapter::new(options.mcp_servers.clone())),
     recordings: &["opencode-run", "opencode-serve", "kilo-run"],
+    agent_version: "",
 };
 
 /// The part types of the pinned schema other than `tool`: they carry no tool call.

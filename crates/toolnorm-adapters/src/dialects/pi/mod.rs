@@ -64,6 +64,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(PiStreamAdapter),
     recordings: &["pi"],
+    agent_version: "",
 };
 
 /// Whether a line is a Pi event, by the key each type carries: a message event's

@@ -45,6 +45,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(PiSessionAdapter),
     // The session files the `--mode json` runs wrote (`fixtures/pi-session/`).
     recordings: &["pi"],
+    agent_version: "",
 };
 
 /// The entry types that carry nothing about tools.

@@ -51,6 +51,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(QwenSessionAdapter),
     // The session files the stream-json runs wrote (`fixtures/qwen-code-session/`).
     recordings: &["qwen-code"],
+    agent_version: "",
 };
 
 /// The raw item type of the calls (`metadata.itemType`).

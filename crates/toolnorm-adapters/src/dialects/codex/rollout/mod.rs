@@ -79,6 +79,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(CodexRolloutAdapter::new()),
     // The rollout files the app-server runs write (`fixtures/codex-rollout/`).
     recordings: &["codex-app-server"],
+    agent_version: "`cli_version` of `session_meta`",
 };
 
 /// The line types of a rollout file.

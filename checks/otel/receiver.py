@@ -89,21 +89,25 @@ def compare(expected, received):
             assert stored.get(name) == value, (where, name, stored.get(name), value)
 
 
-def print_tree(expected):
+def print_tree(received):
+    """Each session's spans as Phoenix stored them, as a tree under its root."""
     children = {}
-    for span in expected.values():
-        children.setdefault(span.parent_span_id.hex(), []).append(span)
+    for span in received.values():
+        children.setdefault(span.get("parent_span_id") or "", []).append(span)
 
     def show(span, depth):
-        attrs = attributes(span.attributes)
-        status = "ERROR" if span.status.code == 2 else "ok"
-        millis = (span.end_time_unix_nano - span.start_time_unix_nano) / 1e6
-        detail = attrs.get("toolnorm.title") or attrs.get("gen_ai.conversation.id") or ""
-        print(f"{'  ' * depth}{span.name} [{status}, {millis:.0f} ms] {detail}")
-        for child in sorted(children.get(span.span_id.hex(), []), key=lambda s: s.start_time_unix_nano):
+        stored = {item["key"]: value_of(item["value"]) for item in span.get("attributes") or []}
+        status = "ERROR" if (span.get("status") or {}).get("code") == 2 else "ok"
+        millis = (int(span["end_time_unix_nano"]) - int(span["start_time_unix_nano"])) / 1e6
+        detail = stored.get("toolnorm.title") or stored.get("gen_ai.conversation.id") or ""
+        version = stored.get("toolnorm.agent.version")
+        version = f" (version {version})" if version else ""
+        print(f"{'  ' * depth}{span['name']}{version} [{status}, {millis:.0f} ms] {detail}")
+        below = children.get(span["span_id"], [])
+        for child in sorted(below, key=lambda s: int(s["start_time_unix_nano"])):
             show(child, depth + 1)
 
-    for root in sorted(children.get("", []), key=lambda s: s.name):
+    for root in sorted(children.get("", []), key=lambda s: s["name"]):
         show(root, 1)
 
 
@@ -121,8 +125,9 @@ def main():
     received = received_spans(base, len(expected))
     compare(expected, received)
     print(f"otel receiver: {len(expected)} spans of {len(INPUTS)} sessions sent by toolnorm export, "
-          "stored by Arize Phoenix as sent (ids, parents, names, statuses, times, attributes):")
-    print_tree(expected)
+          "stored by Arize Phoenix as sent (ids, parents, names, statuses, times, attributes); "
+          "as Phoenix stored them:")
+    print_tree(received)
 
 
 if __name__ == "__main__":

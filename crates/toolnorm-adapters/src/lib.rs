@@ -83,6 +83,7 @@ mod read;
 mod read_options;
 mod redact;
 mod rules;
+mod store;
 mod track;
 
 pub use acp::{META_KEY, OutputChunk, ToolnormMeta, Truncated, Truncation};
@@ -105,6 +106,7 @@ pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step}
 pub use read_options::{ReadOptions, Reading, Toml};
 pub use redact::Redactor;
 pub use rules::{TitleRules, ToolRef};
+pub use store::Store;
 pub use track::{Ending, Facts, Sighting};
 
 /// The README's Rust examples, compiled and run as doctests.

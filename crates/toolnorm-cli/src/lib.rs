@@ -5,6 +5,7 @@
 //! its [output formats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/formats/README.md), [the view](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/view.md) and [stats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/stats.md).
 #![deny(missing_docs)]
 
+mod catalog;
 mod export;
 mod normalize;
 mod parallel;
@@ -18,6 +19,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+pub use catalog::SessionsArgs;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 pub use export::ExportArgs;
@@ -50,6 +52,8 @@ pub enum Command {
     Dialects(DialectsArgs),
     /// Send the tool calls as OpenTelemetry spans to a collector (OTLP/HTTP), as they end.
     Export(Box<ExportArgs>),
+    /// List the session files every known agent keeps under the home folder.
+    Sessions(SessionsArgs),
 }
 
 /// Arguments of `toolnorm dialects`.
@@ -264,6 +268,7 @@ pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
         Command::Stats(args) => stats(&args, stdout, stderr),
         Command::Dialects(args) => dialects(&args, stdout),
         Command::Export(args) => export::export(&args, stderr),
+        Command::Sessions(args) => catalog::sessions(&args, stdout, stderr),
     }
 }
 

@@ -65,6 +65,26 @@ pub fn render(root: &Path) -> Result<String, Error> {
          recordings are under `fixtures/<dialect>/`.\n\n",
     );
 
+    page.push_str("## Session stores\n\n");
+    page.push_str(
+        "Where each agent keeps session files of a dialect by default, as `toolnorm \
+         sessions` looks for them under the home folder: a folder of the home directory (or \
+         the one the variable names, when set) and a glob of the files under it (`*` within \
+         a path segment, `**` across them). A dialect without a store is read from a stream \
+         or from files named on the command line.\n\n",
+    );
+    page.push_str("| dialect | folder | files |\n| --- | --- | --- |\n");
+    for dialect in &dialects {
+        for store in dialect.stores() {
+            let folder = match store.env {
+                Some(env) => format!("`~/{}` (or `${env}`)", store.folder),
+                None => format!("`~/{}`", store.folder),
+            };
+            let _ = writeln!(page, "| `{}` | {folder} | `{}` |", dialect.as_str(), store.files);
+        }
+    }
+    page.push('\n');
+
     page.push_str("## OpenTelemetry\n\n");
     page.push_str(
         "In [the `otel` format](../formats/otel.md) and `toolnorm export`, a session's spans \

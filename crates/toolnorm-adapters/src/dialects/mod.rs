@@ -73,6 +73,9 @@ pub(crate) struct Entry {
     /// Where its lines say the version of the agent that wrote them (`Facts::agent_version`),
     /// for people; empty when they do not say it (a test holds each to its recordings).
     pub agent_version: &'static str,
+    /// Where its agent keeps session files of this dialect by default (none for a
+    /// stream only, or a store that is not files of its own).
+    pub stores: &'static [crate::Store],
 }
 
 /// The generic rules, after every dialect's own.
@@ -146,6 +149,12 @@ impl Dialect {
     /// A line's worth of help about the dialect, for toolnorm's own dialects.
     pub fn summary(self) -> Option<&'static str> {
         entry(self).map(|entry| entry.summary)
+    }
+
+    /// Where the agent keeps session files of this dialect by default: what `toolnorm
+    /// sessions` looks for under a home folder. Empty for a dialect only streamed.
+    pub fn stores(self) -> &'static [crate::Store] {
+        entry(self).map_or(&[], |entry| entry.stores)
     }
 
     /// Where the dialect's lines say the version of the agent that wrote them (what the

@@ -2,6 +2,7 @@
 
 mod acp;
 mod audit;
+mod catalog;
 mod cli;
 mod export;
 mod live;

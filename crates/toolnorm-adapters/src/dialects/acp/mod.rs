@@ -80,6 +80,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "qwen-code-acp",
     ],
     agent_version: "`agentInfo.version` of the agent's answer to `initialize`",
+    stores: &[],
 };
 
 /// Whether a line is ACP: JSON-RPC that says `"jsonrpc": "2.0"` with a method ACP names

@@ -44,6 +44,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(ClaudeCodeAdapter::for_dialect(DIALECT)),
     recordings: &["amp"],
     agent_version: "",
+    stores: &[],
 };
 
 /// The line types of Amp's stream.

@@ -81,6 +81,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(ClaudeCodeAdapter::new()),
     recordings: &["claude-code"],
     agent_version: "`claude_code_version` of stream-json's `system` `init`; `version` of each transcript line",
+    stores: &[crate::Store::at(".claude", "projects/**/*.jsonl").or_env("CLAUDE_CONFIG_DIR")],
 };
 
 /// Claude Code stream-json and transcript line types that identify the dialect.

@@ -51,6 +51,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(ClineAdapter::new(DIALECT)),
     recordings: &["cline-json"],
     agent_version: "",
+    stores: &[],
 };
 
 /// Whether a line is a `ClineMessage` (`ts`, and `type` `say` or `ask` with the key of

@@ -33,6 +33,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The task folders the `--json` runs wrote (`fixtures/cline-task/`).
     recordings: &["cline-json"],
     agent_version: "",
+    stores: &[crate::Store::at(".cline/data", "tasks/*/ui_messages.json")],
 };
 
 /// Whether a line is a task's messages: an array whose first item is a `ClineMessage`.

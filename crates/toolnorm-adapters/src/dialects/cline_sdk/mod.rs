@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(stream::ClineSdkAdapter::default()),
     recordings: &["cline-sdk"],
     agent_version: "",
+    stores: &[],
 };
 
 /// Whether a line is one of the stream's envelopes, by the key each carries beside its

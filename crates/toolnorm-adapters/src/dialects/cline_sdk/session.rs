@@ -41,6 +41,10 @@ pub(crate) const ENTRY: Entry = Entry {
     // The session files the `--json` runs wrote (`fixtures/cline-sdk-session/`).
     recordings: &["cline-sdk"],
     agent_version: "",
+    stores: &[crate::Store::at(
+        ".cline/data",
+        "sessions/*/*.messages.json",
+    )],
 };
 
 /// Whether a line is a session's messages document: its `sessionId`, `agent` (`lead`

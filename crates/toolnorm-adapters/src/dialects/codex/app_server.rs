@@ -39,6 +39,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(CodexAppServerAdapter::new()),
     recordings: &["codex-app-server"],
     agent_version: "`cliVersion` of the thread a `thread/started` starts",
+    stores: &[],
 };
 
 /// A JSON-RPC message as the app-server writes it.

@@ -41,6 +41,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(CodexExecAdapter::new()),
     recordings: &["codex-exec"],
     agent_version: "",
+    stores: &[],
 };
 
 /// An exec event, read once: its `type`, and its item still raw, to be read with the

@@ -72,6 +72,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(CopilotAdapter::default()),
     recordings: &["copilot"],
     agent_version: "",
+    stores: &[crate::Store::at(".copilot", "session-state/*/events.jsonl")],
 };
 
 /// Whether a line is a Copilot CLI session event: a `type`, `id`, `timestamp`, `data` and

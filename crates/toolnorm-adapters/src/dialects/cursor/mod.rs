@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // No CLI to record: the fixtures are public samples.
     recordings: &[],
     agent_version: "",
+    stores: &[],
 };
 
 /// The line types only Cursor writes.

@@ -59,6 +59,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(DroidAdapter),
     recordings: &["droid"],
     agent_version: "",
+    stores: &[],
 };
 
 /// Whether a line is a `droid exec` stream-json event, by the keys only Droid writes:

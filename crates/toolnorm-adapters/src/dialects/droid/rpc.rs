@@ -57,6 +57,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(DroidRpcAdapter::default()),
     recordings: &["droid-rpc"],
     agent_version: "",
+    stores: &[],
 };
 
 /// Notifications that carry nothing about calls.

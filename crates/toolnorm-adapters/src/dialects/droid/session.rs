@@ -55,6 +55,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The session files the stream-json runs wrote (`fixtures/droid-session/`).
     recordings: &["droid"],
     agent_version: "",
+    stores: &[crate::Store::at(".factory", "sessions/**/*.jsonl")],
 };
 
 /// Record types that carry no call: the outcome of a turn, a compaction.

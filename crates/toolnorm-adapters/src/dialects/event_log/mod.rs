@@ -35,6 +35,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(EventLogAdapter),
     recordings: &[],
     agent_version: "",
+    stores: &[],
 };
 
 /// The canonical event types.

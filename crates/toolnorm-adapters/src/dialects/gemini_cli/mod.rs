@@ -60,6 +60,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |options| Box::new(GeminiCliAdapter::new(options.mcp_servers.clone())),
     recordings: &["gemini-cli"],
     agent_version: "",
+    stores: &[crate::Store::at(".gemini", "tmp/*/chats/**/*.jsonl")],
 };
 
 /// stream-json event types.

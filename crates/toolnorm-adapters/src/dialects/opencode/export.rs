@@ -43,6 +43,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
     recordings: &["opencode-serve"],
     agent_version: "",
+    stores: &[],
 };
 
 /// Whether a line is an export: `info` and `messages` at the top level, and no `type`.

@@ -78,6 +78,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |options| Box::new(OpenCodeAdapter::new(options.mcp_servers.clone())),
     recordings: &["opencode-run", "opencode-serve", "kilo-run"],
     agent_version: "",
+    stores: &[],
 };
 
 /// The part types of the pinned schema other than `tool`: they carry no tool call.

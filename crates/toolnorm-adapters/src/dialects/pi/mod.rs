@@ -65,6 +65,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(PiStreamAdapter),
     recordings: &["pi"],
     agent_version: "",
+    stores: &[],
 };
 
 /// Whether a line is a Pi event, by the key each type carries: a message event's

@@ -46,6 +46,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The session files the `--mode json` runs wrote (`fixtures/pi-session/`).
     recordings: &["pi"],
     agent_version: "",
+    stores: &[crate::Store::at(".pi/agent", "sessions/**/*.jsonl")],
 };
 
 /// The entry types that carry nothing about tools.

@@ -39,6 +39,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(ClaudeCodeAdapter::for_dialect(DIALECT)),
     recordings: &["qwen-code"],
     agent_version: "`qwen_code_version` of `system` `init`",
+    stores: &[],
 };
 
 /// Whether a line is Qwen Code's own: its `system` `init` line.

@@ -52,6 +52,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The session files the stream-json runs wrote (`fixtures/qwen-code-session/`).
     recordings: &["qwen-code"],
     agent_version: "",
+    stores: &[crate::Store::at(".qwen", "projects/*/chats/*.jsonl")],
 };
 
 /// The raw item type of the calls (`metadata.itemType`).

@@ -80,6 +80,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The rollout files the app-server runs write (`fixtures/codex-rollout/`).
     recordings: &["codex-app-server"],
     agent_version: "`cli_version` of `session_meta`",
+    stores: &[crate::Store::at(".codex", "sessions/**/rollout-*.jsonl").or_env("CODEX_HOME")],
 };
 
 /// The line types of a rollout file.

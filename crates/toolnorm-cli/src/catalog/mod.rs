@@ -1,0 +1,174 @@
+//! `toolnorm sessions`: the session files every known agent keeps on this machine, found
+//! in each dialect's default stores under the home folder.
+
+mod stores;
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use crate::{EXIT_USAGE, finish_output, subagents};
+use stores::Found;
+
+/// Arguments of `toolnorm sessions`.
+#[derive(Debug, clap::Args)]
+pub struct SessionsArgs {
+    /// The home folder the agents' stores are under [default: `$HOME`]. `CLAUDE_CONFIG_DIR`
+    /// and `CODEX_HOME` move those agents' stores, as they do for the agents.
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Only this agent's sessions: a provider (`codex`) or a dialect (`codex-rollout`).
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    /// One JSON array, an object per session (`agent`, `dialect`, `path`, `bytes`,
+    /// `modified`, `subagents`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A session file, as `--json` writes it.
+#[derive(Debug, Serialize)]
+struct Listed {
+    agent: &'static str,
+    dialect: &'static str,
+    path: String,
+    /// The session's file and its subagents' transcripts beside it.
+    bytes: u64,
+    /// RFC 3339, UTC: when the session's file last changed.
+    modified: Option<String>,
+    /// Its subagents' transcripts (Claude Code's `<session>/subagents/*.jsonl`), read
+    /// with it as one session.
+    subagents: usize,
+}
+
+impl Listed {
+    /// The session of `found`, with the subagent transcripts `siblings` beside it.
+    fn of(found: &Found, siblings: &[&Found]) -> Self {
+        Listed {
+            agent: found.dialect.provider(),
+            dialect: found.dialect.as_str(),
+            path: found.path.display().to_string(),
+            bytes: found.bytes + siblings.iter().map(|sibling| sibling.bytes).sum::<u64>(),
+            modified: found
+                .modified
+                .and_then(|time| jiff::Timestamp::try_from(time).ok())
+                .map(|time| time.round(jiff::Unit::Second).unwrap_or(time).to_string()),
+            subagents: siblings.len(),
+        }
+    }
+}
+
+/// `toolnorm sessions`.
+pub fn sessions(args: &SessionsArgs, mut stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
+    let env = |name: &str| std::env::var_os(name);
+    let Some(home) = args.home.clone().or_else(|| env("HOME").map(PathBuf::from)) else {
+        let _ = writeln!(stderr, "toolnorm: no home folder: set HOME or give --home");
+        return ExitCode::from(EXIT_USAGE);
+    };
+    if let Some(agent) = &args.agent
+        && !toolnorm_adapters::Dialect::all()
+            .any(|dialect| dialect.provider() == agent || dialect.as_str() == agent)
+    {
+        let _ = writeln!(
+            stderr,
+            "toolnorm: --agent {agent}: no such agent or dialect (`toolnorm dialects` lists them)"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let found = match stores::discover(&home, &|name: &str| -> Option<OsString> { env(name) }) {
+        Ok(found) => found,
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let found: Vec<Found> = found
+        .into_iter()
+        .filter(|found| {
+            args.agent.as_deref().is_none_or(|agent| {
+                found.dialect.provider() == agent || found.dialect.as_str() == agent
+            })
+        })
+        .collect();
+    // A Claude Code session's subagent transcripts are part of it, not sessions.
+    let by_path: HashMap<&Path, &Found> = found
+        .iter()
+        .map(|found| (found.path.as_path(), found))
+        .collect();
+    let units = subagents::group(found.iter().map(|found| found.path.clone()).collect(), true);
+    let listed: Vec<Listed> = units
+        .iter()
+        .filter_map(|unit| {
+            let session = by_path.get(unit.path.as_path())?;
+            let siblings: Vec<&Found> = unit
+                .siblings
+                .iter()
+                .filter_map(|path| by_path.get(path.as_path()).copied())
+                .collect();
+            Some(Listed::of(session, &siblings))
+        })
+        .collect();
+    let result = if args.json {
+        serde_json::to_writer_pretty(&mut stdout, &listed)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(stdout))
+    } else {
+        write_table(&mut stdout, &listed)
+    };
+    finish_output(result.and_then(|()| stdout.flush()))
+}
+
+/// The sessions as aligned columns, newest last, and a count per agent.
+fn write_table(out: &mut impl Write, listed: &[Listed]) -> std::io::Result<()> {
+    let mut rows: Vec<&Listed> = listed.iter().collect();
+    rows.sort_by(|a, b| a.modified.cmp(&b.modified).then(a.path.cmp(&b.path)));
+    let width = |field: fn(&Listed) -> usize, title: &str| {
+        rows.iter()
+            .map(|row| field(row))
+            .max()
+            .unwrap_or(0)
+            .max(title.len())
+    };
+    let agent = width(|row| row.agent.len(), "agent");
+    let dialect = width(|row| row.dialect.len(), "dialect");
+    writeln!(
+        out,
+        "{:<agent$}  {:<dialect$}  {:>10}  {:<20}  {:>9}  path",
+        "agent", "dialect", "bytes", "modified", "subagents"
+    )?;
+    for row in &rows {
+        writeln!(
+            out,
+            "{:<agent$}  {:<dialect$}  {:>10}  {:<20}  {:>9}  {}",
+            row.agent,
+            row.dialect,
+            row.bytes,
+            row.modified.as_deref().unwrap_or("-"),
+            row.subagents,
+            row.path
+        )?;
+    }
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for row in &rows {
+        match counts.iter_mut().find(|(name, _)| *name == row.agent) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((row.agent, 1)),
+        }
+    }
+    counts.sort();
+    let counts: Vec<String> = counts
+        .iter()
+        .map(|(name, count)| format!("{name} {count}"))
+        .collect();
+    writeln!(
+        out,
+        "{} session(s){}{}",
+        rows.len(),
+        if counts.is_empty() { "" } else { ": " },
+        counts.join(", ")
+    )
+}

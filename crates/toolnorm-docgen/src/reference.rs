@@ -80,7 +80,12 @@ pub fn render(root: &Path) -> Result<String, Error> {
                 Some(env) => format!("`~/{}` (or `${env}`)", store.folder),
                 None => format!("`~/{}`", store.folder),
             };
-            let _ = writeln!(page, "| `{}` | {folder} | `{}` |", dialect.as_str(), store.files);
+            let _ = writeln!(
+                page,
+                "| `{}` | {folder} | `{}` |",
+                dialect.as_str(),
+                store.files
+            );
         }
     }
     page.push('\n');

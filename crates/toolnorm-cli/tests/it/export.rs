@@ -323,3 +323,37 @@ fn a_live_stream_is_exported_as_its_calls_end() {
         ]
     );
 }
+
+#[test]
+fn a_followed_file_is_exported_as_it_is_written() {
+    let (url, arrivals, _collector) = collector_told(vec![(200, Vec::new()), (200, Vec::new())]);
+    let text = std::fs::read_to_string(root().join(FIXTURE)).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let dir = std::env::temp_dir().join(format!("toolnorm-follow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("session.jsonl");
+    // A session whose subagent is still running: its transcript is being written.
+    std::fs::write(&path, lines[..5].concat()).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("toolnorm"))
+        .args(["export", "--follow", "--otlp-endpoint", &url])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Nothing has ended yet: nothing is sent.
+    assert!(arrivals.recv_timeout(Duration::from_millis(1500)).is_err());
+    // The subagent's call ends in the lines appended: its span is sent while the file
+    // is still followed.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    file.write_all(lines[5..9].concat().as_bytes()).unwrap();
+    file.flush().unwrap();
+    let first = arrivals.recv_timeout(Duration::from_secs(20));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(first.as_deref(), Ok("/v1/traces"));
+}

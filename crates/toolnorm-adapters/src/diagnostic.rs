@@ -45,6 +45,28 @@ impl DiagnosticKind {
             DiagnosticKind::Io => "io",
         }
     }
+
+    /// Every kind, in declaration order.
+    pub const ALL: &[DiagnosticKind] = &[
+        DiagnosticKind::InvalidJson,
+        DiagnosticKind::LoneSurrogate,
+        DiagnosticKind::TruncatedLine,
+        DiagnosticKind::UnknownEvent,
+        DiagnosticKind::MalformedEvent,
+        DiagnosticKind::ForeignDialect,
+        DiagnosticKind::UndetectedDialect,
+        DiagnosticKind::Rejected,
+        DiagnosticKind::UnknownCall,
+        DiagnosticKind::Io,
+    ];
+
+    /// The kind named `name` ([`as_str`](Self::as_str)), e.g. from a stored diagnostic.
+    pub fn from_name(name: &str) -> Option<DiagnosticKind> {
+        DiagnosticKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.as_str() == name)
+    }
 }
 
 /// How much a diagnostic matters.
@@ -69,6 +91,13 @@ impl Severity {
             Severity::Error => "error",
             Severity::Notice => "notice",
         }
+    }
+
+    /// The severity named `name` (`error` or `notice`).
+    pub fn from_name(name: &str) -> Option<Severity> {
+        [Severity::Error, Severity::Notice]
+            .into_iter()
+            .find(|severity| severity.as_str() == name)
     }
 }
 
@@ -207,5 +236,35 @@ fn is_multi_line_json(head: &[u8]) -> bool {
             matches!(first.trim_ascii(), b"{" | b"[")
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod names {
+    use super::*;
+
+    #[test]
+    fn every_kind_and_severity_is_found_by_its_name() {
+        for kind in DiagnosticKind::ALL {
+            assert_eq!(DiagnosticKind::from_name(kind.as_str()), Some(*kind));
+            // A kind added to the enum and not to ALL fails to compile here.
+            match kind {
+                DiagnosticKind::InvalidJson
+                | DiagnosticKind::LoneSurrogate
+                | DiagnosticKind::TruncatedLine
+                | DiagnosticKind::UnknownEvent
+                | DiagnosticKind::MalformedEvent
+                | DiagnosticKind::ForeignDialect
+                | DiagnosticKind::UndetectedDialect
+                | DiagnosticKind::Rejected
+                | DiagnosticKind::UnknownCall
+                | DiagnosticKind::Io => {}
+            }
+        }
+        assert_eq!(DiagnosticKind::ALL.len(), 10);
+        assert_eq!(DiagnosticKind::from_name("nope"), None);
+        for severity in [Severity::Error, Severity::Notice] {
+            assert_eq!(Severity::from_name(severity.as_str()), Some(severity));
+        }
     }
 }

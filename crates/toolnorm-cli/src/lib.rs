@@ -19,7 +19,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub use catalog::SessionsArgs;
+pub use catalog::{IndexArgs, SessionsArgs};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 pub use export::ExportArgs;
@@ -52,8 +52,11 @@ pub enum Command {
     Dialects(DialectsArgs),
     /// Send the tool calls as OpenTelemetry spans to a collector (OTLP/HTTP), as they end.
     Export(Box<ExportArgs>),
-    /// List the session files every known agent keeps under the home folder.
+    /// List the session files every known agent keeps under the home folder (or, with
+    /// `--db`, the sessions of the index).
     Sessions(SessionsArgs),
+    /// Read every agent's sessions (or the paths named) into the index, incrementally.
+    Index(Box<IndexArgs>),
 }
 
 /// Arguments of `toolnorm dialects`.
@@ -217,9 +220,13 @@ pub struct StatsArgs {
     /// than the diagnostics summed per file and kind.
     #[arg(short, long)]
     pub verbose: bool,
+    /// The sessions of the index (`toolnorm index`) instead of files, at once
+    /// [default PATH: the default index].
+    #[arg(long, value_name = "PATH", num_args = 0..=1, conflicts_with = "inputs")]
+    pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively);
     /// each file is one session, read in parallel.
-    #[arg(value_name = "FILE|DIR", required = true)]
+    #[arg(value_name = "FILE|DIR", required_unless_present = "db")]
     pub inputs: Vec<PathBuf>,
 }
 
@@ -269,6 +276,7 @@ pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
         Command::Dialects(args) => dialects(&args, stdout),
         Command::Export(args) => export::export(&args, stderr),
         Command::Sessions(args) => catalog::sessions(&args, stdout, stderr),
+        Command::Index(args) => catalog::index(&args, stderr),
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use toolnorm::NormalizedToolPart;
 use toolnorm_adapters::{
     Diagnostic, DiagnosticKind, Driver, NormalizerBuilder, Severity, Sink, Stats, Step,
@@ -21,7 +21,7 @@ use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_UNRECOGNIZED, EXIT_USAGE, ReadArgs, io_message};
 
 /// The line counts of one session, as the page and `stats --json` show them.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Lines {
     pub(crate) lines: u64,
@@ -53,6 +53,9 @@ pub(crate) struct Session {
     pub(crate) dialect: Option<String>,
     /// The provider of the dialect (`claude-code`, `codex` …).
     pub(crate) provider: Option<String>,
+    /// The directory the session ran in, when the stream said it.
+    #[serde(skip)]
+    pub(crate) cwd: Option<String>,
     /// Every call, in the order first seen; `metadata.source` is [`Session::source`].
     pub(crate) parts: Vec<NormalizedToolPart>,
     /// The line counts.
@@ -281,6 +284,7 @@ pub(crate) fn load(
         });
     }
     let dialect = normalizer.dialect();
+    let cwd = normalizer.cwd().map(str::to_owned);
     let lines = normalizer.stats().into();
     let mut open = Vec::new();
     for call in normalizer.fold().calls() {
@@ -312,6 +316,7 @@ pub(crate) fn load(
     Ok(Session {
         dialect: dialect.map(|dialect| dialect.as_str().to_owned()),
         provider: dialect.map(|dialect| dialect.provider().to_string()),
+        cwd,
         source,
         parts,
         lines,

@@ -318,6 +318,15 @@ impl Normalizer {
         self.core.agent_version.as_deref()
     }
 
+    /// The directory the session ran in, once a line said it (or as `--cwd` gave it):
+    /// what paths in titles are made relative to.
+    pub fn cwd(&self) -> Option<&str> {
+        match &self.core.stage {
+            Stage::Ready(_, tracker) => tracker.cwd(),
+            Stage::Detecting(_) => None,
+        }
+    }
+
     /// The dialect, once known.
     pub fn dialect(&self) -> Option<Dialect> {
         match &self.core.stage {

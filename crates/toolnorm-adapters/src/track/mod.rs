@@ -121,6 +121,11 @@ impl Tracker {
         self.cwd = Some(cwd.to_owned());
     }
 
+    /// The session's working directory, as the stream (or the reader's options) said it.
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
+    }
+
     /// Redacts every event with `redactor` before it is applied.
     pub fn redact(&mut self, redactor: Arc<crate::Redactor>) {
         self.redaction = Some(redaction::Redaction::new(redactor));

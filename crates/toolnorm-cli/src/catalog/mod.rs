@@ -1,7 +1,11 @@
 //! `toolnorm sessions`: the session files every known agent keeps on this machine, found
 //! in each dialect's default stores under the home folder.
 
+mod db;
+mod index;
 mod stores;
+
+pub use index::{IndexArgs, index};
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -25,9 +29,14 @@ pub struct SessionsArgs {
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
     /// One JSON array, an object per session (`agent`, `dialect`, `path`, `bytes`,
-    /// `modified`, `subagents`).
+    /// `modified`, `subagents`; from the index: `sessionId`, `cwd`, `started`, `ended`,
+    /// `calls`, `complete`, `failed`, `open`).
     #[arg(long)]
     pub json: bool,
+    /// List the sessions of the index (`toolnorm index`) rather than the files on disk:
+    /// when each started and ended, its calls per state [default PATH: the default index].
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    pub db: Option<Option<PathBuf>>,
 }
 
 /// A session file, as `--json` writes it.
@@ -64,6 +73,9 @@ impl Listed {
 
 /// `toolnorm sessions`.
 pub fn sessions(args: &SessionsArgs, mut stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
+    if let Some(db) = &args.db {
+        return indexed_sessions(db.as_deref(), args, stdout, stderr);
+    }
     let env = |name: &str| std::env::var_os(name);
     let Some(home) = args.home.clone().or_else(|| env("HOME").map(PathBuf::from)) else {
         let _ = writeln!(stderr, "toolnorm: no home folder: set HOME or give --home");
@@ -120,6 +132,76 @@ pub fn sessions(args: &SessionsArgs, mut stdout: impl Write, stderr: &mut impl W
         write_table(&mut stdout, &listed)
     };
     finish_output(result.and_then(|()| stdout.flush()))
+}
+
+/// `toolnorm sessions --db`: the sessions of the index.
+fn indexed_sessions(
+    db: Option<&Path>,
+    args: &SessionsArgs,
+    mut stdout: impl Write,
+    stderr: &mut impl Write,
+) -> ExitCode {
+    let rows = index::db_path(db).and_then(|path| {
+        let index = db::Index::open(&path)?;
+        index
+            .rows(args.agent.as_deref())
+            .map_err(|error| db::db_error(&path, &error))
+    });
+    let rows = match rows {
+        Ok(rows) => rows,
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let result = if args.json {
+        serde_json::to_writer_pretty(&mut stdout, &rows)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(stdout))
+    } else {
+        write_indexed(&mut stdout, &rows)
+    };
+    finish_output(result.and_then(|()| stdout.flush()))
+}
+
+/// The indexed sessions as aligned columns, oldest first.
+fn write_indexed(out: &mut impl Write, rows: &[db::Row]) -> std::io::Result<()> {
+    let agent = rows
+        .iter()
+        .map(|row| row.agent.as_deref().unwrap_or("-").len())
+        .max()
+        .unwrap_or(0)
+        .max("agent".len());
+    writeln!(
+        out,
+        "{:<agent$}  {:<24}  {:>6}  {:>6}  {:>5}  path",
+        "agent", "started", "calls", "failed", "open"
+    )?;
+    for row in rows {
+        writeln!(
+            out,
+            "{:<agent$}  {:<24}  {:>6}  {:>6}  {:>5}  {}",
+            row.agent.as_deref().unwrap_or("-"),
+            row.started.as_deref().unwrap_or("-"),
+            row.calls,
+            row.failed,
+            row.open,
+            row.path
+        )?;
+    }
+    let calls: u64 = rows.iter().map(|row| row.calls).sum();
+    writeln!(out, "{} session(s), {calls} call(s)", rows.len())
+}
+
+/// Every session of the index, as `stats` reads sessions from files.
+pub(crate) fn indexed_for_stats(
+    db: Option<&Path>,
+) -> Result<Vec<crate::sessions::Session>, String> {
+    let path = index::db_path(db)?;
+    let index = db::Index::open(&path)?;
+    index
+        .sessions()
+        .map_err(|error| db::db_error(&path, &error))
 }
 
 /// The sessions as aligned columns, newest last, and a count per agent.

@@ -192,9 +192,18 @@ pub fn stats(args: &StatsArgs, stdout: impl Write, stderr: &mut impl Write) -> E
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let results = match sessions::read_each(&args.inputs, &args.read, stderr) {
-        Ok(results) => results,
-        Err(status) => return status,
+    let results = match &args.db {
+        Some(db) => match crate::catalog::indexed_for_stats(db.as_deref()) {
+            Ok(sessions) => sessions.into_iter().map(Ok).collect(),
+            Err(message) => {
+                let _ = writeln!(stderr, "toolnorm: {message}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+        None => match sessions::read_each(&args.inputs, &args.read, stderr) {
+            Ok(results) => results,
+            Err(status) => return status,
+        },
     };
     let mut sessions = Vec::new();
     let mut unread = Vec::new();

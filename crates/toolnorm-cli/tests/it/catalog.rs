@@ -2,6 +2,7 @@
 //! per session (a Claude Code session's subagent transcripts with it).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -89,4 +90,132 @@ fn the_sessions_of_every_agent_under_the_home_folder_are_listed() {
     let listed: Vec<Value> = serde_json::from_slice(&moved.stdout).unwrap();
     assert_eq!(listed.len(), 1);
     std::fs::remove_dir_all(&home).unwrap();
+}
+
+/// `toolnorm index --db DB --home HOME`: its summary line.
+fn index(db: &Path, home: &Path) -> String {
+    let output = toolnorm()
+        .args(["index", "--db"])
+        .arg(db)
+        .arg("--home")
+        .arg(home)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let (_, counts) = stderr.split_once(": ").unwrap();
+    let (_, counts) = counts.split_once(": ").unwrap();
+    counts.trim_end().to_owned()
+}
+
+/// `toolnorm stats --json` of the index, and of the files (their paths as named).
+fn stats_of(args: &[&std::ffi::OsStr]) -> Value {
+    let output = toolnorm()
+        .arg("stats")
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn the_index_reads_only_what_changed_and_equals_the_files() {
+    let home = std::env::temp_dir().join(format!("toolnorm-index-{}", std::process::id()));
+    let db = home.join("index.sqlite");
+    let transcript = home.join(".claude/projects/-w/s1.jsonl");
+    let rollout = home.join(".codex/sessions/2026/01/01/rollout-a.jsonl");
+    let full =
+        std::fs::read_to_string(root().join("fixtures/claude-code-transcript/subagent.jsonl"))
+            .unwrap();
+    let lines: Vec<&str> = full.split_inclusive('\n').collect();
+    std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+    std::fs::write(&transcript, lines[..lines.len() / 2].concat()).unwrap();
+    place(
+        &home,
+        "codex-rollout/subagent.jsonl",
+        ".codex/sessions/2026/01/01/rollout-a.jsonl",
+    );
+    let same_as_files = || {
+        let indexed = stats_of(&["--db".as_ref(), db.as_os_str()]);
+        let files = stats_of(&[transcript.as_os_str(), rollout.as_os_str()]);
+        assert_eq!(indexed, files, "stats of the index and of the files");
+    };
+
+    let first = index(&db, &home);
+    assert!(
+        first.starts_with("2 new, 0 grown, 0 rewritten, 0 unchanged, 0 removed"),
+        "{first}"
+    );
+    same_as_files();
+    assert_eq!(
+        index(&db, &home),
+        "0 new, 0 grown, 0 rewritten, 2 unchanged, 0 removed session(s); 0 call(s) added, 0 updated"
+    );
+
+    // Appended to: read again, its calls updated and added.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&transcript)
+        .unwrap();
+    file.write_all(lines[lines.len() / 2..].concat().as_bytes())
+        .unwrap();
+    drop(file);
+    let grown = index(&db, &home);
+    assert!(
+        grown.starts_with("0 new, 1 grown, 0 rewritten, 1 unchanged, 0 removed"),
+        "{grown}"
+    );
+    same_as_files();
+
+    // Cut short: read again whole.
+    std::fs::write(&transcript, lines[..2].concat()).unwrap();
+    let cut = index(&db, &home);
+    assert!(
+        cut.starts_with("0 new, 0 grown, 1 rewritten, 1 unchanged, 0 removed"),
+        "{cut}"
+    );
+    same_as_files();
+
+    // Gone: dropped from the index.
+    std::fs::remove_file(&rollout).unwrap();
+    let removed = index(&db, &home);
+    assert!(
+        removed.starts_with("0 new, 0 grown, 0 rewritten, 1 unchanged, 1 removed"),
+        "{removed}"
+    );
+    let listed = toolnorm()
+        .args(["sessions", "--json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let listed: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["agent"], "claude-code");
+    std::fs::remove_dir_all(&home).unwrap();
+}
+
+#[test]
+fn an_index_of_a_newer_schema_is_refused() {
+    let dir = std::env::temp_dir().join(format!("toolnorm-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("index.sqlite");
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    connection
+        .execute_batch("PRAGMA user_version = 99")
+        .unwrap();
+    drop(connection);
+    let output = toolnorm()
+        .args(["sessions", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("index schema 99 is newer than this toolnorm's (1)"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

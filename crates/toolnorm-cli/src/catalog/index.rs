@@ -1,0 +1,314 @@
+//! `toolnorm index`: every session file of the agents' stores (or the paths named) read
+//! into the index, incrementally: a file whose size and modification time are as when it
+//! was read is not read again; one that grew, or was rewritten or cut, is read again
+//! whole, its rows replaced; a session whose file is gone is dropped.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::UNIX_EPOCH;
+
+use rayon::prelude::*;
+
+use super::db::{self, FileState, Index};
+use super::stores;
+use crate::normalize::builders;
+use crate::recordings::expand;
+use crate::sessions::{Failure, Session, load};
+use crate::subagents::{self, Unit};
+use crate::{EXIT_USAGE, ReadArgs};
+
+/// Arguments of `toolnorm index`.
+#[derive(Debug, clap::Args)]
+pub struct IndexArgs {
+    /// How the files are read (`--redact` keeps secrets out of the index).
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// The index: an SQLite file [default: `$XDG_DATA_HOME/toolnorm/index.sqlite`, else
+    /// `~/.local/share/toolnorm/index.sqlite`].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// The home folder whose agents' stores are indexed when no path is named
+    /// [default: `$HOME`].
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Files or folders to index instead of the agents' stores (folders searched for
+    /// `*.jsonl` and `*.ndjson` files).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Sessions read at once, then written in one transaction.
+const BATCH: usize = 64;
+
+/// What a run did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Counts {
+    new: u64,
+    grown: u64,
+    rewritten: u64,
+    unchanged: u64,
+    removed: u64,
+    unread: u64,
+    calls_added: u64,
+    calls_updated: u64,
+}
+
+/// Why a session is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    New,
+    Grown,
+    Rewritten,
+}
+
+/// The default index path.
+pub(crate) fn default_db(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let data = env("XDG_DATA_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| env("HOME").map(|home| PathBuf::from(home).join(".local/share")))?;
+    Some(data.join("toolnorm").join("index.sqlite"))
+}
+
+/// The index `db` names, or the default one.
+pub(crate) fn db_path(db: Option<&Path>) -> Result<PathBuf, String> {
+    match db {
+        Some(path) => Ok(path.to_path_buf()),
+        None => default_db(&|name| std::env::var_os(name))
+            .ok_or_else(|| "no index: set HOME or XDG_DATA_HOME, or give --db".to_owned()),
+    }
+}
+
+/// `toolnorm index`.
+pub fn index(args: &IndexArgs, stderr: &mut impl Write) -> ExitCode {
+    match run(args, stderr) {
+        Ok(code) => code,
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
+    let path = db_path(args.db.as_deref())?;
+    let make = builders(&args.read)?;
+    let files = if args.paths.is_empty() {
+        let env = |name: &str| std::env::var_os(name);
+        let home = args
+            .home
+            .clone()
+            .or_else(|| env("HOME").map(PathBuf::from))
+            .ok_or("no home folder: set HOME or give --home")?;
+        stores::discover(&home, &env)?
+            .into_iter()
+            .map(|found| found.path)
+            .collect()
+    } else {
+        expand(&args.paths)?
+    };
+    let units = subagents::group(files, true);
+    let mut index = Index::open(&path)?;
+    let mut counts = Counts::default();
+    let mut status = ExitCode::SUCCESS;
+    // Which sessions to read, and why.
+    let mut to_read = Vec::new();
+    let mut seen = HashSet::new();
+    for unit in units {
+        let states = states(&unit);
+        let key = unit.path.display().to_string();
+        seen.insert(key.clone());
+        let indexed = index.indexed(&key).map_err(|e| db::db_error(&path, &e))?;
+        match change(indexed.as_ref().map(|indexed| &indexed.files[..]), &states) {
+            None => counts.unchanged += 1,
+            Some(change) => to_read.push((unit, states, change, indexed)),
+        }
+    }
+    let indexed_at = jiff::Timestamp::now().to_string();
+    for batch in to_read.chunks(BATCH) {
+        let read: Vec<Result<Session, Failure>> = batch
+            .par_iter()
+            .map(|(unit, _, _, _)| load(&unit.path, &unit.siblings, make()))
+            .collect();
+        let written = index.transaction(|transaction| {
+            let mut batch_counts = Counts::default();
+            let mut failures = Vec::new();
+            for ((_, states, change, indexed), result) in batch.iter().zip(read) {
+                match result {
+                    Ok(session) => {
+                        db::store(transaction, &session, states, &indexed_at)?;
+                        let before: HashSet<&str> = indexed
+                            .iter()
+                            .flat_map(|indexed| indexed.calls.iter().map(String::as_str))
+                            .collect();
+                        for part in &session.parts {
+                            match before.contains(part.id.as_str()) {
+                                true => batch_counts.calls_updated += 1,
+                                false => batch_counts.calls_added += 1,
+                            }
+                        }
+                        match change {
+                            Change::New => batch_counts.new += 1,
+                            Change::Grown => batch_counts.grown += 1,
+                            Change::Rewritten => batch_counts.rewritten += 1,
+                        }
+                    }
+                    Err(failure) => failures.push(failure),
+                }
+            }
+            Ok((batch_counts, failures))
+        });
+        let (batch_counts, failures) = written.map_err(|e| db::db_error(&path, &e))?;
+        add(&mut counts, &batch_counts);
+        for failure in failures {
+            let _ = writeln!(stderr, "toolnorm: {}: {}", failure.file, failure.reason);
+            counts.unread += 1;
+            status = failure.status();
+        }
+    }
+    // Sessions whose file is gone.
+    let gone: Vec<String> = index
+        .paths()
+        .map_err(|e| db::db_error(&path, &e))?
+        .into_iter()
+        .filter(|stored| !seen.contains(stored) && !Path::new(stored).exists())
+        .collect();
+    index
+        .transaction(|transaction| {
+            for stored in &gone {
+                db::remove(transaction, stored)?;
+            }
+            Ok(())
+        })
+        .map_err(|e| db::db_error(&path, &e))?;
+    counts.removed = gone.len() as u64;
+    let _ = writeln!(
+        stderr,
+        "toolnorm: indexed into {}: {} new, {} grown, {} rewritten, {} unchanged, {} removed \
+         session(s){}; {} call(s) added, {} updated",
+        path.display(),
+        counts.new,
+        counts.grown,
+        counts.rewritten,
+        counts.unchanged,
+        counts.removed,
+        match counts.unread {
+            0 => String::new(),
+            n => format!(", {n} not read"),
+        },
+        counts.calls_added,
+        counts.calls_updated,
+    );
+    Ok(status)
+}
+
+fn add(total: &mut Counts, batch: &Counts) {
+    total.new += batch.new;
+    total.grown += batch.grown;
+    total.rewritten += batch.rewritten;
+    total.calls_added += batch.calls_added;
+    total.calls_updated += batch.calls_updated;
+}
+
+/// The state of a session's files now: its own, then its subagents' transcripts.
+fn states(unit: &Unit) -> Vec<FileState> {
+    std::iter::once(&unit.path)
+        .chain(&unit.siblings)
+        .map(|path| {
+            let metadata = std::fs::metadata(path).ok();
+            FileState {
+                path: path.clone(),
+                bytes: metadata.as_ref().map_or(0, std::fs::Metadata::len),
+                modified_ns: metadata
+                    .and_then(|metadata| metadata.modified().ok())
+                    .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
+                    .and_then(|since| u64::try_from(since.as_nanos()).ok()),
+            }
+        })
+        .collect()
+}
+
+/// Whether a session is read again, and why: `None` when its files are as when read.
+fn change(before: Option<&[FileState]>, now: &[FileState]) -> Option<Change> {
+    let Some(before) = before else {
+        return Some(Change::New);
+    };
+    if before == now {
+        return None;
+    }
+    // Every file still there, none smaller, and those of the same size untouched: only
+    // appended to.
+    let grown = now.iter().all(
+        |file| match before.iter().find(|old| old.path == file.path) {
+            None => true,
+            Some(old) => file.bytes > old.bytes || old == file,
+        },
+    ) && before
+        .iter()
+        .all(|old| now.iter().any(|file| file.path == old.path));
+    Some(if grown {
+        Change::Grown
+    } else {
+        Change::Rewritten
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(path: &str, bytes: u64, modified: u64) -> FileState {
+        FileState {
+            path: PathBuf::from(path),
+            bytes,
+            modified_ns: Some(modified),
+        }
+    }
+
+    #[test]
+    fn a_session_is_read_again_only_when_its_files_changed() {
+        let before = [state("s.jsonl", 10, 1), state("s/subagents/a.jsonl", 5, 1)];
+        assert_eq!(change(None, &before), Some(Change::New));
+        assert_eq!(change(Some(&before), &before), None);
+        let appended = [state("s.jsonl", 12, 2), state("s/subagents/a.jsonl", 5, 1)];
+        assert_eq!(change(Some(&before), &appended), Some(Change::Grown));
+        let new_subagent = [
+            state("s.jsonl", 10, 1),
+            state("s/subagents/a.jsonl", 5, 1),
+            state("s/subagents/b.jsonl", 3, 3),
+        ];
+        assert_eq!(change(Some(&before), &new_subagent), Some(Change::Grown));
+        let cut = [state("s.jsonl", 4, 2), state("s/subagents/a.jsonl", 5, 1)];
+        assert_eq!(change(Some(&before), &cut), Some(Change::Rewritten));
+        let touched = [state("s.jsonl", 10, 9), state("s/subagents/a.jsonl", 5, 1)];
+        assert_eq!(change(Some(&before), &touched), Some(Change::Rewritten));
+        let lost_subagent = [state("s.jsonl", 10, 1)];
+        assert_eq!(
+            change(Some(&before), &lost_subagent),
+            Some(Change::Rewritten)
+        );
+    }
+
+    #[test]
+    fn the_default_index_is_in_the_data_folder() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| std::ffi::OsString::from(value))
+            }
+        };
+        assert_eq!(
+            default_db(&env(&[("HOME", "/h")])),
+            Some(PathBuf::from("/h/.local/share/toolnorm/index.sqlite"))
+        );
+        assert_eq!(
+            default_db(&env(&[("HOME", "/h"), ("XDG_DATA_HOME", "/d")])),
+            Some(PathBuf::from("/d/toolnorm/index.sqlite"))
+        );
+        assert_eq!(default_db(&env(&[])), None);
+    }
+}

@@ -11,8 +11,11 @@ use std::time::UNIX_EPOCH;
 
 use rayon::prelude::*;
 
+use toolnorm_adapters::{Dialect, OtelEmitter, OtelOptions};
+
 use super::db::{self, FileState, Index};
 use super::stores;
+use crate::export::otlp::{Exporter, Target};
 use crate::normalize::builders;
 use crate::recordings::expand;
 use crate::sessions::{Failure, Session, load};
@@ -33,6 +36,16 @@ pub struct IndexArgs {
     /// [default: `$HOME`].
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// Also send each session read (new, grown or rewritten) to this OpenTelemetry
+    /// collector as spans, as `toolnorm export` does (`URL/v1/traces`, OTLP/HTTP).
+    #[arg(long, value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
+    /// A header sent with every span request (with `--otlp-endpoint`); repeatable.
+    #[arg(long, value_name = "KEY=VALUE", requires = "otlp_endpoint")]
+    pub otlp_header: Vec<String>,
+    /// With `--otlp-endpoint`: each call's input and output on its span.
+    #[arg(long, requires = "otlp_endpoint")]
+    pub otel_content: bool,
     /// Files or folders to index instead of the agents' stores (folders searched for
     /// `*.jsonl` and `*.ndjson` files).
     #[arg(value_name = "PATH")]
@@ -110,6 +123,17 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
         expand(&args.paths)?
     };
     let units = subagents::group(files, true);
+    let exporter = match &args.otlp_endpoint {
+        Some(url) => {
+            let env = |name: &str| std::env::var(name).ok();
+            Some(Exporter::start(Target::resolve(
+                Some(url),
+                &args.otlp_header,
+                &env,
+            )?))
+        }
+        None => None,
+    };
     let mut index = Index::open(&path)?;
     let mut counts = Counts::default();
     let mut status = ExitCode::SUCCESS;
@@ -135,6 +159,7 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
         let written = index.transaction(|transaction| {
             let mut batch_counts = Counts::default();
             let mut failures = Vec::new();
+            let mut stored = Vec::new();
             for ((_, states, change, indexed), result) in batch.iter().zip(read) {
                 match result {
                     Ok(session) => {
@@ -154,13 +179,22 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
                             Change::Grown => batch_counts.grown += 1,
                             Change::Rewritten => batch_counts.rewritten += 1,
                         }
+                        stored.push(session);
                     }
                     Err(failure) => failures.push(failure),
                 }
             }
-            Ok((batch_counts, failures))
+            Ok((batch_counts, failures, stored))
         });
-        let (batch_counts, failures) = written.map_err(|e| db::db_error(&path, &e))?;
+        let (batch_counts, failures, stored) = written.map_err(|e| db::db_error(&path, &e))?;
+        // What the index now holds goes to the collector too.
+        if let Some(exporter) = &exporter {
+            for session in &stored {
+                if !export_session(exporter, session, args.otel_content) {
+                    break;
+                }
+            }
+        }
         add(&mut counts, &batch_counts);
         for failure in failures {
             let _ = writeln!(stderr, "toolnorm: {}: {}", failure.file, failure.reason);
@@ -184,6 +218,16 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
         })
         .map_err(|e| db::db_error(&path, &e))?;
     counts.removed = gone.len() as u64;
+    if let Some(exporter) = exporter {
+        let sent = exporter.finish()?;
+        let _ = writeln!(
+            stderr,
+            "toolnorm: exported {} span(s) in {} request(s) to {}",
+            sent.spans,
+            sent.requests,
+            args.otlp_endpoint.as_deref().unwrap_or_default()
+        );
+    }
     let _ = writeln!(
         stderr,
         "toolnorm: indexed into {}: {} new, {} grown, {} rewritten, {} unchanged, {} removed \
@@ -202,6 +246,30 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
         counts.calls_updated,
     );
     Ok(status)
+}
+
+/// Sends the spans of `session` (its calls in the order first seen, then its root);
+/// `false` once the exporter stopped (the collector refused).
+fn export_session(exporter: &Exporter, session: &Session, content: bool) -> bool {
+    let mut emitter = OtelEmitter::new(OtelOptions {
+        content,
+        session_id: None,
+    });
+    if let Some(dialect) = session.dialect.as_deref().and_then(Dialect::from_name) {
+        emitter.set_dialect(dialect.as_str());
+    }
+    let open: Vec<_> = session
+        .parts
+        .iter()
+        .filter(|part| !part.state.is_terminal())
+        .cloned()
+        .collect();
+    let ended = session.parts.iter().filter_map(|part| emitter.part(part));
+    let requests: Vec<_> = ended.collect();
+    requests
+        .into_iter()
+        .chain(emitter.finish(&open))
+        .all(|request| exporter.send(request))
 }
 
 fn add(total: &mut Counts, batch: &Counts) {

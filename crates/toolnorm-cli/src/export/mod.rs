@@ -1,7 +1,7 @@
 //! `toolnorm export`: the spans of `--format otel` sent to an OpenTelemetry collector
 //! over OTLP/HTTP, as each call ends (a live stream is exported as it is written).
 
-mod otlp;
+pub(crate) mod otlp;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};

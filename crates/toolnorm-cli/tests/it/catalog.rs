@@ -219,3 +219,59 @@ fn an_index_of_a_newer_schema_is_refused() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_index_sends_what_it_reads_to_a_collector() {
+    use prost::Message;
+    use toolnorm_adapters::otlp::tonic::collector::trace::v1::ExportTraceServiceRequest;
+
+    let home = std::env::temp_dir().join(format!("toolnorm-index-otel-{}", std::process::id()));
+    let db = home.join("index.sqlite");
+    place(
+        &home,
+        "claude-code-transcript/subagent.jsonl",
+        ".claude/projects/-w/s1.jsonl",
+    );
+    let (url, collector) = crate::export::collector(vec![(200, Vec::new())]);
+    let output = toolnorm()
+        .args(["index", "--otlp-endpoint", &url, "--db"])
+        .arg(&db)
+        .arg("--home")
+        .arg(&home)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let received = collector.join().unwrap();
+    let sent = ExportTraceServiceRequest::decode(&received[0].body[..]).unwrap();
+    let spans: Vec<_> = toolnorm_adapters::otel_spans([sent]).collect();
+    let names: Vec<&str> = spans.iter().map(|span| span.name.as_str()).collect();
+    // The calls in the order first seen, then the session's root.
+    assert_eq!(
+        names,
+        [
+            "execute_tool Task",
+            "execute_tool Bash",
+            "invoke_agent claude-code"
+        ]
+    );
+    assert_eq!(
+        spans[1].parent_span_id, spans[0].span_id,
+        "the subagent's call under its Task"
+    );
+    assert_eq!(spans[0].parent_span_id, spans[2].span_id);
+    // Nothing changed: nothing is read, nothing sent (the collector would not answer).
+    let again = toolnorm()
+        .args(["index", "--otlp-endpoint", &url, "--db"])
+        .arg(&db)
+        .arg("--home")
+        .arg(&home)
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{again:?}");
+    let stderr = String::from_utf8(again.stderr).unwrap();
+    assert!(
+        stderr.contains("exported 0 span(s) in 0 request(s)"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&home).unwrap();
+}

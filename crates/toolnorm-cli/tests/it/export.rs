@@ -38,10 +38,10 @@ fn toolnorm() -> Command {
 }
 
 /// One request the collector received.
-struct Received {
+pub(crate) struct Received {
     path: String,
     headers: Vec<(String, String)>,
-    body: Vec<u8>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Received {
@@ -55,7 +55,9 @@ impl Received {
 
 /// A collector on loopback answering each request with the next of `answers` (status,
 /// body); the requests it received, once `answers` are all given.
-fn collector(answers: Vec<(u16, Vec<u8>)>) -> (String, thread::JoinHandle<Vec<Received>>) {
+pub(crate) fn collector(
+    answers: Vec<(u16, Vec<u8>)>,
+) -> (String, thread::JoinHandle<Vec<Received>>) {
     let (url, _arrivals, handle) = collector_told(answers);
     (url, handle)
 }

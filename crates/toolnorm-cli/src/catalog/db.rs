@@ -32,6 +32,8 @@ CREATE TABLE sessions (
     cwd TEXT,
     started TEXT,
     ended TEXT,
+    started_ms INTEGER,
+    ended_ms INTEGER,
     calls INTEGER NOT NULL,
     complete INTEGER NOT NULL,
     failed INTEGER NOT NULL,
@@ -59,7 +61,7 @@ CREATE TABLE calls (
     PRIMARY KEY (session, seq)
 );
 CREATE INDEX calls_by_name ON calls(name);
-CREATE INDEX sessions_by_agent ON sessions(agent, started);
+CREATE INDEX sessions_by_start ON sessions(started_ms);
 ";
 
 /// The state of a file when it was read: its path, bytes and modification time (ns).
@@ -196,15 +198,22 @@ impl Index {
     }
 
     /// The sessions, as `sessions --db` lists them, oldest first; only `agent`'s (a
-    /// provider or a dialect) when given.
-    pub(crate) fn rows(&self, agent: Option<&str>) -> Result<Vec<Row>, rusqlite::Error> {
+    /// provider or a dialect) when given, only those started at or after `since` (epoch
+    /// ms) when given.
+    pub(crate) fn rows(
+        &self,
+        agent: Option<&str>,
+        since: Option<i64>,
+    ) -> Result<Vec<Row>, rusqlite::Error> {
         let mut statement = self.connection.prepare(
             "SELECT agent, dialect, path, session_id, cwd, started, ended, calls, complete, \
-             failed, open FROM sessions WHERE ?1 IS NULL OR agent = ?1 OR dialect = ?1 \
-             ORDER BY started IS NULL, started, path",
+             failed, open FROM sessions \
+             WHERE (?1 IS NULL OR agent = ?1 OR dialect = ?1) \
+             AND (?2 IS NULL OR started_ms >= ?2) \
+             ORDER BY started_ms IS NULL, started_ms, path",
         )?;
         let rows = statement
-            .query_map(params![agent], |row| {
+            .query_map(params![agent, since], |row| {
                 Ok(Row {
                     agent: row.get(0)?,
                     dialect: row.get(1)?,
@@ -326,27 +335,27 @@ pub(crate) fn store(
         .flatten()
         .filter_map(|at| Some((at.epoch_millis()?, text_of(at))))
         .collect();
-    let started = instants
-        .iter()
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, text)| text.clone());
-    let ended = instants
-        .iter()
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, text)| text.clone());
+    let first = instants.iter().min_by(|a, b| a.0.total_cmp(&b.0));
+    let last = instants.iter().max_by(|a, b| a.0.total_cmp(&b.0));
+    let text = |at: Option<&(f64, String)>| at.map(|(_, text)| text.clone());
+    let millis = |at: Option<&(f64, String)>| at.map(|(ms, _)| ms.round() as i64);
     let notes: Vec<StoredNote> = session.notes.iter().map(StoredNote::of).collect();
     transaction.execute(
-        "INSERT INTO sessions (path, agent, dialect, session_id, cwd, started, ended, calls, \
-         complete, failed, open, lines, diagnostics, notes, files, indexed_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        "INSERT INTO sessions (path, agent, dialect, session_id, cwd, started, ended, \
+         started_ms, ended_ms, calls, complete, failed, open, lines, diagnostics, notes, \
+         files, indexed_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+         ?18)",
         params![
             path,
             session.provider,
             session.dialect,
             first_text(meta::SESSION_ID),
             session.cwd,
-            started,
-            ended,
+            text(first),
+            text(last),
+            millis(first),
+            millis(last),
             parts.len() as i64,
             count(ToolState::Complete) as i64,
             count(ToolState::Error) as i64,

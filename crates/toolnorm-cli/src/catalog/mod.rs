@@ -37,6 +37,23 @@ pub struct SessionsArgs {
     /// when each started and ended, its calls per state [default PATH: the default index].
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub db: Option<Option<PathBuf>>,
+    /// With `--db`: only the sessions whose first call started at or after this date
+    /// (`2026-01-31`, UTC) or instant (RFC 3339).
+    #[arg(long, value_name = "DATE", requires = "db", value_parser = parse_since)]
+    pub since: Option<i64>,
+}
+
+/// `--since`: a date (midnight UTC) or an RFC 3339 instant, as epoch milliseconds.
+fn parse_since(text: &str) -> Result<i64, String> {
+    if let Ok(instant) = text.parse::<jiff::Timestamp>() {
+        return Ok(instant.as_millisecond());
+    }
+    let date: jiff::civil::Date = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a date (2026-01-31) or an RFC 3339 instant"))?;
+    date.to_zoned(jiff::tz::TimeZone::UTC)
+        .map(|zoned| zoned.timestamp().as_millisecond())
+        .map_err(|error| error.to_string())
 }
 
 /// A session file, as `--json` writes it.
@@ -144,7 +161,7 @@ fn indexed_sessions(
     let rows = index::db_path(db).and_then(|path| {
         let index = db::Index::open(&path)?;
         index
-            .rows(args.agent.as_deref())
+            .rows(args.agent.as_deref(), args.since)
             .map_err(|error| db::db_error(&path, &error))
     });
     let rows = match rows {
@@ -253,4 +270,16 @@ fn write_table(out: &mut impl Write, listed: &[Listed]) -> std::io::Result<()> {
         if counts.is_empty() { "" } else { ": " },
         counts.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_takes_a_date_or_an_instant() {
+        assert_eq!(parse_since("1970-01-02"), Ok(86_400_000));
+        assert_eq!(parse_since("1970-01-01T00:00:01.5Z"), Ok(1_500));
+        assert!(parse_since("yesterday").unwrap_err().contains("not a date"));
+    }
 }

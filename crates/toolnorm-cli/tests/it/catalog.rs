@@ -149,6 +149,18 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
         "{first}"
     );
     same_as_files();
+    // The fixture's calls are of 2026-01-01.
+    let since = |date: &str| -> usize {
+        let output = toolnorm()
+            .args(["sessions", "--json", "--since", date, "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        serde_json::from_slice::<Vec<Value>>(&output.stdout)
+            .unwrap()
+            .len()
+    };
+    assert_eq!((since("2025-12-31"), since("2026-01-02")), (2, 0));
     assert_eq!(
         index(&db, &home),
         "0 new, 0 grown, 0 rewritten, 2 unchanged, 0 removed session(s); 0 call(s) added, 0 updated"

@@ -151,6 +151,11 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
         }
     }
     let indexed_at = jiff::Timestamp::now().to_string();
+    // On a terminal, a bar over the sessions to read (drawn on stderr, hidden elsewhere).
+    let progress = indicatif::ProgressBar::new(to_read.len() as u64).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sessions read {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
     for batch in to_read.chunks(BATCH) {
         let read: Vec<Result<Session, Failure>> = batch
             .par_iter()
@@ -187,6 +192,7 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
             Ok((batch_counts, failures, stored))
         });
         let (batch_counts, failures, stored) = written.map_err(|e| db::db_error(&path, &e))?;
+        progress.inc(batch.len() as u64);
         // What the index now holds goes to the collector too.
         if let Some(exporter) = &exporter {
             for session in &stored {
@@ -202,6 +208,7 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
             status = failure.status();
         }
     }
+    progress.finish_and_clear();
     // Sessions whose file is gone.
     let gone: Vec<String> = index
         .paths()

@@ -1,5 +1,6 @@
 //! The `toolnorm` command line, as a library: argument parsing and the runs of its
-//! subcommands (`normalize`, `view`, `stats`, `dialects`).
+//! subcommands (`normalize`, `view`, `stats`, `dialects`, `export`, `sessions`, `index`,
+//! `serve`).
 //!
 //! What the command does is told in the book: [the command](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/command.md),
 //! its [output formats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/formats/README.md), [the view](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/view.md) and [stats](https://github.com/toolnorm/toolnorm/blob/main/docs/src/user-guide/stats.md).
@@ -7,9 +8,11 @@
 
 mod catalog;
 mod export;
+mod http;
 mod normalize;
 mod parallel;
 mod recordings;
+mod serve;
 mod sessions;
 mod stats;
 mod subagents;
@@ -23,6 +26,7 @@ pub use catalog::{IndexArgs, SessionsArgs};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 pub use export::ExportArgs;
+pub use serve::ServeArgs;
 use toolnorm_adapters::{Dialect, Format, ReadOptions, Reading, Toml};
 
 pub use normalize::normalize;
@@ -57,6 +61,9 @@ pub enum Command {
     Sessions(SessionsArgs),
     /// Read every agent's sessions (or the paths named) into the index, incrementally.
     Index(Box<IndexArgs>),
+    /// A local web page over the index (127.0.0.1): every agent's sessions, their
+    /// timelines and stats, kept current while the agents write.
+    Serve(Box<ServeArgs>),
 }
 
 /// Arguments of `toolnorm dialects`.
@@ -277,6 +284,7 @@ pub fn run(cli: Cli, stdout: impl Write, stderr: &mut impl Write) -> ExitCode {
         Command::Export(args) => export::export(&args, stderr),
         Command::Sessions(args) => catalog::sessions(&args, stdout, stderr),
         Command::Index(args) => catalog::index(&args, stderr),
+        Command::Serve(args) => serve::serve(*args, stderr),
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use toolnorm::{NormalizedToolPart, ToolState, meta};
 
@@ -74,7 +74,7 @@ pub(crate) struct FileState {
 
 /// An open index.
 pub(crate) struct Index {
-    connection: Connection,
+    pub(super) connection: Connection,
 }
 
 /// What the index holds of a session file.
@@ -146,6 +146,28 @@ impl Index {
                     "BEGIN; {SCHEMA_1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
                 ))
                 .map_err(|error| db_error(path, &error))?;
+        }
+        Ok(Index { connection })
+    }
+
+    /// Opens the index at `path` to read only, as the server's readers do beside its
+    /// writer (WAL lets them read while it writes).
+    pub(crate) fn open_read_only(path: &Path) -> Result<Index, String> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let connection =
+            Connection::open_with_flags(path, flags).map_err(|error| db_error(path, &error))?;
+        connection
+            .busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(|error| db_error(path, &error))?;
+        let version: i64 = connection
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(|error| db_error(path, &error))?;
+        if version != SCHEMA_VERSION {
+            return Err(format!(
+                "{}: index schema {version}, this toolnorm reads {SCHEMA_VERSION}: run \
+                 `toolnorm index` with this toolnorm",
+                path.display()
+            ));
         }
         Ok(Index { connection })
     }
@@ -235,51 +257,65 @@ impl Index {
     /// Every session as `stats` reads it from files: its parts, line counts and
     /// diagnostics.
     pub(crate) fn sessions(&self) -> Result<Vec<Session>, rusqlite::Error> {
-        let mut statement = self.connection.prepare(
-            "SELECT id, path, dialect, agent, lines, diagnostics, notes, cwd FROM sessions \
-             ORDER BY path",
-        )?;
-        let heads = statement
-            .query_map([], |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, Option<String>>(2)?,
-                    row.get::<_, Option<String>>(3)?,
-                    row.get::<_, String>(4)?,
-                    row.get::<_, String>(5)?,
-                    row.get::<_, String>(6)?,
-                    row.get::<_, Option<String>>(7)?,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut parts = self
+        let mut statement = self
             .connection
-            .prepare("SELECT part FROM calls WHERE session = ?1 ORDER BY seq")?;
-        let mut sessions = Vec::with_capacity(heads.len());
-        for (id, path, dialect, provider, lines, diagnostics, notes, cwd) in heads {
-            let parts = parts
-                .query_map(params![id], |row| row.get::<_, String>(0))?
-                .collect::<Result<Vec<String>, _>>()?
-                .iter()
-                .filter_map(|text| serde_json::from_str::<NormalizedToolPart>(text).ok())
-                .collect();
-            let notes: Vec<StoredNote> = serde_json::from_str(&notes).unwrap_or_default();
-            sessions.push(Session {
-                source: path,
-                dialect,
-                provider,
-                cwd,
-                parts,
-                lines: serde_json::from_str(&lines).unwrap_or_default(),
-                diagnostics: serde_json::from_str(&diagnostics).unwrap_or_default(),
-                notes: notes
-                    .into_iter()
-                    .filter_map(StoredNote::into_note)
-                    .collect(),
-            });
+            .prepare("SELECT id FROM sessions ORDER BY path")?;
+        let ids = statement
+            .query_map([], |row| row.get::<_, i64>(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        let mut sessions = Vec::with_capacity(ids.len());
+        for id in ids {
+            sessions.extend(self.session(id)?);
         }
         Ok(sessions)
+    }
+
+    /// The session stored under `id`, as `normalize` read it: its parts, line counts and
+    /// diagnostics.
+    pub(crate) fn session(&self, id: i64) -> Result<Option<Session>, rusqlite::Error> {
+        let head = self
+            .connection
+            .prepare_cached(
+                "SELECT path, dialect, agent, lines, diagnostics, notes, cwd FROM sessions \
+                 WHERE id = ?1",
+            )?
+            .query_row(params![id], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, Option<String>>(1)?,
+                    row.get::<_, Option<String>>(2)?,
+                    row.get::<_, String>(3)?,
+                    row.get::<_, String>(4)?,
+                    row.get::<_, String>(5)?,
+                    row.get::<_, Option<String>>(6)?,
+                ))
+            })
+            .optional()?;
+        let Some((path, dialect, provider, lines, diagnostics, notes, cwd)) = head else {
+            return Ok(None);
+        };
+        let parts = self
+            .connection
+            .prepare_cached("SELECT part FROM calls WHERE session = ?1 ORDER BY seq")?
+            .query_map(params![id], |row| row.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()?
+            .iter()
+            .filter_map(|text| serde_json::from_str::<NormalizedToolPart>(text).ok())
+            .collect();
+        let notes: Vec<StoredNote> = serde_json::from_str(&notes).unwrap_or_default();
+        Ok(Some(Session {
+            source: path,
+            dialect,
+            provider,
+            cwd,
+            parts,
+            lines: serde_json::from_str(&lines).unwrap_or_default(),
+            diagnostics: serde_json::from_str(&diagnostics).unwrap_or_default(),
+            notes: notes
+                .into_iter()
+                .filter_map(StoredNote::into_note)
+                .collect(),
+        }))
     }
 }
 
@@ -316,7 +352,18 @@ pub(crate) fn store(
         .first()
         .map(|file| file.path.display().to_string())
         .unwrap_or_else(|| session.source.clone());
-    transaction.execute("DELETE FROM sessions WHERE path = ?1", params![path])?;
+    // A session read again keeps its id (the pages and API name sessions by it); its
+    // calls are replaced.
+    let kept: Option<i64> = transaction
+        .query_row(
+            "SELECT id FROM sessions WHERE path = ?1",
+            params![path],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if let Some(id) = kept {
+        transaction.execute("DELETE FROM calls WHERE session = ?1", params![id])?;
+    }
     let parts = &session.parts;
     let count = |state: ToolState| parts.iter().filter(|part| part.state == state).count();
     let first_text = |key: &str| {
@@ -341,11 +388,18 @@ pub(crate) fn store(
     let millis = |at: Option<&(f64, String)>| at.map(|(ms, _)| ms.round() as i64);
     let notes: Vec<StoredNote> = session.notes.iter().map(StoredNote::of).collect();
     transaction.execute(
-        "INSERT INTO sessions (path, agent, dialect, session_id, cwd, started, ended, \
+        "INSERT INTO sessions (id, path, agent, dialect, session_id, cwd, started, ended, \
          started_ms, ended_ms, calls, complete, failed, open, lines, diagnostics, notes, \
          files, indexed_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-         ?18)",
+         VALUES (?19, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
+         ?17, ?18) \
+         ON CONFLICT(path) DO UPDATE SET agent = excluded.agent, dialect = excluded.dialect, \
+         session_id = excluded.session_id, cwd = excluded.cwd, started = excluded.started, \
+         ended = excluded.ended, started_ms = excluded.started_ms, \
+         ended_ms = excluded.ended_ms, calls = excluded.calls, complete = excluded.complete, \
+         failed = excluded.failed, open = excluded.open, lines = excluded.lines, \
+         diagnostics = excluded.diagnostics, notes = excluded.notes, files = excluded.files, \
+         indexed_at = excluded.indexed_at",
         params![
             path,
             session.provider,
@@ -365,9 +419,13 @@ pub(crate) fn store(
             json(&notes),
             json(&files),
             indexed_at,
+            kept,
         ],
     )?;
-    let id = transaction.last_insert_rowid();
+    let id = match kept {
+        Some(id) => id,
+        None => transaction.last_insert_rowid(),
+    };
     let mut insert = transaction.prepare_cached(
         "INSERT INTO calls (session, seq, id, name, kind, title, state, error_code, started, \
          completed, elapsed_ms, parent_id, part) \

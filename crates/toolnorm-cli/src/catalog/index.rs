@@ -55,17 +55,25 @@ pub struct IndexArgs {
 /// Sessions read at once, then written in one transaction.
 const BATCH: usize = 64;
 
-/// What a run did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Counts {
-    new: u64,
-    grown: u64,
-    rewritten: u64,
-    unchanged: u64,
-    removed: u64,
-    unread: u64,
-    calls_added: u64,
-    calls_updated: u64,
+/// What a run did: sessions per change, and calls.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Counts {
+    pub(crate) new: u64,
+    pub(crate) grown: u64,
+    pub(crate) rewritten: u64,
+    pub(crate) unchanged: u64,
+    pub(crate) removed: u64,
+    pub(crate) unread: u64,
+    pub(crate) calls_added: u64,
+    pub(crate) calls_updated: u64,
+}
+
+impl Counts {
+    /// Whether the run changed the index.
+    pub(crate) fn changed(&self) -> bool {
+        self.new + self.grown + self.rewritten + self.removed > 0
+    }
 }
 
 /// Why a session is read.
@@ -106,6 +114,35 @@ pub fn index(args: &IndexArgs, stderr: &mut impl Write) -> ExitCode {
 }
 
 fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
+    let (path, counts, status) = update(args, stderr, true)?;
+    let _ = writeln!(
+        stderr,
+        "toolnorm: indexed into {}: {} new, {} grown, {} rewritten, {} unchanged, {} removed \
+         session(s){}; {} call(s) added, {} updated",
+        path.display(),
+        counts.new,
+        counts.grown,
+        counts.rewritten,
+        counts.unchanged,
+        counts.removed,
+        match counts.unread {
+            0 => String::new(),
+            n => format!(", {n} not read"),
+        },
+        counts.calls_added,
+        counts.calls_updated,
+    );
+    Ok(status)
+}
+
+/// One incremental run into the index `args` names: the index's path, what the run did,
+/// and the exit status (not 0 when a file could not be read; each such file is named on
+/// `stderr`). `progress` draws a bar on a terminal.
+pub(crate) fn update(
+    args: &IndexArgs,
+    stderr: &mut impl Write,
+    progress: bool,
+) -> Result<(PathBuf, Counts, ExitCode), String> {
     let path = db_path(args.db.as_deref())?;
     let make = builders(&args.read)?;
     let files = if args.paths.is_empty() {
@@ -152,7 +189,11 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
     }
     let indexed_at = jiff::Timestamp::now().to_string();
     // On a terminal, a bar over the sessions to read (drawn on stderr, hidden elsewhere).
-    let progress = indicatif::ProgressBar::new(to_read.len() as u64).with_style(
+    let progress = match progress {
+        true => indicatif::ProgressBar::new(to_read.len() as u64),
+        false => indicatif::ProgressBar::hidden(),
+    }
+    .with_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sessions read {eta}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
@@ -235,24 +276,7 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
             args.otlp_endpoint.as_deref().unwrap_or_default()
         );
     }
-    let _ = writeln!(
-        stderr,
-        "toolnorm: indexed into {}: {} new, {} grown, {} rewritten, {} unchanged, {} removed \
-         session(s){}; {} call(s) added, {} updated",
-        path.display(),
-        counts.new,
-        counts.grown,
-        counts.rewritten,
-        counts.unchanged,
-        counts.removed,
-        match counts.unread {
-            0 => String::new(),
-            n => format!(", {n} not read"),
-        },
-        counts.calls_added,
-        counts.calls_updated,
-    );
-    Ok(status)
+    Ok((path, counts, status))
 }
 
 /// Sends the spans of `session` (its calls in the order first seen, then its root);

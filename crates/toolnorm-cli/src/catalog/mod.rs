@@ -1,9 +1,10 @@
 //! `toolnorm sessions`: the session files every known agent keeps on this machine, found
 //! in each dialect's default stores under the home folder.
 
-mod db;
-mod index;
-mod stores;
+pub(crate) mod db;
+pub(crate) mod index;
+pub(crate) mod query;
+pub(crate) mod stores;
 
 pub use index::{IndexArgs, index};
 
@@ -44,7 +45,7 @@ pub struct SessionsArgs {
 }
 
 /// `--since`: a date (midnight UTC) or an RFC 3339 instant, as epoch milliseconds.
-fn parse_since(text: &str) -> Result<i64, String> {
+pub(crate) fn parse_since(text: &str) -> Result<i64, String> {
     if let Ok(instant) = text.parse::<jiff::Timestamp>() {
         return Ok(instant.as_millisecond());
     }

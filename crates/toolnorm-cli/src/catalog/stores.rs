@@ -57,6 +57,18 @@ pub(crate) fn discover(
     Ok(found)
 }
 
+/// The folders of every dialect's stores under `home` (`env` reads the variables that
+/// move a store), each once, whether or not it is there.
+pub(crate) fn roots(home: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = Dialect::all()
+        .flat_map(|dialect| dialect.stores())
+        .map(|store| folder(store, home, env))
+        .collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
 /// The folder of `store`: the one its variable names when set, else under `home`.
 fn folder(store: &Store, home: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> PathBuf {
     store

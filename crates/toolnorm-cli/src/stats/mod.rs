@@ -184,6 +184,17 @@ fn report(sessions: &[Session], longest: usize) -> Report {
     report
 }
 
+/// The report of `sessions` as `stats --json` writes it (the sessions without a call or
+/// a line read listed as not read), for the server's `/api/stats`.
+pub(crate) fn report_json(sessions: Vec<Session>, longest: usize) -> serde_json::Result<String> {
+    let (sessions, unread): (Vec<Session>, Vec<Session>) = sessions
+        .into_iter()
+        .partition(|session| !notes::is_empty(session));
+    let mut report = report(&sessions, longest);
+    report.unread = unread.iter().map(Unread::empty).collect();
+    serde_json::to_string(&report)
+}
+
 /// `toolnorm stats`: the tables (or `--json`) on `stdout`, then on `stderr` the
 /// diagnostics summed per file and kind (each one with `--verbose`) and the files not
 /// read.

@@ -39,9 +39,10 @@ export async function launch() {
 
 /**
  * Opens `url` in a new page; `problems` collects every console error, page error, CSP
- * violation and request to anything but the page itself.
+ * violation and request to anything but the page itself, its event stream and what
+ * `allowed(url)` allows.
  */
-export async function open(browser, url, viewport = { width: 1400, height: 1000 }) {
+export async function open(browser, url, viewport = { width: 1400, height: 1000 }, allowed = () => false) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems = [];
@@ -50,7 +51,7 @@ export async function open(browser, url, viewport = { width: 1400, height: 1000 
   });
   page.on("pageerror", (error) => problems.push("page error: " + error.message));
   page.on("request", (request) => {
-    if (request.url() !== url && !request.url().startsWith(new URL(url).origin + "/events"))
+    if (request.url() !== url && !request.url().startsWith(new URL(url).origin + "/events") && !allowed(request.url()))
       problems.push("request: " + request.url());
   });
   await page.addInitScript(() => {
@@ -122,4 +123,26 @@ export function done(name) {
     process.exit(1);
   }
   console.log(`${name}: ok`);
+}
+
+/** Markup, handlers, `javascript:` URLs and the pages' own placeholders, planted in data. */
+export const PAYLOAD =
+  `<script>window.__pwned="script"</script><img src=x onerror="window.__pwned='img'">` +
+  `<a href="javascript:window.__pwned='link'">click</a></script><svg onload="window.__pwned='svg'">` +
+  `<!-- \u2028 \u2029 & &amp; {{SCRIPT}} {{DATA}} --><iframe src="javascript:parent.__pwned='frame'">`;
+
+/** Keys whose text the planting appends the payload to: commands, paths, edits, outputs. */
+const PLANT = new Set(["command", "content", "stdout", "stderr", "old_string", "new_string", "file_path", "text", "description", "aggregatedOutput", "output"]);
+
+/** `value` with PAYLOAD appended to every string under a key of PLANT (40 more times to `content` when `long`). */
+export function plant(value, long) {
+  if (Array.isArray(value)) return value.map((item) => plant(item, long));
+  if (value && typeof value === "object") {
+    const copy = {};
+    for (const [key, inner] of Object.entries(value)) {
+      copy[key] = typeof inner === "string" && PLANT.has(key) ? inner + PAYLOAD + (long && key === "content" ? PAYLOAD.repeat(40) : "") : plant(inner, long);
+    }
+    return copy;
+  }
+  return value;
 }

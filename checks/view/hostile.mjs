@@ -5,27 +5,7 @@
 // Usage: node hostile.mjs (the binary: $TOOLNORM, see common.mjs).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { check, done, fileUrl, launch, open, out, parts, root, toolnorm } from "./common.mjs";
-
-const PAYLOAD =
-  `<script>window.__pwned="script"</script><img src=x onerror="window.__pwned='img'">` +
-  `<a href="javascript:window.__pwned='link'">click</a></script><svg onload="window.__pwned='svg'">` +
-  `<!-- \u2028 \u2029 & &amp; {{SCRIPT}} {{DATA}} --><iframe src="javascript:parent.__pwned='frame'">`;
-
-/** Keys whose text the planting appends the payload to: commands, paths, edits, outputs. */
-const PLANT = new Set(["command", "content", "stdout", "stderr", "old_string", "new_string", "file_path", "text", "description", "aggregatedOutput", "output"]);
-
-function plant(value, long) {
-  if (Array.isArray(value)) return value.map((item) => plant(item, long));
-  if (value && typeof value === "object") {
-    const copy = {};
-    for (const [key, inner] of Object.entries(value)) {
-      copy[key] = typeof inner === "string" && PLANT.has(key) ? inner + PAYLOAD + (long && key === "content" ? PAYLOAD.repeat(40) : "") : plant(inner, long);
-    }
-    return copy;
-  }
-  return value;
-}
+import { PAYLOAD, check, done, fileUrl, launch, open, out, parts, plant, root, toolnorm } from "./common.mjs";
 
 const recordings = ["claude-code/shell-ok.jsonl", "claude-code/edit-file.jsonl", "claude-code/mcp-error.jsonl", "codex-exec/shell-exit-3.jsonl"];
 const files = recordings.map((name, at) => {

@@ -1,17 +1,29 @@
-"use strict";
-(function () {
-  // The catalog page: the sessions of the index (GET /api/sessions with the filters),
-  // the agents and projects to filter by (GET /api/facets), the stats (GET /api/stats),
-  // reloaded when the server says the index changed (GET /api/events). Everything from
-  // the index is put in with textContent: nothing in a session is read as HTML.
-  const $ = (id) => document.getElementById(id);
+// The catalog page of `toolnorm serve`: the sessions of the index (GET /api/sessions with
+// the filters), the agents and projects to filter by (GET /api/facets), the stats (GET
+// /api/stats), reloaded when the server says the index changed (GET /api/events).
+// Everything from the index is put in with textContent: nothing in a session is read as
+// HTML. The binary puts the view's human.js and this file in one function.
+  /**
+   * The page's element of this id (the page has every id the script names).
+   * @param {string} id
+   * @returns {HTMLElement}
+   */
+  function $(id) {
+    const node = document.getElementById(id);
+    if (!node) throw new Error("the page has no #" + id);
+    return node;
+  }
+  /** @param {string} id */
+  const field = (id) => /** @type {HTMLInputElement | HTMLSelectElement} */ ($(id));
+  /** @param {string} id */
+  const select = (id) => /** @type {HTMLSelectElement} */ ($(id));
   const filters = {
-    agent: $("filter-agent"),
-    project: $("filter-project"),
-    since: $("filter-since"),
-    until: $("filter-until"),
-    state: $("filter-state"),
-    q: $("filter-q"),
+    agent: select("filter-agent"),
+    project: select("filter-project"),
+    since: field("filter-since"),
+    until: field("filter-until"),
+    state: select("filter-state"),
+    q: field("filter-q"),
   };
 
   function element(tag, text, className) {
@@ -21,15 +33,8 @@
     return node;
   }
 
-  function human(ms) {
-    if (ms === null || ms === undefined) return "";
-    if (ms < 1000) return ms + " ms";
-    if (ms < 60000) return (Math.round(ms / 100) / 10).toFixed(1) + " s";
-    const seconds = Math.round(ms / 1000);
-    if (seconds < 3600) return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
-    const minutes = Math.round(seconds / 60);
-    return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
-  }
+  /** A duration for people, or nothing when there is none. */
+  const duration = (ms) => (ms === null || ms === undefined ? "" : human(ms));
 
   async function json(url) {
     const response = await fetch(url, { headers: { accept: "application/json" } });
@@ -99,8 +104,7 @@
       return;
     }
     if (mine !== generation) return;
-    const body = document.querySelector("#sessions tbody");
-    body.replaceChildren(...sessions.map(row));
+    $("sessions-body").replaceChildren(...sessions.map(row));
     $("empty").hidden = sessions.length > 0;
     const calls = sessions.reduce((sum, session) => sum + session.calls, 0);
     $("shown").textContent = sessions.length + " session(s), " + calls + " call(s)";
@@ -139,7 +143,7 @@
       table(
         [["tool"], ["kind"], ["calls", true], ["errors", true], ["p50", true], ["p95", true]],
         stats.tools.slice(0, 30).map((tool) => [
-          tool.name, tool.kind, tool.calls, tool.errors, human(tool.p50Ms), human(tool.p95Ms),
+          tool.name, tool.kind, tool.calls, tool.errors, duration(tool.p50Ms), duration(tool.p95Ms),
         ]),
       ),
       element("h2", "Error codes"),
@@ -150,7 +154,7 @@
       element("h2", "Longest calls"),
       table(
         [["took", true], ["tool"], ["title"]],
-        stats.longest.map((call) => [human(call.elapsedMs), call.name, call.title]),
+        stats.longest.map((call) => [duration(call.elapsedMs), call.name, call.title]),
       ),
     );
   }
@@ -195,4 +199,3 @@
     });
   });
   reload();
-})();

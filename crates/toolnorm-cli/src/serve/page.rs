@@ -6,7 +6,13 @@ use sha2::{Digest, Sha256};
 
 const TEMPLATE: &str = include_str!("catalog.html");
 const STYLE: &str = include_str!("catalog.css");
-const SCRIPT: &str = include_str!("catalog.js");
+/// The page's script: the view's `human.js` and `catalog.js` in one function.
+const SCRIPT: &str = concat!(
+    "\"use strict\";\n(function () {\n",
+    include_str!("../view/human.js"),
+    include_str!("catalog.js"),
+    "})();\n"
+);
 
 /// The catalog page.
 pub(super) fn catalog() -> Result<String, std::fmt::Error> {

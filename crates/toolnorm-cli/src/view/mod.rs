@@ -24,9 +24,11 @@ use crate::{EXIT_USAGE, ViewArgs, finish_output};
 
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
-/// The page's script: `page.js` and `detail.js` in one function (they share its scope).
+/// The page's script: `human.js`, `page.js` and `detail.js` in one function (they share
+/// its scope).
 const SCRIPT: &str = concat!(
     "\"use strict\";\n(function () {\n",
+    include_str!("human.js"),
     include_str!("page.js"),
     include_str!("detail.js"),
     "})();\n"

@@ -1,7 +1,8 @@
 // The page of `toolnorm view`: reads the sessions from #toolnorm-data and shows their
 // tool calls as a tree on a time axis. Everything from a session is untrusted text: it
 // only ever goes into the page through textContent (never innerHTML, never a URL).
-// The binary puts this file and detail.js (the selected call's pane) in one function.
+// The binary puts human.js, this file and detail.js (the selected call's pane) in one
+// function.
   const ROW = 26;
   const OVERSCAN = 20;
   const FOLD_CHARS = 4000;
@@ -54,20 +55,6 @@
       return Number.isNaN(ms) ? null : ms;
     }
     return null;
-  }
-
-  /** A duration for people: 340 ms, 2.1 s, 3 min 4 s, 1 h 2 min (as `pretty`). */
-  function human(ms) {
-    if (ms < 1000) return ms + " ms";
-    if (ms < 60000) {
-      const tenths = Math.floor((ms + 50) / 100);
-      if (tenths >= 600) return "1 min 0 s";
-      return Math.floor(tenths / 10) + "." + (tenths % 10) + " s";
-    }
-    const seconds = Math.floor((ms + 500) / 1000);
-    if (seconds < 3600) return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
-    const minutes = Math.floor((seconds + 30) / 60);
-    return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
   }
 
   // The model: one node per call, with its parent, children and times.

@@ -5,19 +5,28 @@
 //! `GET /` is the page with no call in it; `GET /events` is an event stream that first
 //! replays the session so far (`reset`, then a `part` per call, `session` with the line
 //! counts), then, after each chunk read, a `part` for every call the chunk changed (at its
-//! latest) and `session`; and a `diagnostic` per diagnostic. A request naming another
-//! host than 127.0.0.1 or localhost is refused (no DNS rebinding).
+//! latest) and `session`; and a `diagnostic` per diagnostic. A client too slow to take
+//! every frame gets the replay again. The server is the one `toolnorm serve` runs on
+//! ([`crate::http`]: 127.0.0.1 only, another host refused, requests bounded).
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::convert::Infallible;
+use std::io::{self, Read, Write};
 use std::process::ExitCode;
-use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
+use axum::Router;
+use axum::extract::State;
+use axum::response::Html;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::get;
+use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::json;
+use tokio::sync::broadcast;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use toolnorm::NormalizedToolPart;
 use toolnorm_adapters::{Diagnostic, Driver, Normalizer, Sink, Step};
 
@@ -27,9 +36,13 @@ use crate::{EXIT_USAGE, ViewArgs, io_message};
 
 /// How long a followed file is left before it is read again, once at its end.
 const POLL: Duration = Duration::from_millis(200);
+/// Frames kept for a slow client before it is sent the replay instead.
+const BACKLOG: usize = 4096;
 
-/// The session so far, and the clients listening.
-#[derive(Default)]
+/// One server-sent event: its name and its data (JSON).
+type Frame = (&'static str, String);
+
+/// The session so far, and the channel its changes go out on.
 struct Live {
     source: String,
     dialect: Option<String>,
@@ -37,13 +50,25 @@ struct Live {
     index: HashMap<String, usize>,
     lines: Lines,
     diagnostics: Vec<String>,
-    clients: Vec<Sender<String>>,
+    clients: broadcast::Sender<Frame>,
 }
 
 impl Live {
-    fn broadcast(&mut self, frame: &str) {
-        self.clients
-            .retain(|client| client.send(frame.to_owned()).is_ok());
+    fn new(source: String) -> Self {
+        Live {
+            source,
+            dialect: None,
+            parts: Vec::new(),
+            index: HashMap::new(),
+            lines: Lines::default(),
+            diagnostics: Vec::new(),
+            clients: broadcast::channel(BACKLOG).0,
+        }
+    }
+
+    fn broadcast(&mut self, frame: Frame) {
+        // No client listening is not an error: a client that connects gets the replay.
+        let _ = self.clients.send(frame);
     }
 
     fn part(&mut self, mut part: NormalizedToolPart) {
@@ -62,34 +87,34 @@ impl Live {
                 self.parts.push(part);
             }
         }
-        self.broadcast(&frame);
+        self.broadcast(frame);
     }
 
-    fn session_frame(&self) -> String {
+    fn session_frame(&self) -> Frame {
         event(
             "session",
             &json!({"source": self.source, "dialect": self.dialect, "lines": self.lines}),
         )
     }
 
-    /// Everything so far, for a client that just connected.
-    fn replay(&self) -> String {
-        let mut frames = event("reset", &json!({}));
-        for part in &self.parts {
-            frames.push_str(&event("part", part));
-        }
-        for diagnostic in &self.diagnostics {
-            frames.push_str(&event("diagnostic", diagnostic));
-        }
-        frames.push_str(&self.session_frame());
+    /// Everything so far, for a client that just connected (or fell behind).
+    fn replay(&self) -> Vec<Frame> {
+        let mut frames = vec![event("reset", &json!({}))];
+        frames.extend(self.parts.iter().map(|part| event("part", part)));
+        frames.extend(
+            self.diagnostics
+                .iter()
+                .map(|diagnostic| event("diagnostic", diagnostic)),
+        );
+        frames.push(self.session_frame());
         frames
     }
 }
 
-/// One server-sent event: `event: NAME` and `data: JSON` (JSON has no raw newline).
-fn event(name: &str, value: &impl serde::Serialize) -> String {
+/// A frame named `name` whose data is `value` as JSON (which has no raw newline).
+fn event(name: &'static str, value: &impl serde::Serialize) -> Frame {
     let data = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
-    format!("event: {name}\ndata: {data}\n\n")
+    (name, data)
 }
 
 fn lock(live: &Mutex<Live>) -> std::sync::MutexGuard<'_, Live> {
@@ -121,32 +146,35 @@ pub(crate) fn serve(args: &ViewArgs, stderr: &mut impl Write) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let listener = match TcpListener::bind((Ipv4Addr::LOCALHOST, args.port.unwrap_or(0))) {
-        Ok(listener) => listener,
+    let runtime = match crate::http::runtime() {
+        Ok(runtime) => runtime,
         Err(error) => {
-            let _ = writeln!(stderr, "toolnorm: 127.0.0.1: {}", io_message(&error));
+            let _ = writeln!(stderr, "toolnorm: {}", io_message(&error));
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let port = listener.local_addr().map(|addr| addr.port()).unwrap_or(0);
-    let _ = writeln!(stderr, "toolnorm: serving http://127.0.0.1:{port}/");
-    let _ = stderr.flush();
-    let live = Arc::new(Mutex::new(Live {
-        source: name,
-        ..Live::default()
-    }));
+    let live = Arc::new(Mutex::new(Live::new(name)));
     let follow = input.as_os_str() != "-";
-    {
-        let live = Arc::clone(&live);
-        thread::spawn(move || read(reader, follow, normalizer, &live));
+    let served = runtime.block_on(async {
+        let (listener, port) = crate::http::bind(args.port).await?;
+        let _ = writeln!(stderr, "toolnorm: serving http://127.0.0.1:{port}/");
+        let _ = stderr.flush();
+        {
+            let live = Arc::clone(&live);
+            thread::spawn(move || read(reader, follow, normalizer, &live));
+        }
+        let router = crate::http::timed(Router::new().route("/", get(page)))
+            .route("/events", get(events))
+            .with_state(live);
+        crate::http::run(listener, crate::http::guarded(router, port)).await
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(stderr, "toolnorm: 127.0.0.1: {}", io_message(&error));
+            ExitCode::from(EXIT_USAGE)
+        }
     }
-    for stream in listener.incoming().flatten() {
-        let live = Arc::clone(&live);
-        thread::spawn(move || {
-            let _ = respond(stream, port, &live);
-        });
-    }
-    ExitCode::SUCCESS
 }
 
 /// Where the driver of `--serve` hands the steps: the calls a chunk changed, each once
@@ -182,7 +210,7 @@ impl Sink for Changed<'_> {
         let frame = event("diagnostic", &text);
         let mut live = lock(self.live);
         live.diagnostics.push(text);
-        live.broadcast(&frame);
+        live.broadcast(frame);
     }
 }
 
@@ -216,7 +244,7 @@ fn read(
             .map(|dialect| dialect.as_str().to_owned());
         live.lines = normalizer.stats().into();
         let frame = live.session_frame();
-        live.broadcast(&frame);
+        live.broadcast(frame);
     };
     loop {
         match reader.read(&mut buffer) {
@@ -232,7 +260,7 @@ fn read(
                 let mut live = lock(live);
                 let frame = event("diagnostic", &text);
                 live.diagnostics.push(text);
-                live.broadcast(&frame);
+                live.broadcast(frame);
                 break;
             }
         }
@@ -241,77 +269,28 @@ fn read(
     send(&mut driver);
 }
 
-/// Answers one HTTP request: the page, the event stream, or 404.
-fn respond(stream: TcpStream, port: u16, live: &Mutex<Live>) -> io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request = String::new();
-    reader.read_line(&mut request)?;
-    let mut host = String::new();
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("host")
-        {
-            host = value.trim().to_owned();
-        }
-    }
-    let mut out = stream;
-    let allowed = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
-    if !allowed.contains(&host) {
-        return plain(&mut out, "421 Misdirected Request", "unknown host");
-    }
-    let path = request.split_whitespace().nth(1).unwrap_or("/");
-    match path {
-        "/" => {
-            let page = super::page(&[], true).unwrap_or_default();
-            write!(
-                out,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\
-                 Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                page.len()
-            )?;
-            out.write_all(page.as_bytes())?;
-            out.flush()
-        }
-        "/events" => events(out, live),
-        _ => plain(&mut out, "404 Not Found", "not found"),
-    }
+/// The page, with no call in it: it takes them from `/events`.
+async fn page() -> Html<String> {
+    Html(super::page(&[], true).unwrap_or_default())
 }
 
-fn plain(out: &mut TcpStream, status: &str, body: &str) -> io::Result<()> {
-    write!(
-        out,
-        "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    out.flush()
-}
-
-/// The event stream: the replay, then every frame broadcast, until the client leaves.
-fn events(mut out: TcpStream, live: &Mutex<Live>) -> io::Result<()> {
-    let (sender, receiver): (Sender<String>, Receiver<String>) = mpsc::channel();
-    let replay = {
-        let mut live = lock(live);
-        live.clients.push(sender);
-        live.replay()
+/// The event stream: the replay, then every frame broadcast, until the client leaves (a
+/// comment every 15 s finds a client that left). A client that fell behind by more than
+/// [`BACKLOG`] frames is sent the replay again.
+async fn events(
+    State(live): State<Arc<Mutex<Live>>>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    // Taken under the lock that broadcasts: no frame is missed or sent twice.
+    let (replay, changes) = {
+        let live = lock(&live);
+        (live.replay(), live.clients.subscribe())
     };
-    out.write_all(
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
-          Connection: close\r\n\r\n",
-    )?;
-    out.write_all(replay.as_bytes())?;
-    out.flush()?;
-    loop {
-        match receiver.recv_timeout(Duration::from_secs(15)) {
-            Ok(frame) => out.write_all(frame.as_bytes())?,
-            // A comment keeps the connection open and finds a client that left.
-            Err(mpsc::RecvTimeoutError::Timeout) => out.write_all(b": keep-alive\n\n")?,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
-        }
-        out.flush()?;
-    }
+    let changes = BroadcastStream::new(changes).flat_map(move |frame| match frame {
+        Ok(frame) => stream::iter(vec![frame]),
+        Err(BroadcastStreamRecvError::Lagged(_)) => stream::iter(lock(&live).replay()),
+    });
+    let stream = stream::iter(replay)
+        .chain(changes)
+        .map(|(name, data)| Ok(Event::default().event(name).data(data)));
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }

@@ -205,8 +205,14 @@ pub struct ViewArgs {
     /// The port of `--serve` (0: any free port; the address is printed on stderr).
     #[arg(long, value_name = "P", requires = "serve")]
     pub port: Option<u16>,
+    /// Show sessions of the index (`toolnorm index`) instead of reading files: each input
+    /// names one by its file's path, the provider's session id or its id in the index
+    /// [default PATH: the default index].
+    #[arg(long, value_name = "PATH", num_args = 0..=1, conflicts_with = "serve")]
+    pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively, in
-    /// sorted order); each file is one session. With `--serve`, one file or `-`.
+    /// sorted order); each file is one session. With `--serve`, one file or `-`. With
+    /// `--db`, sessions of the index.
     #[arg(value_name = "FILE|DIR", required = true)]
     pub inputs: Vec<PathBuf>,
 }

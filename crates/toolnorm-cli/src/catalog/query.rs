@@ -67,6 +67,21 @@ pub(crate) struct Facets {
 }
 
 impl Index {
+    /// The ids of the sessions `name` names: a session file's path (as indexed, or as
+    /// `name` resolves from here), a provider's session id, or an id of the index.
+    pub(crate) fn find(&self, name: &str) -> Result<Vec<i64>, rusqlite::Error> {
+        let resolved = std::fs::canonicalize(name)
+            .ok()
+            .map(|path| path.display().to_string());
+        self.connection
+            .prepare_cached(
+                "SELECT id FROM sessions WHERE path = ?1 OR path = ?2 OR session_id = ?1 \
+                 OR CAST(id AS TEXT) = ?1 ORDER BY started_ms IS NULL, started_ms, path",
+            )?
+            .query_map(params![name, resolved], |row| row.get(0))?
+            .collect()
+    }
+
     /// The sessions `filter` selects.
     pub(crate) fn list(&self, filter: &Filter) -> Result<Vec<Listed>, rusqlite::Error> {
         let order = match filter.order.as_deref() {

@@ -18,6 +18,7 @@ use base64::Engine;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::catalog::db::{Index, db_error};
 use crate::normalize::builder;
 use crate::sessions::{self, Session};
 use crate::{EXIT_USAGE, ViewArgs, finish_output};
@@ -97,7 +98,14 @@ pub fn view(args: &ViewArgs, stdout: impl Write, stderr: &mut impl Write) -> Exi
     if args.serve {
         return serve::serve(args, stderr);
     }
-    let (sessions, status) = match sessions::read_all(&args.inputs, &args.read, stderr) {
+    let read = match &args.db {
+        Some(db) => indexed(db.as_deref(), &args.inputs).map_err(|message| {
+            let _ = writeln!(stderr, "toolnorm: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }),
+        None => sessions::read_all(&args.inputs, &args.read, stderr),
+    };
+    let (sessions, status) = match read {
         Ok(read) => read,
         Err(status) => return status,
     };
@@ -125,6 +133,31 @@ pub fn view(args: &ViewArgs, stdout: impl Write, stderr: &mut impl Write) -> Exi
             finish_output(Err(error))
         }
     }
+}
+
+/// The sessions of the index each of `names` names (see [`Index::find`]), in order; a
+/// name that names none is an error.
+fn indexed(
+    db: Option<&std::path::Path>,
+    names: &[std::path::PathBuf],
+) -> Result<(Vec<Session>, ExitCode), String> {
+    let path = crate::catalog::index::db_path(db)?;
+    let index = Index::open_read_only(&path)?;
+    let mut sessions = Vec::new();
+    for name in names {
+        let name = name.display().to_string();
+        let ids = index.find(&name).map_err(|error| db_error(&path, &error))?;
+        if ids.is_empty() {
+            return Err(format!(
+                "{}: no session `{name}` (`toolnorm sessions --db` lists them)",
+                path.display()
+            ));
+        }
+        for id in ids {
+            sessions.extend(index.session(id).map_err(|error| db_error(&path, &error))?);
+        }
+    }
+    Ok((sessions, ExitCode::SUCCESS))
 }
 
 fn write_all(mut out: impl Write, text: &str) -> io::Result<()> {

@@ -287,3 +287,59 @@ fn the_index_sends_what_it_reads_to_a_collector() {
     );
     std::fs::remove_dir_all(&home).unwrap();
 }
+
+#[test]
+fn view_shows_a_session_of_the_index_as_it_shows_its_file() {
+    let dir = std::env::temp_dir().join(format!("toolnorm-view-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = dir.join("sessions/rollout.jsonl");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::copy(root().join("fixtures/codex-rollout/subagent.jsonl"), &file).unwrap();
+    let db = dir.join("index.sqlite");
+    let output = toolnorm()
+        .args(["index", "--db"])
+        .arg(&db)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let page = |args: &[&std::ffi::OsStr]| {
+        let output = toolnorm().arg("view").args(args).output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let from_file = page(&[file.as_os_str()]);
+    let by_path = page(&["--db".as_ref(), db.as_os_str(), file.as_os_str()]);
+    assert_eq!(by_path, from_file);
+    let session_id = session_id_of(&file);
+    let by_session_id = page(&["--db".as_ref(), db.as_os_str(), session_id.as_ref()]);
+    assert_eq!(by_session_id, from_file);
+    let by_index_id = page(&["--db".as_ref(), db.as_os_str(), "1".as_ref()]);
+    assert_eq!(by_index_id, from_file);
+    let missing = toolnorm()
+        .args(["view", "--db"])
+        .arg(&db)
+        .arg("no-such-session")
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("no session `no-such-session`"),
+        "{missing:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The provider's session id of a session file, as `normalize` reads it.
+fn session_id_of(file: &Path) -> String {
+    let output = toolnorm().arg("normalize").arg(file).output().unwrap();
+    let first: Value = serde_json::from_str(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    first["metadata"]["sessionId"].as_str().unwrap().to_owned()
+}

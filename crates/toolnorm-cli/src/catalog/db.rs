@@ -19,7 +19,7 @@ use toolnorm::{NormalizedToolPart, ToolState, meta};
 use crate::sessions::{Note, Session};
 
 /// The schema this build writes and reads.
-pub(crate) const SCHEMA_VERSION: i64 = 1;
+pub(crate) const SCHEMA_VERSION: i64 = 2;
 
 /// Schema 1.
 const SCHEMA_1: &str = "
@@ -63,6 +63,16 @@ CREATE TABLE calls (
 CREATE INDEX calls_by_name ON calls(name);
 CREATE INDEX sessions_by_start ON sessions(started_ms);
 ";
+
+/// Schema 2: a call's approval (its `metadata.approval`, JSON) in a column of its own, so
+/// that `stats --db` reads the calls' columns without parsing their parts.
+const SCHEMA_2: &str = "
+ALTER TABLE calls ADD COLUMN approval TEXT;
+UPDATE calls SET approval = json_extract(part, '$.metadata.approval');
+";
+
+/// The migrations, in order: the one at `n` brings schema `n` to `n + 1`.
+const MIGRATIONS: [&str; 2] = [SCHEMA_1, SCHEMA_2];
 
 /// The state of a file when it was read: its path, bytes and modification time (ns).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,10 +150,12 @@ impl Index {
                 path.display()
             ));
         }
-        if version < 1 {
+        // Each step in a transaction of its own: a migration stopped midway is not kept.
+        for (from, migration) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+            let to = from + 1;
             connection
                 .execute_batch(&format!(
-                    "BEGIN; {SCHEMA_1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                    "BEGIN; {migration} PRAGMA user_version = {to}; COMMIT;"
                 ))
                 .map_err(|error| db_error(path, &error))?;
         }
@@ -254,25 +266,25 @@ impl Index {
         Ok(rows)
     }
 
-    /// Every session as `stats` reads it from files: its parts, line counts and
-    /// diagnostics.
-    pub(crate) fn sessions(&self) -> Result<Vec<Session>, rusqlite::Error> {
-        let mut statement = self
-            .connection
-            .prepare("SELECT id FROM sessions ORDER BY path")?;
-        let ids = statement
-            .query_map([], |row| row.get::<_, i64>(0))?
-            .collect::<Result<Vec<i64>, _>>()?;
-        let mut sessions = Vec::with_capacity(ids.len());
-        for id in ids {
-            sessions.extend(self.session(id)?);
-        }
-        Ok(sessions)
-    }
-
     /// The session stored under `id`, as `normalize` read it: its parts, line counts and
     /// diagnostics.
     pub(crate) fn session(&self, id: i64) -> Result<Option<Session>, rusqlite::Error> {
+        let Some(mut session) = self.head(id)? else {
+            return Ok(None);
+        };
+        session.parts = self
+            .connection
+            .prepare_cached("SELECT part FROM calls WHERE session = ?1 ORDER BY seq")?
+            .query_map(params![id], |row| row.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()?
+            .iter()
+            .filter_map(|text| serde_json::from_str::<NormalizedToolPart>(text).ok())
+            .collect();
+        Ok(Some(session))
+    }
+
+    /// The session stored under `id`, without its parts.
+    pub(crate) fn head(&self, id: i64) -> Result<Option<Session>, rusqlite::Error> {
         let head = self
             .connection
             .prepare_cached(
@@ -294,21 +306,13 @@ impl Index {
         let Some((path, dialect, provider, lines, diagnostics, notes, cwd)) = head else {
             return Ok(None);
         };
-        let parts = self
-            .connection
-            .prepare_cached("SELECT part FROM calls WHERE session = ?1 ORDER BY seq")?
-            .query_map(params![id], |row| row.get::<_, String>(0))?
-            .collect::<Result<Vec<String>, _>>()?
-            .iter()
-            .filter_map(|text| serde_json::from_str::<NormalizedToolPart>(text).ok())
-            .collect();
         let notes: Vec<StoredNote> = serde_json::from_str(&notes).unwrap_or_default();
         Ok(Some(Session {
             source: path,
             dialect,
             provider,
             cwd,
-            parts,
+            parts: Vec::new(),
             lines: serde_json::from_str(&lines).unwrap_or_default(),
             diagnostics: serde_json::from_str(&diagnostics).unwrap_or_default(),
             notes: notes
@@ -316,6 +320,14 @@ impl Index {
                 .filter_map(StoredNote::into_note)
                 .collect(),
         }))
+    }
+
+    /// The ids of every session, by path.
+    pub(crate) fn ids(&self) -> Result<Vec<i64>, rusqlite::Error> {
+        self.connection
+            .prepare_cached("SELECT id FROM sessions ORDER BY path")?
+            .query_map([], |row| row.get::<_, i64>(0))?
+            .collect()
     }
 }
 
@@ -428,8 +440,8 @@ pub(crate) fn store(
     };
     let mut insert = transaction.prepare_cached(
         "INSERT INTO calls (session, seq, id, name, kind, title, state, error_code, started, \
-         completed, elapsed_ms, parent_id, part) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+         completed, elapsed_ms, parent_id, part, approval) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?;
     for (seq, part) in parts.iter().enumerate() {
         let timing = part.timing.as_ref();
@@ -453,6 +465,10 @@ pub(crate) fn store(
                 .and_then(|metadata| metadata.get(meta::PARENT_TOOL_CALL_ID))
                 .and_then(|parent| parent.as_str()),
             serde_json::to_string(part).unwrap_or_default(),
+            part.metadata
+                .as_ref()
+                .and_then(|metadata| metadata.get(meta::APPROVAL))
+                .map(json),
         ])?;
     }
     Ok(())

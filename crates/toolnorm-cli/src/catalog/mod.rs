@@ -5,6 +5,7 @@ pub(crate) mod db;
 pub(crate) mod index;
 pub(crate) mod query;
 pub(crate) mod stores;
+mod summary;
 
 pub use index::{IndexArgs, index};
 
@@ -218,7 +219,7 @@ pub(crate) fn indexed_for_stats(
     let path = index::db_path(db)?;
     let index = db::Index::open(&path)?;
     index
-        .sessions()
+        .summaries()
         .map_err(|error| db::db_error(&path, &error))
 }
 

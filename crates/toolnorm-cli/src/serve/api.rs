@@ -165,7 +165,7 @@ async fn stats(State(catalog): State<Arc<Catalog>>) -> Result<Response, Failure>
     if let Some(json) = cached.clone() {
         return Ok(json_text(&json));
     }
-    let sessions = with_index(&catalog, Index::sessions).await?;
+    let sessions = with_index(&catalog, Index::summaries).await?;
     let json = tokio::task::spawn_blocking(move || crate::stats::report_json(sessions, 10))
         .await
         .map_err(|error| Failure(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?

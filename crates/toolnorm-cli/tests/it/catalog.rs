@@ -226,7 +226,7 @@ fn an_index_of_a_newer_schema_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("index schema 99 is newer than this toolnorm's (1)"),
+        stderr.contains("index schema 99 is newer than this toolnorm's (2)"),
         "{stderr}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -342,4 +342,73 @@ fn session_id_of(file: &Path) -> String {
     )
     .unwrap();
     first["metadata"]["sessionId"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn stats_of_the_index_are_stats_of_the_files_over_every_session_recording() {
+    let dir = std::env::temp_dir().join(format!("toolnorm-index-all-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.join("index.sqlite");
+    // The recordings of session files: approvals asked, granted, denied and cancelled,
+    // failed calls with their codes, subagents, durations.
+    let folders: Vec<PathBuf> = [
+        "claude-code-transcript",
+        "codex-rollout",
+        "gemini-cli-session",
+        "pi-session",
+        "droid-session",
+        "copilot-session",
+    ]
+    .iter()
+    .map(|name| root().join("fixtures").join(name))
+    .collect();
+    let output = toolnorm()
+        .args(["index", "--db"])
+        .arg(&db)
+        .args(&folders)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let indexed = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    let folders: Vec<&std::ffi::OsStr> = folders.iter().map(|path| path.as_os_str()).collect();
+    let files = stats_of(&folders);
+    assert!(
+        files["approvals"].as_array().unwrap().len() > 1,
+        "{}",
+        files["approvals"]
+    );
+    assert!(files["errorCodes"].as_object().unwrap().len() > 3);
+    assert_eq!(indexed, files);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_index_of_an_older_schema_is_migrated_when_opened() {
+    let dir = std::env::temp_dir().join(format!("toolnorm-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.join("index.sqlite");
+    let folder = root().join("fixtures/codex-rollout");
+    let output = toolnorm()
+        .args(["index", "--db"])
+        .arg(&db)
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let expected = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    // Back to schema 1: no approval column.
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    connection
+        .execute_batch("ALTER TABLE calls DROP COLUMN approval; PRAGMA user_version = 1;")
+        .unwrap();
+    drop(connection);
+    let migrated = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    assert_eq!(migrated, expected);
+    assert!(!migrated["approvals"].as_array().unwrap().is_empty());
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    let version: i64 = connection
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }

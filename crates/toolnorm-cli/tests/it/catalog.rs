@@ -412,3 +412,131 @@ fn an_index_of_an_older_schema_is_migrated_when_opened() {
     assert_eq!(version, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_index_run_killed_midway_leaves_every_session_as_one_run_stored_it() {
+    let dir = std::env::temp_dir().join(format!("toolnorm-killed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sessions = dir.join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let db = dir.join("index.sqlite");
+    let full =
+        std::fs::read_to_string(root().join("fixtures/codex-rollout/subagent.jsonl")).unwrap();
+    let lines: Vec<&str> = full.split_inclusive('\n').collect();
+    let half = lines[..lines.len() / 2].concat();
+    let calls_of = |text: &str| -> u64 {
+        let path = dir.join("probe.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let output = toolnorm().arg("normalize").arg(&path).output().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        String::from_utf8(output.stdout).unwrap().lines().count() as u64
+    };
+    let (half_calls, full_calls) = (calls_of(&half), calls_of(&full));
+    assert!(half_calls < full_calls);
+    let files: Vec<PathBuf> = (0..300)
+        .map(|n| sessions.join(format!("s{n:04}.jsonl")))
+        .collect();
+    for file in &files {
+        std::fs::write(file, &half).unwrap();
+    }
+    let output = toolnorm()
+        .args(["index", "--db"])
+        .arg(&db)
+        .arg(&sessions)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    // Every session grows; the run reading them again is killed once it stored some.
+    for file in &files {
+        std::fs::write(file, &full).unwrap();
+    }
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_toolnorm"))
+        .args(["index", "--db"])
+        .arg(&db)
+        .arg(&sessions)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let reader =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    reader
+        .busy_timeout(std::time::Duration::from_secs(5))
+        .unwrap();
+    loop {
+        let grown: i64 = reader
+            .query_row(
+                "SELECT count(*) FROM sessions WHERE calls = ?1",
+                [full_calls as i64],
+                |row| row.get(0),
+            )
+            .unwrap();
+        if grown > 0 || run.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = run.kill();
+    let _ = run.wait();
+    drop(reader);
+    // Each session is as one run stored it: its calls those of the bytes it read.
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    let check: String = connection
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    let mut statement = connection
+        .prepare("SELECT s.calls, s.files, (SELECT count(*) FROM calls c WHERE c.session = s.id) FROM sessions s")
+        .unwrap();
+    let rows: Vec<(u64, String, u64)> = statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    drop(statement);
+    drop(connection);
+    assert_eq!(rows.len(), files.len());
+    let mut stale = 0;
+    for (calls, stored_files, call_rows) in &rows {
+        let stored: Value = serde_json::from_str(stored_files).unwrap();
+        let bytes = stored[0]["bytes"].as_u64().unwrap();
+        assert_eq!(calls, call_rows, "the session's count is its call rows'");
+        if bytes == half.len() as u64 {
+            assert_eq!(*calls, half_calls);
+            stale += 1;
+        } else {
+            assert_eq!(bytes, full.len() as u64);
+            assert_eq!(*calls, full_calls);
+        }
+    }
+    eprintln!("killed with {stale} of {} sessions not yet stored again", files.len());
+    // The next run reads the sessions the killed one did not store, and only those.
+    let next = index_paths(&db, &sessions);
+    assert!(
+        next.starts_with(&format!(
+            "0 new, {stale} grown, 0 rewritten, {} unchanged, 0 removed",
+            files.len() - stale
+        )),
+        "{next}"
+    );
+    let indexed = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    let from_files = stats_of(&[sessions.as_os_str()]);
+    assert_eq!(indexed["calls"], from_files["calls"]);
+    assert_eq!(indexed["tools"], from_files["tools"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `toolnorm index --db DB PATH`'s summary.
+fn index_paths(db: &Path, path: &Path) -> String {
+    let output = toolnorm()
+        .args(["index", "--db"])
+        .arg(db)
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let (_, counts) = stderr.split_once(": ").unwrap();
+    let (_, counts) = counts.split_once(": ").unwrap();
+    counts.trim_end().to_owned()
+}

@@ -207,8 +207,8 @@ pub struct ViewArgs {
     pub port: Option<u16>,
     /// Show sessions of the index (`toolnorm index`) instead of reading files: each input
     /// names one by its file's path, the provider's session id or its id in the index
-    /// [default PATH: the default index].
-    #[arg(long, value_name = "PATH", num_args = 0..=1, conflicts_with = "serve")]
+    /// [default: the default index; an SQLite file or a `postgres://` URL].
+    #[arg(long, value_name = "PATH|URL", num_args = 0..=1, conflicts_with = "serve")]
     pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively, in
     /// sorted order); each file is one session. With `--serve`, one file or `-`. With
@@ -234,8 +234,8 @@ pub struct StatsArgs {
     #[arg(short, long)]
     pub verbose: bool,
     /// The sessions of the index (`toolnorm index`) instead of files, at once
-    /// [default PATH: the default index].
-    #[arg(long, value_name = "PATH", num_args = 0..=1, conflicts_with = "inputs")]
+    /// [default: the default index; an SQLite file or a `postgres://` URL].
+    #[arg(long, value_name = "PATH|URL", num_args = 0..=1, conflicts_with = "inputs")]
     pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively);
     /// each file is one session, read in parallel.

@@ -13,8 +13,10 @@ use rayon::prelude::*;
 
 use toolnorm_adapters::{Dialect, OtelEmitter, OtelOptions};
 
-use super::db::{self, FileState, Index};
+use super::backend::Location;
+use super::db::{FileState, Index};
 use super::stores;
+use super::write;
 use crate::export::otlp::{Exporter, Target};
 use crate::normalize::builders;
 use crate::recordings::expand;
@@ -28,9 +30,10 @@ pub struct IndexArgs {
     /// How the files are read (`--redact` keeps secrets out of the index).
     #[command(flatten)]
     pub read: ReadArgs,
-    /// The index: an SQLite file [default: `$XDG_DATA_HOME/toolnorm/index.sqlite`, else
+    /// The index: an SQLite file, or a PostgreSQL database (`postgres://user@host/db`)
+    /// [default: `$XDG_DATA_HOME/toolnorm/index.sqlite`, else
     /// `~/.local/share/toolnorm/index.sqlite`].
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
     /// The home folder whose agents' stores are indexed when no path is named
     /// [default: `$HOME`].
@@ -93,15 +96,6 @@ pub(crate) fn default_db(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Op
     Some(data.join("toolnorm").join("index.sqlite"))
 }
 
-/// The index `db` names, or the default one.
-pub(crate) fn db_path(db: Option<&Path>) -> Result<PathBuf, String> {
-    match db {
-        Some(path) => Ok(path.to_path_buf()),
-        None => default_db(&|name| std::env::var_os(name))
-            .ok_or_else(|| "no index: set HOME or XDG_DATA_HOME, or give --db".to_owned()),
-    }
-}
-
 /// `toolnorm index`.
 pub fn index(args: &IndexArgs, stderr: &mut impl Write) -> ExitCode {
     match run(args, stderr) {
@@ -114,12 +108,12 @@ pub fn index(args: &IndexArgs, stderr: &mut impl Write) -> ExitCode {
 }
 
 fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
-    let (path, counts, status) = update(args, stderr, true)?;
+    let (location, counts, status) = update(args, stderr, true)?;
     let _ = writeln!(
         stderr,
         "toolnorm: indexed into {}: {} new, {} grown, {} rewritten, {} unchanged, {} removed \
          session(s){}; {} call(s) added, {} updated",
-        path.display(),
+        location,
         counts.new,
         counts.grown,
         counts.rewritten,
@@ -142,8 +136,7 @@ pub(crate) fn update(
     args: &IndexArgs,
     stderr: &mut impl Write,
     progress: bool,
-) -> Result<(PathBuf, Counts, ExitCode), String> {
-    let path = db_path(args.db.as_deref())?;
+) -> Result<(Location, Counts, ExitCode), String> {
     let make = builders(&args.read)?;
     let files = if args.paths.is_empty() {
         let env = |name: &str| std::env::var_os(name);
@@ -171,7 +164,7 @@ pub(crate) fn update(
         }
         None => None,
     };
-    let mut index = Index::open(&path)?;
+    let mut index = Index::open(args.db.as_deref())?;
     let mut counts = Counts::default();
     let mut status = ExitCode::SUCCESS;
     // Which sessions to read, and why.
@@ -181,7 +174,7 @@ pub(crate) fn update(
         let states = states(&unit);
         let key = unit.path.display().to_string();
         seen.insert(key.clone());
-        let indexed = index.indexed(&key).map_err(|e| db::db_error(&path, &e))?;
+        let indexed = index.indexed(&key).map_err(|error| index.fail(error))?;
         match change(indexed.as_ref().map(|indexed| &indexed.files[..]), &states) {
             None => counts.unchanged += 1,
             Some(change) => to_read.push((unit, states, change, indexed)),
@@ -209,7 +202,7 @@ pub(crate) fn update(
             for ((_, states, change, indexed), result) in batch.iter().zip(read) {
                 match result {
                     Ok(session) => {
-                        db::store(transaction, &session, states, &indexed_at)?;
+                        write::store(transaction, &session, states, &indexed_at)?;
                         let before: HashSet<&str> = indexed
                             .iter()
                             .flat_map(|indexed| indexed.calls.iter().map(String::as_str))
@@ -232,7 +225,7 @@ pub(crate) fn update(
             }
             Ok((batch_counts, failures, stored))
         });
-        let (batch_counts, failures, stored) = written.map_err(|e| db::db_error(&path, &e))?;
+        let (batch_counts, failures, stored) = written?;
         progress.inc(batch.len() as u64);
         // What the index now holds goes to the collector too.
         if let Some(exporter) = &exporter {
@@ -253,18 +246,16 @@ pub(crate) fn update(
     // Sessions whose file is gone.
     let gone: Vec<String> = index
         .paths()
-        .map_err(|e| db::db_error(&path, &e))?
+        .map_err(|error| index.fail(error))?
         .into_iter()
         .filter(|stored| !seen.contains(stored) && !Path::new(stored).exists())
         .collect();
-    index
-        .transaction(|transaction| {
-            for stored in &gone {
-                db::remove(transaction, stored)?;
-            }
-            Ok(())
-        })
-        .map_err(|e| db::db_error(&path, &e))?;
+    index.transaction(|transaction| {
+        for stored in &gone {
+            write::remove(transaction, stored)?;
+        }
+        Ok(())
+    })?;
     counts.removed = gone.len() as u64;
     if let Some(exporter) = exporter {
         let sent = exporter.finish()?;
@@ -276,7 +267,7 @@ pub(crate) fn update(
             args.otlp_endpoint.as_deref().unwrap_or_default()
         );
     }
-    Ok((path, counts, status))
+    Ok((index.location().clone(), counts, status))
 }
 
 /// Sends the spans of `session` (its calls in the order first seen, then its root);

@@ -1,11 +1,16 @@
 //! `toolnorm sessions`: the session files every known agent keeps on this machine, found
 //! in each dialect's default stores under the home folder.
 
+mod backend;
 pub(crate) mod db;
 pub(crate) mod index;
 pub(crate) mod query;
+mod schema;
 pub(crate) mod stores;
 mod summary;
+mod write;
+
+pub(crate) use backend::{DbError, Location};
 
 pub use index::{IndexArgs, index};
 
@@ -36,8 +41,8 @@ pub struct SessionsArgs {
     #[arg(long)]
     pub json: bool,
     /// List the sessions of the index (`toolnorm index`) rather than the files on disk:
-    /// when each started and ended, its calls per state [default PATH: the default index].
-    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    /// when each started and ended, its calls per state [default: the default index; an SQLite file or a `postgres://` URL].
+    #[arg(long, value_name = "PATH|URL", num_args = 0..=1)]
     pub db: Option<Option<PathBuf>>,
     /// With `--db`: only the sessions whose first call started at or after this date
     /// (`2026-01-31`, UTC) or instant (RFC 3339).
@@ -160,11 +165,10 @@ fn indexed_sessions(
     mut stdout: impl Write,
     stderr: &mut impl Write,
 ) -> ExitCode {
-    let rows = index::db_path(db).and_then(|path| {
-        let index = db::Index::open(&path)?;
+    let rows = db::Index::open(db).and_then(|mut index| {
         index
             .rows(args.agent.as_deref(), args.since)
-            .map_err(|error| db::db_error(&path, &error))
+            .map_err(|error| index.fail(error))
     });
     let rows = match rows {
         Ok(rows) => rows,
@@ -216,11 +220,8 @@ fn write_indexed(out: &mut impl Write, rows: &[db::Row]) -> std::io::Result<()> 
 pub(crate) fn indexed_for_stats(
     db: Option<&Path>,
 ) -> Result<Vec<crate::sessions::Session>, String> {
-    let path = index::db_path(db)?;
-    let index = db::Index::open(&path)?;
-    index
-        .summaries()
-        .map_err(|error| db::db_error(&path, &error))
+    let mut index = db::Index::open(db)?;
+    index.summaries().map_err(|error| index.fail(error))
 }
 
 /// The sessions as aligned columns, newest last, and a count per agent.

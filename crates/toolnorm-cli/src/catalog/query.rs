@@ -1,9 +1,9 @@
 //! The index's queries for `toolnorm serve`: sessions by agent, project, date, state and
 //! text, and the agents and projects there are to filter by.
 
-use rusqlite::params;
 use serde::Serialize;
 
+use super::backend::DbError;
 use super::db::Index;
 
 /// Which sessions to list (every field optional: all sessions, newest first).
@@ -69,39 +69,55 @@ pub(crate) struct Facets {
 impl Index {
     /// The ids of the sessions `name` names: a session file's path (as indexed, or as
     /// `name` resolves from here), a provider's session id, or an id of the index.
-    pub(crate) fn find(&self, name: &str) -> Result<Vec<i64>, rusqlite::Error> {
+    pub(crate) fn find(&mut self, name: &str) -> Result<Vec<i64>, DbError> {
         let resolved = std::fs::canonicalize(name)
             .ok()
             .map(|path| path.display().to_string());
-        self.connection
-            .prepare_cached(
-                "SELECT id FROM sessions WHERE path = ?1 OR path = ?2 OR session_id = ?1 \
-                 OR CAST(id AS TEXT) = ?1 ORDER BY started_ms IS NULL, started_ms, path",
-            )?
-            .query_map(params![name, resolved], |row| row.get(0))?
-            .collect()
+        let ids = self.connection.all(
+            "SELECT id FROM sessions WHERE path = ?1 OR path = ?2 OR session_id = ?1 \
+             OR CAST(id AS TEXT) = ?1 ORDER BY started_ms IS NULL, started_ms, path",
+            &[name.into(), resolved.into()],
+            |row| row.int(0),
+        )?;
+        Ok(ids.into_iter().flatten().collect())
     }
 
     /// The sessions `filter` selects.
-    pub(crate) fn list(&self, filter: &Filter) -> Result<Vec<Listed>, rusqlite::Error> {
+    pub(crate) fn list(&mut self, filter: &Filter) -> Result<Vec<Listed>, DbError> {
         let order = match filter.order.as_deref() {
-            Some("oldest") => "started_ms IS NULL, started_ms, path",
-            _ => "started_ms IS NULL, started_ms DESC, path",
+            Some("oldest") => "s.started_ms IS NULL, s.started_ms, s.path",
+            _ => "s.started_ms IS NULL, s.started_ms DESC, s.path",
+        };
+        // Where `needle` is in `haystack`; the number of diagnostics stored as JSON.
+        let (contains, diagnostics, limit) = match self.connection.is_postgres() {
+            true => (
+                "strpos",
+                "CAST(json_array_length(CAST(s.diagnostics AS json)) AS BIGINT)",
+                "LIMIT CAST(?7 AS BIGINT)",
+            ),
+            false => (
+                "instr",
+                "json_array_length(s.diagnostics)",
+                "LIMIT coalesce(?7, -1)",
+            ),
         };
         let sql = format!(
             "SELECT s.id, s.agent, s.dialect, s.path, s.session_id, s.cwd, s.started, s.ended, \
-             s.started_ms, s.calls, s.complete, s.failed, s.open, \
-             json_array_length(s.diagnostics) FROM sessions s \
-             WHERE (?1 IS NULL OR s.agent = ?1 OR s.dialect = ?1) \
-             AND (?2 IS NULL OR instr(s.cwd, ?2) > 0) \
-             AND (?3 IS NULL OR s.started_ms >= ?3) \
-             AND (?4 IS NULL OR s.started_ms < ?4) \
-             AND (?5 IS NULL OR (?5 = 'failed' AND s.failed > 0) OR (?5 = 'open' AND s.open > 0) \
+             s.started_ms, s.calls, s.complete, s.failed, s.open, {diagnostics} \
+             FROM sessions s \
+             WHERE (CAST(?1 AS TEXT) IS NULL OR s.agent = ?1 OR s.dialect = ?1) \
+             AND (CAST(?2 AS TEXT) IS NULL OR {contains}(s.cwd, ?2) > 0) \
+             AND (CAST(?3 AS BIGINT) IS NULL OR s.started_ms >= ?3) \
+             AND (CAST(?4 AS BIGINT) IS NULL OR s.started_ms < ?4) \
+             AND (CAST(?5 AS TEXT) IS NULL OR (?5 = 'failed' AND s.failed > 0) \
+                  OR (?5 = 'open' AND s.open > 0) \
                   OR (?5 = 'complete' AND s.calls > 0 AND s.failed = 0 AND s.open = 0)) \
-             AND (?6 IS NULL OR instr(lower(s.path), ?6) > 0 OR instr(lower(s.cwd), ?6) > 0 \
+             AND (CAST(?6 AS TEXT) IS NULL OR {contains}(lower(s.path), ?6) > 0 \
+                  OR {contains}(lower(s.cwd), ?6) > 0 \
                   OR EXISTS (SELECT 1 FROM calls c WHERE c.session = s.id \
-                             AND (instr(lower(c.title), ?6) > 0 OR instr(lower(c.name), ?6) > 0))) \
-             ORDER BY {order} LIMIT ?7 OFFSET ?8"
+                             AND ({contains}(lower(c.title), ?6) > 0 \
+                                  OR {contains}(lower(c.name), ?6) > 0))) \
+             ORDER BY {order} {limit} OFFSET ?8"
         );
         let query = filter
             .q
@@ -112,54 +128,48 @@ impl Index {
         fn blank(text: &Option<String>) -> Option<&str> {
             text.as_deref().filter(|text| !text.is_empty())
         }
-        let mut statement = self.connection.prepare_cached(&sql)?;
-        let rows = statement
-            .query_map(
-                params![
-                    blank(&filter.agent),
-                    blank(&filter.project),
-                    filter.since_ms,
-                    filter.until_ms,
-                    blank(&filter.state),
-                    query,
-                    filter.limit.map_or(-1, i64::from),
-                    filter.offset.unwrap_or(0),
-                ],
-                |row| {
-                    Ok(Listed {
-                        id: row.get(0)?,
-                        agent: row.get(1)?,
-                        dialect: row.get(2)?,
-                        path: row.get(3)?,
-                        session_id: row.get(4)?,
-                        cwd: row.get(5)?,
-                        started: row.get(6)?,
-                        ended: row.get(7)?,
-                        started_ms: row.get(8)?,
-                        calls: row.get(9)?,
-                        complete: row.get(10)?,
-                        failed: row.get(11)?,
-                        open: row.get(12)?,
-                        diagnostics: row.get::<_, Option<u64>>(13)?.unwrap_or(0),
-                    })
-                },
-            )?
-            .collect::<Result<Vec<Listed>, _>>()?;
-        Ok(rows)
+        self.connection.all(
+            &sql,
+            &[
+                blank(&filter.agent).into(),
+                blank(&filter.project).into(),
+                filter.since_ms.into(),
+                filter.until_ms.into(),
+                blank(&filter.state).into(),
+                query.into(),
+                filter.limit.map(i64::from).into(),
+                i64::from(filter.offset.unwrap_or(0)).into(),
+            ],
+            |row| {
+                Ok(Listed {
+                    id: row.int(0)?.unwrap_or_default(),
+                    agent: row.text(1)?,
+                    dialect: row.text(2)?,
+                    path: row.string(3)?,
+                    session_id: row.text(4)?,
+                    cwd: row.text(5)?,
+                    started: row.text(6)?,
+                    ended: row.text(7)?,
+                    started_ms: row.int(8)?,
+                    calls: row.count(9)?,
+                    complete: row.count(10)?,
+                    failed: row.count(11)?,
+                    open: row.count(12)?,
+                    diagnostics: row.count(13)?,
+                })
+            },
+        )
     }
 
     /// The agents and the projects (directories) of the index, with their sessions.
-    pub(crate) fn facets(&self) -> Result<Facets, rusqlite::Error> {
-        let count = |sql: &str| -> Result<Vec<Facet>, rusqlite::Error> {
-            self.connection
-                .prepare_cached(sql)?
-                .query_map([], |row| {
-                    Ok(Facet {
-                        name: row.get(0)?,
-                        sessions: row.get(1)?,
-                    })
-                })?
-                .collect()
+    pub(crate) fn facets(&mut self) -> Result<Facets, DbError> {
+        let mut count = |sql: &str| {
+            self.connection.all(sql, &[], |row| {
+                Ok(Facet {
+                    name: row.string(0)?,
+                    sessions: row.count(1)?,
+                })
+            })
         };
         Ok(Facets {
             agents: count(

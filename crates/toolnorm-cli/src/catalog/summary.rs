@@ -9,12 +9,13 @@ use serde::Deserialize;
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use toolnorm::{JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState, meta};
 
+use super::backend::DbError;
 use super::db::Index;
 use crate::sessions::Session;
 
 impl Index {
     /// Every session, by path, each call with the fields `stats` reads.
-    pub(crate) fn summaries(&self) -> Result<Vec<Session>, rusqlite::Error> {
+    pub(crate) fn summaries(&mut self) -> Result<Vec<Session>, DbError> {
         let mut sessions = Vec::new();
         let mut at: HashMap<i64, usize> = HashMap::new();
         for id in self.ids()? {
@@ -23,56 +24,60 @@ impl Index {
                 sessions.push(session);
             }
         }
-        let mut calls = self.connection.prepare(
+        self.connection.each(
             "SELECT session, id, name, kind, title, state, error_code, elapsed_ms, approval \
              FROM calls ORDER BY session, seq",
+            &[],
+            |row| {
+                let Some(session) = row
+                    .int(0)?
+                    .and_then(|session| at.get(&session))
+                    .and_then(|&at| sessions.get_mut(at))
+                else {
+                    return Ok(());
+                };
+                // A row this build cannot read (a kind or state of a newer one) is left out.
+                let (Ok(kind), Ok(state)) = (
+                    parse::<ToolKind>(&row.string(3)?),
+                    parse::<ToolState>(&row.string(5)?),
+                ) else {
+                    return Ok(());
+                };
+                let error = match row.text(6)? {
+                    Some(code) => Some(ToolError {
+                        message: String::new(),
+                        code: code.parse().ok(),
+                        details: None,
+                    }),
+                    None if state == ToolState::Error => Some(ToolError::new("")),
+                    None => None,
+                };
+                let approval = row
+                    .text(8)?
+                    .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+                session.parts.push(NormalizedToolPart {
+                    id: row.string(1)?,
+                    name: row.string(2)?,
+                    kind,
+                    title: row.string(4)?,
+                    input: serde_json::Value::Null,
+                    output: None,
+                    error,
+                    state,
+                    timing: row.int(7)?.map(|elapsed| Timing {
+                        started_at: None,
+                        completed_at: None,
+                        elapsed_ms: u64::try_from(elapsed).ok(),
+                    }),
+                    metadata: approval.map(|approval| {
+                        let mut metadata = JsonObject::new();
+                        metadata.insert(meta::APPROVAL.to_owned(), approval);
+                        metadata
+                    }),
+                });
+                Ok(())
+            },
         )?;
-        let mut rows = calls.query([])?;
-        while let Some(row) = rows.next()? {
-            let session: i64 = row.get(0)?;
-            let Some(session) = at.get(&session).and_then(|&at| sessions.get_mut(at)) else {
-                continue;
-            };
-            // A row this build cannot read (a kind or state of a newer one) is left out.
-            let (Ok(kind), Ok(state)) = (
-                parse::<ToolKind>(row.get_ref(3)?.as_str()?),
-                parse::<ToolState>(row.get_ref(5)?.as_str()?),
-            ) else {
-                continue;
-            };
-            let error = match row.get::<_, Option<String>>(6)? {
-                Some(code) => Some(ToolError {
-                    message: String::new(),
-                    code: code.parse().ok(),
-                    details: None,
-                }),
-                None if state == ToolState::Error => Some(ToolError::new("")),
-                None => None,
-            };
-            let approval = row
-                .get::<_, Option<String>>(8)?
-                .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
-            session.parts.push(NormalizedToolPart {
-                id: row.get(1)?,
-                name: row.get(2)?,
-                kind,
-                title: row.get(4)?,
-                input: serde_json::Value::Null,
-                output: None,
-                error,
-                state,
-                timing: row.get::<_, Option<i64>>(7)?.map(|elapsed| Timing {
-                    started_at: None,
-                    completed_at: None,
-                    elapsed_ms: u64::try_from(elapsed).ok(),
-                }),
-                metadata: approval.map(|approval| {
-                    let mut metadata = JsonObject::new();
-                    metadata.insert(meta::APPROVAL.to_owned(), approval);
-                    metadata
-                }),
-            });
-        }
         Ok(sessions)
     }
 }

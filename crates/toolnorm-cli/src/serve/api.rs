@@ -25,6 +25,7 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::BroadcastStream;
 
 use super::{Catalog, page};
+use crate::catalog::DbError;
 use crate::catalog::db::Index;
 use crate::catalog::parse_since;
 use crate::catalog::query::Filter;
@@ -60,18 +61,14 @@ pub(super) fn router(catalog: Arc<Catalog>, port: u16) -> Router {
 /// Runs `read` on the index, read-only, on the blocking pool.
 async fn with_index<T: Send + 'static>(
     catalog: &Catalog,
-    read: impl FnOnce(&Index) -> Result<T, rusqlite::Error> + Send + 'static,
+    read: impl FnOnce(&mut Index) -> Result<T, DbError> + Send + 'static,
 ) -> Result<T, Failure> {
     let db = catalog.db.clone();
     tokio::task::spawn_blocking(move || {
-        let index = Index::open_read_only(&db)
+        let mut index = Index::open_read_only(&db)
             .map_err(|message| Failure(StatusCode::SERVICE_UNAVAILABLE, message))?;
-        read(&index).map_err(|error| {
-            Failure(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                crate::catalog::db::db_error(&db, &error),
-            )
-        })
+        read(&mut index)
+            .map_err(|error| Failure(StatusCode::INTERNAL_SERVER_ERROR, index.fail(error)))
     })
     .await
     .map_err(|error| Failure(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?

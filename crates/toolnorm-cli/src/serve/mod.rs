@@ -12,14 +12,13 @@ mod page;
 mod watch;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use tokio::sync::{RwLock, broadcast};
 
-use crate::catalog::IndexArgs;
-use crate::catalog::index::db_path;
+use crate::catalog::db::Index;
+use crate::catalog::{IndexArgs, Location};
 use crate::{EXIT_USAGE, io_message};
 
 /// Arguments of `toolnorm serve`.
@@ -39,7 +38,7 @@ pub struct ServeArgs {
 /// What the handlers share: where the index is, the stats last computed from it, and the
 /// channel that tells the pages the index changed.
 pub(crate) struct Catalog {
-    db: PathBuf,
+    db: Location,
     /// `/api/stats` as last computed; cleared when the index changes.
     stats: RwLock<Option<Arc<String>>>,
     /// An `indexed` event's data for every run that changed the index.
@@ -52,18 +51,14 @@ pub fn serve(args: ServeArgs, stderr: &mut impl Write) -> ExitCode {
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let db = match db_path(args.index.db.as_deref()) {
-        Ok(db) => db,
+    // The index is created (or migrated) before the first request reads it.
+    let db = match Index::open(args.index.db.as_deref()) {
+        Ok(index) => index.location().clone(),
         Err(message) => {
             let _ = writeln!(stderr, "toolnorm: {message}");
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    // The index is created (or migrated) before the first request reads it.
-    if let Err(message) = crate::catalog::db::Index::open(&db) {
-        let _ = writeln!(stderr, "toolnorm: {message}");
-        return ExitCode::from(EXIT_USAGE);
-    }
     let runtime = match crate::http::runtime() {
         Ok(runtime) => runtime,
         Err(error) => {

@@ -18,7 +18,7 @@ use base64::Engine;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::catalog::db::{Index, db_error};
+use crate::catalog::db::Index;
 use crate::normalize::builder;
 use crate::sessions::{self, Session};
 use crate::{EXIT_USAGE, ViewArgs, finish_output};
@@ -141,20 +141,20 @@ fn indexed(
     db: Option<&std::path::Path>,
     names: &[std::path::PathBuf],
 ) -> Result<(Vec<Session>, ExitCode), String> {
-    let path = crate::catalog::index::db_path(db)?;
-    let index = Index::open_read_only(&path)?;
+    let mut index = Index::open_read_only(&crate::catalog::db::location(db)?)?;
     let mut sessions = Vec::new();
     for name in names {
         let name = name.display().to_string();
-        let ids = index.find(&name).map_err(|error| db_error(&path, &error))?;
+        let ids = index.find(&name).map_err(|error| index.fail(error))?;
         if ids.is_empty() {
             return Err(format!(
                 "{}: no session `{name}` (`toolnorm sessions --db` lists them)",
-                path.display()
+                index.location()
             ));
         }
         for id in ids {
-            sessions.extend(index.session(id).map_err(|error| db_error(&path, &error))?);
+            let session = index.session(id).map_err(|error| index.fail(error))?;
+            sessions.extend(session);
         }
     }
     Ok((sessions, ExitCode::SUCCESS))

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::databases;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -122,8 +124,15 @@ fn stats_of(args: &[&std::ffi::OsStr]) -> Value {
 
 #[test]
 fn the_index_reads_only_what_changed_and_equals_the_files() {
-    let home = std::env::temp_dir().join(format!("toolnorm-index-{}", std::process::id()));
-    let db = home.join("index.sqlite");
+    let base = std::env::temp_dir().join(format!("toolnorm-index-{}", std::process::id()));
+    for (n, db) in databases::each(&base, "changes").iter().enumerate() {
+        changes(db, &base.join(format!("home-{n}")));
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// Through appends, a cut and a delete, the index in `db` of the stores under `home`.
+fn changes(db: &Path, home: &Path) {
     let transcript = home.join(".claude/projects/-w/s1.jsonl");
     let rollout = home.join(".codex/sessions/2026/01/01/rollout-a.jsonl");
     let full =
@@ -133,7 +142,7 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
     std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
     std::fs::write(&transcript, lines[..lines.len() / 2].concat()).unwrap();
     place(
-        &home,
+        home,
         "codex-rollout/subagent.jsonl",
         ".codex/sessions/2026/01/01/rollout-a.jsonl",
     );
@@ -143,7 +152,7 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
         assert_eq!(indexed, files, "stats of the index and of the files");
     };
 
-    let first = index(&db, &home);
+    let first = index(db, home);
     assert!(
         first.starts_with("2 new, 0 grown, 0 rewritten, 0 unchanged, 0 removed"),
         "{first}"
@@ -153,7 +162,7 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
     let since = |date: &str| -> usize {
         let output = toolnorm()
             .args(["sessions", "--json", "--since", date, "--db"])
-            .arg(&db)
+            .arg(db)
             .output()
             .unwrap();
         serde_json::from_slice::<Vec<Value>>(&output.stdout)
@@ -162,7 +171,7 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
     };
     assert_eq!((since("2025-12-31"), since("2026-01-02")), (2, 0));
     assert_eq!(
-        index(&db, &home),
+        index(db, home),
         "0 new, 0 grown, 0 rewritten, 2 unchanged, 0 removed session(s); 0 call(s) added, 0 updated"
     );
 
@@ -174,7 +183,7 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
     file.write_all(lines[lines.len() / 2..].concat().as_bytes())
         .unwrap();
     drop(file);
-    let grown = index(&db, &home);
+    let grown = index(db, home);
     assert!(
         grown.starts_with("0 new, 1 grown, 0 rewritten, 1 unchanged, 0 removed"),
         "{grown}"
@@ -183,7 +192,7 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
 
     // Cut short: read again whole.
     std::fs::write(&transcript, lines[..2].concat()).unwrap();
-    let cut = index(&db, &home);
+    let cut = index(db, home);
     assert!(
         cut.starts_with("0 new, 0 grown, 1 rewritten, 1 unchanged, 0 removed"),
         "{cut}"
@@ -192,20 +201,19 @@ fn the_index_reads_only_what_changed_and_equals_the_files() {
 
     // Gone: dropped from the index.
     std::fs::remove_file(&rollout).unwrap();
-    let removed = index(&db, &home);
+    let removed = index(db, home);
     assert!(
         removed.starts_with("0 new, 0 grown, 0 rewritten, 1 unchanged, 1 removed"),
         "{removed}"
     );
     let listed = toolnorm()
         .args(["sessions", "--json", "--db"])
-        .arg(&db)
+        .arg(db)
         .output()
         .unwrap();
     let listed: Vec<Value> = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["agent"], "claude-code");
-    std::fs::remove_dir_all(&home).unwrap();
 }
 
 #[test]
@@ -295,11 +303,18 @@ fn view_shows_a_session_of_the_index_as_it_shows_its_file() {
     let file = dir.join("sessions/rollout.jsonl");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::copy(root().join("fixtures/codex-rollout/subagent.jsonl"), &file).unwrap();
-    let db = dir.join("index.sqlite");
+    for db in databases::each(&dir, "view") {
+        view_from(&db, &file);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `view --db DB` of the session `file`, indexed into `db`, by each of its names.
+fn view_from(db: &Path, file: &Path) {
     let output = toolnorm()
         .args(["index", "--db"])
-        .arg(&db)
-        .arg(&file)
+        .arg(db)
+        .arg(file)
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
@@ -311,14 +326,14 @@ fn view_shows_a_session_of_the_index_as_it_shows_its_file() {
     let from_file = page(&[file.as_os_str()]);
     let by_path = page(&["--db".as_ref(), db.as_os_str(), file.as_os_str()]);
     assert_eq!(by_path, from_file);
-    let session_id = session_id_of(&file);
+    let session_id = session_id_of(file);
     let by_session_id = page(&["--db".as_ref(), db.as_os_str(), session_id.as_ref()]);
     assert_eq!(by_session_id, from_file);
     let by_index_id = page(&["--db".as_ref(), db.as_os_str(), "1".as_ref()]);
     assert_eq!(by_index_id, from_file);
     let missing = toolnorm()
         .args(["view", "--db"])
-        .arg(&db)
+        .arg(db)
         .arg("no-such-session")
         .output()
         .unwrap();
@@ -327,7 +342,6 @@ fn view_shows_a_session_of_the_index_as_it_shows_its_file() {
         String::from_utf8_lossy(&missing.stderr).contains("no session `no-such-session`"),
         "{missing:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The provider's session id of a session file, as `normalize` reads it.
@@ -348,7 +362,15 @@ fn session_id_of(file: &Path) -> String {
 fn stats_of_the_index_are_stats_of_the_files_over_every_session_recording() {
     let dir = std::env::temp_dir().join(format!("toolnorm-index-all-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let db = dir.join("index.sqlite");
+    for db in databases::each(&dir, "recordings") {
+        stats_equal_over_recordings(&db);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The session recordings of six agents indexed into `db`: `stats --db` is `stats` over
+/// their files.
+fn stats_equal_over_recordings(db: &Path) {
     // The recordings of session files: approvals asked, granted, denied and cancelled,
     // failed calls with their codes, subagents, durations.
     let folders: Vec<PathBuf> = [
@@ -364,7 +386,7 @@ fn stats_of_the_index_are_stats_of_the_files_over_every_session_recording() {
     .collect();
     let output = toolnorm()
         .args(["index", "--db"])
-        .arg(&db)
+        .arg(db)
         .args(&folders)
         .output()
         .unwrap();
@@ -379,7 +401,6 @@ fn stats_of_the_index_are_stats_of_the_files_over_every_session_recording() {
     );
     assert!(files["errorCodes"].as_object().unwrap().len() > 3);
     assert_eq!(indexed, files);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -509,7 +530,10 @@ fn an_index_run_killed_midway_leaves_every_session_as_one_run_stored_it() {
             assert_eq!(*calls, full_calls);
         }
     }
-    eprintln!("killed with {stale} of {} sessions not yet stored again", files.len());
+    eprintln!(
+        "killed with {stale} of {} sessions not yet stored again",
+        files.len()
+    );
     // The next run reads the sessions the killed one did not store, and only those.
     let next = index_paths(&db, &sessions);
     assert!(

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::databases;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -35,11 +37,11 @@ impl Drop for Server {
     }
 }
 
-/// `toolnorm serve` indexing `dir/sessions` into `dir/index.sqlite`.
-fn serve(dir: &Path) -> Server {
+/// `toolnorm serve` indexing `dir/sessions` into `db`.
+fn serve(dir: &Path, db: &Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolnorm"))
         .args(["serve", "--port", "0", "--db"])
-        .arg(dir.join("index.sqlite"))
+        .arg(db)
         .arg(dir.join("sessions"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -169,7 +171,16 @@ fn the_api_answers_what_normalize_and_stats_give_over_the_files() {
         "claude-code-transcript/parallel.jsonl",
         &sessions_dir.join("claude.jsonl"),
     );
-    let server = serve(&dir);
+    for db in databases::each(&dir, "api") {
+        api(&dir, &db);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The API of `serve` over the sessions of `dir/sessions`, indexed into `db`.
+fn api(dir: &Path, db: &Path) {
+    let sessions_dir = dir.join("sessions");
+    let server = serve(dir, db);
     let sessions = server.sessions(3);
     for session in &sessions {
         let path = Path::new(session["path"].as_str().unwrap());
@@ -273,7 +284,6 @@ fn the_api_answers_what_normalize_and_stats_give_over_the_files() {
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn urlencode(text: &str) -> String {
@@ -289,7 +299,17 @@ fn urlencode(text: &str) -> String {
 
 #[test]
 fn the_page_is_told_as_sessions_grow_appear_and_go() {
-    let dir = scratch("live");
+    let base = scratch("live");
+    for (n, db) in databases::each(&base, "live").iter().enumerate() {
+        let dir = base.join(format!("run-{n}"));
+        std::fs::create_dir_all(dir.join("sessions")).unwrap();
+        live(&dir, db);
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `serve` over `dir/sessions`, indexed into `db`, as its files change.
+fn live(dir: &Path, db: &Path) {
     let sessions_dir = dir.join("sessions");
     let fixture =
         std::fs::read_to_string(root().join("fixtures/codex-rollout/subagent.jsonl")).unwrap();
@@ -297,7 +317,7 @@ fn the_page_is_told_as_sessions_grow_appear_and_go() {
     let half = lines.len() / 2;
     let file = sessions_dir.join("rollout.jsonl");
     std::fs::write(&file, lines[..half].join("\n") + "\n").unwrap();
-    let server = serve(&dir);
+    let server = serve(dir, db);
     let first = server.sessions(1);
     let id = first[0]["id"].clone();
     let mut events = server.events();
@@ -330,5 +350,4 @@ fn the_page_is_told_as_sessions_grow_appear_and_go() {
     assert_eq!(counts["removed"], 1, "{counts}");
     let left = server.sessions(1);
     assert_eq!(left[0]["agent"], "pi");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@ mod audit;
 mod catalog;
 mod catalog_serve;
 mod cli;
+mod databases;
 mod export;
 mod live;
 mod many;

@@ -105,7 +105,7 @@ fn nothing_in_a_session_can_end_the_data_element() {
     // The placeholder planted stayed text: the page's script went in once, after the data.
     let script = between(&page, "<script>", "</script>");
     assert!(
-        script.starts_with("\"use strict\";\n(function () {\n// The page of `toolnorm view`"),
+        script.starts_with("\"use strict\";\n(function () {\n// Shared by the view's page"),
         "{script:.80}"
     );
     assert!(!script.contains("alert(1)"));

@@ -4,7 +4,12 @@
 # FILES files of about KB kilobytes each; default 10,000 of 100 KB, over 1 GB) is indexed
 # (`toolnorm index`), then indexed again with nothing changed and after appending to 10
 # files; beside it `toolnorm stats` over the same files, `stats --db` and a text search
-# in the index; the index's size and each run's peak RSS.
+# in the index; the index's size and each run's peak RSS; the API of `toolnorm serve`
+# over it (a text search, the stats); the same index in PostgreSQL when POSTGRES names a
+# server (`eval "$(checks/postgres/start.sh)"; POSTGRES=$TOOLNORM_TEST_POSTGRES`); and,
+# side by side on the same folder, the peers when PEERS names a Python venv holding them
+# (`pip install claude-code-log agentsview`): claude-code-log's HTML of the Claude part,
+# agentsview's sync of every agent (first and again).
 # Usage: scripts/catalog-scale.sh   (SCRATCH sets where the home folder is built: default
 # target/catalog-scale, under CARGO_TARGET_DIR when set; it is never committed)
 set -euo pipefail
@@ -103,3 +108,33 @@ print(f"{'text search (titles LIKE %notes.txt%)':<44} {took:8.3f} s   {found} ca
 PY
 db_mb=$(du -sm "$db" | cut -f1)
 echo "index: ${db_mb} MB for ${input_mb} MB of sessions"
+
+# The API of `toolnorm serve` over the index, as the page asks it.
+"$toolnorm" serve --no-watch --db "$db" --port 0 2> "$SCRATCH/serve.log" &
+serve_pid=$!
+for _ in $(seq 100); do
+  grep -q serving "$SCRATCH/serve.log" && break
+  sleep 0.1
+done
+origin=$(grep -o 'http://127.0.0.1:[0-9]*' "$SCRATCH/serve.log")
+for route in "/api/sessions?q=notes.txt" "/api/sessions?agent=codex&state=failed" "/api/stats" "/api/stats"; do
+  printf '%-44s %8s s\n' "GET $route" "$(curl -s -o /dev/null -w '%{time_total}' "$origin$route")"
+done
+kill "$serve_pid"
+
+if [ -n "${POSTGRES:-}" ]; then
+  run "toolnorm index (PostgreSQL, first)" "$toolnorm" index --db "$POSTGRES" --home "$home"
+  run "toolnorm index (PostgreSQL, unchanged)" "$toolnorm" index --db "$POSTGRES" --home "$home"
+  run "toolnorm stats --db (PostgreSQL)" "$toolnorm" stats --db "$POSTGRES"
+fi
+
+if [ -n "${PEERS:-}" ]; then
+  echo "peers: claude-code-log $("$PEERS/bin/claude-code-log" --version | awk '{print $NF}'), $("$PEERS/bin/agentsview" --version | head -n 1 | awk '{print $2}')"
+  claude_mb=$(du -sm "$home/.claude" | cut -f1)
+  run "toolnorm index (the Claude part, ${claude_mb} MB)" "$toolnorm" index --db "$SCRATCH/claude.sqlite" "$home/.claude/projects"
+  run "claude-code-log (HTML, the Claude part)" "$PEERS/bin/claude-code-log" convert --projects-dir "$home/.claude/projects" --all-projects -o "$SCRATCH/claude-code-log"
+  run "claude-code-log (again, cached)" "$PEERS/bin/claude-code-log" convert --projects-dir "$home/.claude/projects" --all-projects -o "$SCRATCH/claude-code-log"
+  run "agentsview sync (first: every agent)" env HOME="$home" AGENTSVIEW_NO_DAEMON=1 "$PEERS/bin/agentsview" sync
+  run "agentsview sync (again, nothing changed)" env HOME="$home" AGENTSVIEW_NO_DAEMON=1 "$PEERS/bin/agentsview" sync
+  echo "agentsview database: $(du -sm "$home/.agentsview" | cut -f1) MB"
+fi

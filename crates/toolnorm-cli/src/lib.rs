@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod catalog;
+mod columns;
 mod export;
 mod http;
 mod normalize;
@@ -152,7 +153,7 @@ pub struct NormalizeArgs {
     #[arg(long)]
     pub otel_content: bool,
     /// Colour in `--format pretty`: `auto` when stdout is a terminal and `NO_COLOR` is
-    /// not set.
+    /// not set (`CLICOLOR_FORCE` colours a pipe too).
     #[arg(long, value_name = "WHEN")]
     pub color: Option<ColorChoice>,
     /// Write every input line that produced a diagnostic to FILE, verbatim, as
@@ -182,7 +183,8 @@ pub struct NormalizeArgs {
 /// When `pretty` output is coloured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
-    /// When stdout is a terminal and `NO_COLOR` is unset or empty.
+    /// When stdout is a terminal and `NO_COLOR` is unset or empty (`CLICOLOR=0` turns
+    /// it off, `CLICOLOR_FORCE` on).
     Auto,
     /// Always.
     Always,

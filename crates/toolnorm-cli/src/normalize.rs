@@ -1,7 +1,7 @@
 //! `toolnorm normalize`: one stream in, one format out.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -148,16 +148,17 @@ fn inapplicable(args: &NormalizeArgs) -> Option<String> {
     None
 }
 
-/// Whether `pretty` writes colours: `auto` colours when stdout is a terminal and
-/// `NO_COLOR` is unset or empty (<https://no-color.org>).
+/// Whether `pretty` writes colours: `auto` asks `anstream`, which colours a terminal
+/// that can show them unless `NO_COLOR` (<https://no-color.org>) or `CLICOLOR=0` says
+/// not to, and also a pipe when `CLICOLOR_FORCE` says to.
 fn colors(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-            !no_color && io::stdout().is_terminal()
-        }
+        ColorChoice::Auto => !matches!(
+            anstream::AutoStream::choice(&io::stdout()),
+            anstream::ColorChoice::Never
+        ),
     }
 }
 

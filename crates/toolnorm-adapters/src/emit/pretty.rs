@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, Write};
 
+use anstyle::{AnsiColor, Style};
 use serde::Deserialize;
 use toolnorm::{Approval, Fold, NormalizedToolPart, Question, ToolKind, ToolState, meta};
 
@@ -32,14 +33,23 @@ fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
     Box::new(Pretty::new(Colors(options.color)))
 }
 
-/// Whether `pretty` writes ANSI colours.
+/// Whether `pretty` writes ANSI colours (whether it should is the caller's choice: the
+/// command asks `anstream`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Colors(bool);
 
+/// The styles of `pretty`, as the terminal's escape codes (anstyle renders them).
+const GREEN: Style = AnsiColor::Green.on_default();
+const RED: Style = AnsiColor::Red.on_default();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
+const CYAN: Style = AnsiColor::Cyan.on_default();
+const MAGENTA: Style = AnsiColor::Magenta.on_default();
+const DIM: Style = Style::new().dimmed();
+
 impl Colors {
-    fn paint(self, code: &str, text: &str) -> String {
+    fn paint(self, style: Style, text: &str) -> String {
         if self.0 {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("{style}{text}{style:#}")
         } else {
             text.to_owned()
         }
@@ -141,10 +151,10 @@ impl Pretty {
     /// One call's line: `  ✓ complete  bash        echo hi  12 ms`.
     fn line(&self, part: &NormalizedToolPart, depth: usize) -> String {
         let (icon, color) = match part.state {
-            ToolState::Complete => ("✓", "32"),
-            ToolState::Error => ("✗", "31"),
-            ToolState::Running => ("…", "33"),
-            ToolState::Started => ("·", "33"),
+            ToolState::Complete => ("✓", GREEN),
+            ToolState::Error => ("✗", RED),
+            ToolState::Running => ("…", YELLOW),
+            ToolState::Started => ("·", YELLOW),
         };
         let c = self.colors;
         let mut line = format!(
@@ -152,12 +162,12 @@ impl Pretty {
             "  ".repeat(depth),
             c.paint(color, icon),
             c.paint(color, &format!("{:<8}", part.state.as_str())),
-            c.paint("2", &format!("{:<10}", part.kind.as_str())),
+            c.paint(DIM, &format!("{:<10}", part.kind.as_str())),
             first_line(&part.title)
         );
         if let Some(elapsed) = part.timing.as_ref().and_then(|timing| timing.elapsed_ms) {
             line.push_str("  ");
-            line.push_str(&c.paint("36", &human_duration(elapsed)));
+            line.push_str(&c.paint(CYAN, &human_duration(elapsed)));
         }
         if part.state == ToolState::Error
             && let Some(error) = &part.error
@@ -168,15 +178,15 @@ impl Pretty {
                 .map(|code| format!(" [{}]", code.as_str()))
                 .unwrap_or_default();
             line.push_str("  — ");
-            line.push_str(&c.paint("31", &format!("{}{code}", first_line(&error.message))));
+            line.push_str(&c.paint(RED, &format!("{}{code}", first_line(&error.message))));
         }
         if let Some(approval) = approval_note(part) {
             line.push_str("  ");
-            line.push_str(&c.paint("35", &approval));
+            line.push_str(&c.paint(MAGENTA, &approval));
         }
         if let Some(answers) = question_note(part) {
             line.push_str("  ");
-            line.push_str(&c.paint("35", &answers));
+            line.push_str(&c.paint(MAGENTA, &answers));
         }
         line
     }

@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "acp",
     "diagnostic",
     "dialect",
+    "store",
     "error",
 ];
 

@@ -22,6 +22,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
+use crate::columns::{figure, table, text};
 use crate::{EXIT_USAGE, finish_output, subagents};
 use stores::Found;
 
@@ -189,29 +190,28 @@ fn indexed_sessions(
 
 /// The indexed sessions as aligned columns, oldest first.
 fn write_indexed(out: &mut impl Write, rows: &[db::Row]) -> std::io::Result<()> {
-    let agent = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
-        .map(|row| row.agent.as_deref().unwrap_or("-").len())
-        .max()
-        .unwrap_or(0)
-        .max("agent".len());
-    writeln!(
-        out,
-        "{:<agent$}  {:<24}  {:>6}  {:>6}  {:>5}  path",
-        "agent", "started", "calls", "failed", "open"
-    )?;
-    for row in rows {
-        writeln!(
-            out,
-            "{:<agent$}  {:<24}  {:>6}  {:>6}  {:>5}  {}",
-            row.agent.as_deref().unwrap_or("-"),
-            row.started.as_deref().unwrap_or("-"),
-            row.calls,
-            row.failed,
-            row.open,
-            row.path
-        )?;
-    }
+        .map(|row| {
+            vec![
+                row.agent.clone().unwrap_or_else(|| "-".to_owned()),
+                row.started.clone().unwrap_or_else(|| "-".to_owned()),
+                row.calls.to_string(),
+                row.failed.to_string(),
+                row.open.to_string(),
+                row.path.clone(),
+            ]
+        })
+        .collect();
+    let columns = [
+        text("agent", None),
+        text("started", None),
+        figure("calls"),
+        figure("failed"),
+        figure("open"),
+        text("path", None),
+    ];
+    table(out, &columns, &cells)?;
     let calls: u64 = rows.iter().map(|row| row.calls).sum();
     writeln!(out, "{} session(s), {calls} call(s)", rows.len())
 }
@@ -228,32 +228,28 @@ pub(crate) fn indexed_for_stats(
 fn write_table(out: &mut impl Write, listed: &[Listed]) -> std::io::Result<()> {
     let mut rows: Vec<&Listed> = listed.iter().collect();
     rows.sort_by(|a, b| a.modified.cmp(&b.modified).then(a.path.cmp(&b.path)));
-    let width = |field: fn(&Listed) -> usize, title: &str| {
-        rows.iter()
-            .map(|row| field(row))
-            .max()
-            .unwrap_or(0)
-            .max(title.len())
-    };
-    let agent = width(|row| row.agent.len(), "agent");
-    let dialect = width(|row| row.dialect.len(), "dialect");
-    writeln!(
-        out,
-        "{:<agent$}  {:<dialect$}  {:>10}  {:<20}  {:>9}  path",
-        "agent", "dialect", "bytes", "modified", "subagents"
-    )?;
-    for row in &rows {
-        writeln!(
-            out,
-            "{:<agent$}  {:<dialect$}  {:>10}  {:<20}  {:>9}  {}",
-            row.agent,
-            row.dialect,
-            row.bytes,
-            row.modified.as_deref().unwrap_or("-"),
-            row.subagents,
-            row.path
-        )?;
-    }
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            vec![
+                row.agent.to_owned(),
+                row.dialect.to_owned(),
+                row.bytes.to_string(),
+                row.modified.clone().unwrap_or_else(|| "-".to_owned()),
+                row.subagents.to_string(),
+                row.path.clone(),
+            ]
+        })
+        .collect();
+    let columns = [
+        text("agent", None),
+        text("dialect", None),
+        figure("bytes"),
+        text("modified", None),
+        figure("subagents"),
+        text("path", None),
+    ];
+    table(out, &columns, &cells)?;
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for row in &rows {
         match counts.iter_mut().find(|(name, _)| *name == row.agent) {

@@ -7,7 +7,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 use toolnorm_adapters::Severity;
 
-use super::tables::{fit, plural};
+use super::tables::plural;
+use crate::columns::fit;
 use crate::sessions::{Failure, Note, Session};
 
 /// How many line numbers of one kind of notice the summary lists.

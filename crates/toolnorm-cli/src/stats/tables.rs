@@ -1,12 +1,11 @@
-//! The tables of `toolnorm stats`: columns aligned by display width (a CJK character or
-//! an emoji takes two columns), text columns capped, a cell cut with `…` past its cap.
+//! The tables of `toolnorm stats`, drawn by [`crate::columns`]: the totals, then per
+//! provider, kind and tool, the error codes and the longest calls.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
-
 use super::{Count, Report};
+use crate::columns::{figure, table, text};
 use toolnorm_adapters::human_duration;
 
 /// The widest a name column (tool, error code) gets: longer names are cut with `…`.
@@ -14,103 +13,6 @@ pub(super) const NAME_WIDTH: usize = 32;
 
 /// The widest a title gets in the longest calls.
 pub(super) const TITLE_WIDTH: usize = 60;
-
-/// One column: its header, how wide it may get (`None`: as wide as its widest cell), and
-/// whether its figures are aligned to the right.
-struct Column {
-    header: &'static str,
-    cap: Option<usize>,
-    right: bool,
-}
-
-const fn text(header: &'static str, cap: Option<usize>) -> Column {
-    Column {
-        header,
-        cap,
-        right: false,
-    }
-}
-
-const fn figure(header: &'static str) -> Column {
-    Column {
-        header,
-        cap: None,
-        right: true,
-    }
-}
-
-/// `cell` on one line (control characters as spaces), cut to at most `cap` columns of
-/// display width, ending with `…` when cut.
-pub(super) fn fit(cell: &str, cap: Option<usize>) -> String {
-    let cell: String = cell
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let Some(cap) = cap else {
-        return cell;
-    };
-    if cell.width() <= cap {
-        return cell;
-    }
-    let mut cut = String::new();
-    let mut width = 0;
-    for c in cell.chars() {
-        let w = c.width().unwrap_or(0);
-        // Room is left for the `…` (one column).
-        if width + w + 1 > cap {
-            break;
-        }
-        width += w;
-        cut.push(c);
-    }
-    cut.push('…');
-    cut
-}
-
-/// Rows of cells as aligned columns, each cell fitted to its column's cap.
-fn table(out: &mut impl Write, columns: &[Column], rows: &[Vec<String>]) -> io::Result<()> {
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .zip(columns)
-                .map(|(cell, column)| fit(cell, column.cap))
-                .collect()
-        })
-        .collect();
-    let mut widths: Vec<usize> = columns.iter().map(|column| column.header.width()).collect();
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.width());
-        }
-    }
-    let line = |cells: &[String]| {
-        let mut text = String::new();
-        for (at, ((cell, width), column)) in cells.iter().zip(&widths).zip(columns).enumerate() {
-            if at > 0 {
-                text.push_str("  ");
-            }
-            let pad = " ".repeat(width.saturating_sub(cell.width()));
-            if column.right {
-                text.push_str(&pad);
-                text.push_str(cell);
-            } else {
-                text.push_str(cell);
-                text.push_str(&pad);
-            }
-        }
-        text.trim_end().to_owned()
-    };
-    let head: Vec<String> = columns
-        .iter()
-        .map(|column| column.header.to_owned())
-        .collect();
-    writeln!(out, "{}", line(&head))?;
-    for row in &rows {
-        writeln!(out, "{}", line(row))?;
-    }
-    writeln!(out)
-}
 
 fn percent(errors: u64, calls: u64) -> String {
     format!("{:.1}%", errors as f64 * 100.0 / calls.max(1) as f64)
@@ -279,32 +181,4 @@ pub(super) fn write_tables(out: &mut impl Write, report: &Report) -> io::Result<
         )?;
     }
     out.flush()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_cell_past_its_cap_is_cut_by_display_width() {
-        assert_eq!(fit("Bash", Some(8)), "Bash");
-        assert_eq!(fit("mcp__toolbox__divide", Some(8)), "mcp__to…");
-        // Two columns per character: 3 of them and the `…` fit in 8.
-        assert_eq!(fit("読み込みツール", Some(8)), "読み込…");
-        assert_eq!(fit("読み込みツール", Some(8)).width(), 7);
-        assert_eq!(fit("a\nb\tc", None), "a b c");
-    }
-
-    #[test]
-    fn wide_cells_keep_the_columns_aligned() {
-        let mut out = Vec::new();
-        let rows = vec![
-            vec!["読み込み".to_owned(), "1".to_owned()],
-            vec!["x".repeat(40), "22".to_owned()],
-        ];
-        table(&mut out, &[text("tool", Some(10)), figure("calls")], &rows).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        let widths: Vec<usize> = text.lines().take(3).map(|line| line.width()).collect();
-        assert_eq!(widths, [17, 17, 17], "{text}");
-    }
 }

@@ -136,6 +136,8 @@ pub(crate) const TABLE: &[Entry] = &[
     pi::session::ENTRY,
     #[cfg(feature = "grok")]
     grok::ENTRY,
+    #[cfg(feature = "grok")]
+    grok::session::ENTRY,
     event_log::ENTRY,
 ];
 

@@ -83,14 +83,19 @@ fn calls(line: u64, calls: Option<Vec<ToolCall>>, facts: &mut Facts<'_>) {
                 UNNAMED.to_owned()
             });
         let input = arguments(line, &id, function.arguments, facts);
-        sighted(line, id, name, input, facts);
+        sighted(line, id, name, input, ITEM_TYPE, facts);
     }
 }
 
 /// A call's arguments: the JSON text the model sent, read; a text that is not a JSON
 /// object is kept as it is, with a notice (Grok CLI then fails the call,
 /// `Tool execution error: …`).
-fn arguments(line: u64, id: &str, arguments: Option<Value>, facts: &mut Facts<'_>) -> Value {
+pub(super) fn arguments(
+    line: u64,
+    id: &str,
+    arguments: Option<Value>,
+    facts: &mut Facts<'_>,
+) -> Value {
     match arguments {
         None | Some(Value::Null) => Value::Object(JsonObject::new()),
         Some(Value::String(text)) if text.trim().is_empty() => Value::Object(JsonObject::new()),
@@ -109,10 +114,18 @@ fn arguments(line: u64, id: &str, arguments: Option<Value>, facts: &mut Facts<'_
     }
 }
 
-/// A call starts (an MCP tool's, `mcp__<server>__<tool>`, with its server and tool).
-fn sighted(line: u64, id: String, name: String, input: Value, facts: &mut Facts<'_>) {
+/// A call starts (an MCP tool's, `mcp__<server>__<tool>`, with its server and tool), its
+/// raw record's type `item_type`.
+pub(super) fn sighted(
+    line: u64,
+    id: String,
+    name: String,
+    input: Value,
+    item_type: &str,
+    facts: &mut Facts<'_>,
+) {
     let mut metadata = JsonObject::new();
-    metadata.insert(meta::ITEM_TYPE.into(), ITEM_TYPE.into());
+    metadata.insert(meta::ITEM_TYPE.into(), item_type.into());
     let split = mcp::split_double_underscore(&name)
         .map(|split| (split.server.to_owned(), split.tool.to_owned()));
     let mut sighting = Sighting::new(id, name, input).metadata(metadata);
@@ -149,6 +162,7 @@ fn result(line: u64, id: Option<String>, content: Option<Value>, facts: &mut Fac
             id.clone(),
             UNNAMED.to_owned(),
             Value::Object(JsonObject::new()),
+            ITEM_TYPE,
             facts,
         );
     }

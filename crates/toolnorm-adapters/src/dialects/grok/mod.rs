@@ -1,4 +1,5 @@
-//! Grok CLI (`@vibe-kit/grok-cli`): its headless output, `grok -p …`.
+//! Grok CLI (`@vibe-kit/grok-cli`): its headless output, `grok -p …`; and the chat
+//! history files of Grok's `grok` CLI (`session`, the `grok-session` dialect).
 //!
 //! Headless mode runs the prompt to its end, then prints the run's messages in the
 //! OpenAI Chat Completions form, one JSON object a line (`index.js` builds them from its
@@ -25,6 +26,7 @@ use crate::read::line_keys::LineKeys;
 
 mod headless;
 mod outcome;
+pub(crate) mod session;
 #[cfg(test)]
 mod tests;
 mod wire;

@@ -1,19 +1,18 @@
-//! Grok CLI's recordings are detected as its own, and its claim takes no other agent's
-//! OpenAI-style messages.
+//! Grok's files are detected as its own, and its claims take no other agent's lines.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 
 use crate::{Dialect, Normalizer, detect_line};
 
-/// Every recorded `grok -p` output: `fixtures/grok/` and `fixtures/grok@<version>/`.
-fn recordings() -> Vec<PathBuf> {
+/// Every fixture of a Grok dialect: `fixtures/<dir>/` and `fixtures/<dir>@<version>/`.
+fn fixtures_of(wanted: &str) -> Vec<PathBuf> {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut files = Vec::new();
     for dir in std::fs::read_dir(&fixtures).unwrap() {
         let dir = dir.unwrap().path();
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name != "grok" && !name.starts_with("grok@") {
+        if name != wanted && !name.starts_with(&format!("{wanted}@")) {
             continue;
         }
         for file in std::fs::read_dir(&dir).unwrap() {
@@ -29,24 +28,32 @@ fn recordings() -> Vec<PathBuf> {
 
 #[test]
 fn detection_picks_grok_for_every_recording() {
-    let files = recordings();
+    let files = fixtures_of("grok");
     assert!(files.len() >= 10, "{files:?}");
+    detected_as(&files, Dialect::GROK);
+    let sessions = fixtures_of("grok-session");
+    assert!(!sessions.is_empty());
+    detected_as(&sessions, Dialect::GROK_SESSION);
+}
+
+/// Each file is detected as `dialect`, and none of its lines is claimed by another.
+fn detected_as(files: &[PathBuf], dialect: Dialect) {
     for file in files {
-        let bytes = std::fs::read(&file).unwrap();
+        let bytes = std::fs::read(file).unwrap();
         let mut normalizer = Normalizer::new();
         normalizer.push(&bytes, &mut |_| {});
         normalizer.finish(&mut |_| {});
-        assert_eq!(
-            normalizer.dialect(),
-            Some(Dialect::GROK),
-            "{}",
-            file.display()
-        );
-        // Each line is Grok CLI's or claimed by nobody.
-        for line in bytes.split(|byte| *byte == b'\n').filter(|l| !l.is_empty()) {
+        assert_eq!(normalizer.dialect(), Some(dialect), "{}", file.display());
+        // Each line is the dialect's or claimed by nobody, but a chat history's `system`
+        // record, which Claude Code claims (every `system` line): detection puts Claude
+        // Code on trial, which understands none of the lines, and goes on.
+        for line in bytes
+            .split(|byte| *byte == b'\n')
+            .filter(|l| !l.is_empty() && !l.starts_with(br#"{"type":"system","#))
+        {
             let claimant = detect_line(line);
             assert!(
-                claimant.is_none() || claimant == Some(Dialect::GROK),
+                claimant.is_none() || claimant == Some(dialect),
                 "{}: {claimant:?} claims {}",
                 file.display(),
                 String::from_utf8_lossy(line)
@@ -72,5 +79,35 @@ fn the_claim_is_grok_clis_assistant_message_only() {
     ];
     for line in not_claimed {
         assert_ne!(detect_line(line.as_bytes()), Some(Dialect::GROK), "{line}");
+    }
+}
+
+#[test]
+fn the_chat_history_claims_its_own_records() {
+    let claimed = [
+        r#"{"type":"backend_tool_call","kind":{"tool_type":"web_search","id":"ws_1","status":"completed","action":{"type":"search","query":"q"}}}"#,
+        r#"{"type":"tool_result","tool_call_id":"call_1","content":"ok"}"#,
+        r#"{"type":"assistant","content":"x","tool_calls":[{"id":"call_1","name":"read_file","arguments":"{}"}],"model_id":"m"}"#,
+        r#"{"type":"user","content":[{"type":"text","text":"x"}],"prompt_index":0}"#,
+    ];
+    for line in claimed {
+        assert_eq!(
+            detect_line(line.as_bytes()),
+            Some(Dialect::GROK_SESSION),
+            "{line}"
+        );
+    }
+    let not_claimed = [
+        r#"{"type":"system","content":"You are Grok"}"#,
+        r#"{"type":"reasoning","id":"rs_1","summary":[]}"#,
+        r#"{"type":"user","content":"hello"}"#,
+        r#"{"type":"tool_result","tool_id":"t","status":"success","output":"ok"}"#,
+    ];
+    for line in not_claimed {
+        assert_ne!(
+            detect_line(line.as_bytes()),
+            Some(Dialect::GROK_SESSION),
+            "{line}"
+        );
     }
 }

@@ -50,3 +50,61 @@ pub(super) struct Function {
     #[serde(default)]
     pub arguments: Option<Value>,
 }
+
+/// One record of a chat history file (`chat_history.jsonl`): `system`, `user`,
+/// `reasoning`, `assistant` (its `content` a string, its calls in `tool_calls`),
+/// `tool_result` (`tool_call_id`, `content`) or `backend_tool_call` (a call the model's
+/// server ran, in `kind`).
+#[derive(Deserialize)]
+pub(super) struct Record<'a> {
+    /// The record type.
+    #[serde(borrow, rename = "type", default)]
+    pub kind: Option<Cow<'a, str>>,
+    /// The text, or a `tool_result`'s output (a string, or content parts).
+    #[serde(default)]
+    pub content: Option<Value>,
+    /// An assistant record's calls.
+    #[serde(default)]
+    pub tool_calls: Option<Vec<HistoryCall>>,
+    /// The call a `tool_result` answers.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// The images a `tool_result` carries beside its text.
+    #[serde(default)]
+    pub images: Option<Value>,
+    /// A `backend_tool_call`'s call.
+    #[serde(rename = "kind", default)]
+    pub backend: Option<BackendCall>,
+}
+
+/// One of an assistant record's `tool_calls`: `{"id", "name", "arguments"}`, flat.
+#[derive(Deserialize, Default)]
+pub(super) struct HistoryCall {
+    /// The call id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The tool.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The arguments, JSON text.
+    #[serde(default)]
+    pub arguments: Option<Value>,
+}
+
+/// A `backend_tool_call`'s `kind`: `{"tool_type", "id", "status", "action"}`, a tool the
+/// model's server ran (`web_search`: `action` `{"type": "search", "query", "sources"}`).
+#[derive(Deserialize, Default)]
+pub(super) struct BackendCall {
+    /// The server-side tool (`web_search`).
+    #[serde(default)]
+    pub tool_type: Option<String>,
+    /// The call id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// `in_progress`, `completed`, `failed`, …
+    #[serde(default)]
+    pub status: Option<String>,
+    /// What it did.
+    #[serde(default)]
+    pub action: Option<Value>,
+}

@@ -111,3 +111,103 @@ fn the_chat_history_claims_its_own_records() {
         );
     }
 }
+
+/// The diagnostics (line, kind, severity) and the parts of `input` read as `dialect`.
+fn read(
+    dialect: Dialect,
+    input: &str,
+) -> (
+    Vec<(u64, String, String)>,
+    Vec<toolnorm::NormalizedToolPart>,
+) {
+    let mut normalizer = Normalizer::builder().dialect(dialect).build();
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: crate::Step<'_>| {
+        if let crate::Step::Diagnostic(diagnostic) = step {
+            diagnostics.push((
+                diagnostic.line.unwrap_or_default(),
+                diagnostic.kind.as_str().to_owned(),
+                format!("{:?}", diagnostic.severity),
+            ));
+        }
+    };
+    normalizer.push(input.as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    (diagnostics, normalizer.fold().parts())
+}
+
+#[test]
+fn every_odd_headless_line_is_told_with_its_line() {
+    let input = [
+        r#"{"role":"user","content":"go"}"#,
+        r#"{"role":"assistant","content":"x","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{not json"}},{"type":"function","function":{"name":"bash"}}]}"#,
+        r#"{"role":"tool","tool_call_id":"c1","content":"Tool execution error: Unexpected token"}"#,
+        r#"{"role":"tool","tool_call_id":"c1","content":"again"}"#,
+        r#"{"role":"tool","content":"no id"}"#,
+        r#"{"role":"tool","tool_call_id":"c9","content":"orphan"}"#,
+        r#"{"role":"developer","content":"?"}"#,
+        "not json",
+    ]
+    .join("\n");
+    let (diagnostics, parts) = read(Dialect::GROK, &input);
+    let kinds: Vec<(u64, &str)> = diagnostics
+        .iter()
+        .map(|(line, kind, _)| (*line, kind.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (2, "malformed-event"),
+            (2, "malformed-event"),
+            (4, "rejected"),
+            (5, "malformed-event"),
+            (6, "unknown-call"),
+            (7, "unknown-event"),
+            (8, "invalid-json"),
+        ],
+        "{diagnostics:?}"
+    );
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0].id, "c1");
+    assert_eq!(parts[0].input, serde_json::json!("{not json"));
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(error.code, Some(toolnorm::ErrorCode::InvalidToolUse));
+    assert_eq!(parts[1].id, "c9");
+    assert_eq!(parts[1].output, Some(serde_json::json!("orphan")));
+}
+
+#[test]
+fn every_odd_history_record_is_told_with_its_line() {
+    let input = [
+        r#"{"type":"backend_tool_call","kind":{"tool_type":"web_search","id":"ws_1","status":"in_progress","action":{"type":"search","query":"q"}}}"#,
+        r#"{"type":"backend_tool_call","kind":{"tool_type":"web_search","status":"completed"}}"#,
+        r#"{"type":"assistant","content":"x","tool_calls":[{"id":"c1","arguments":"{}"}]}"#,
+        r#"{"type":"tool_result","content":"no id"}"#,
+        r#"{"type":"compaction","summary":"?"}"#,
+        r#"{"type":"tool_result","tool_call_id":"c2","content":[{"type":"text","text":"seen"}],"images":[{"type":"image","url":"x"}]}"#,
+    ]
+    .join("\n");
+    let (diagnostics, parts) = read(Dialect::GROK_SESSION, &input);
+    let kinds: Vec<(u64, &str)> = diagnostics
+        .iter()
+        .map(|(line, kind, _)| (*line, kind.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (2, "malformed-event"),
+            (3, "malformed-event"),
+            (4, "malformed-event"),
+            (5, "unknown-event"),
+            (6, "unknown-call"),
+        ],
+        "{diagnostics:?}"
+    );
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0].id, "ws_1");
+    assert_eq!(parts[0].state, toolnorm::ToolState::Running);
+    assert_eq!(
+        parts[1].output,
+        Some(serde_json::json!({"text": "seen", "images": [{"type": "image", "url": "x"}]}))
+    );
+}

@@ -33,6 +33,7 @@ mod droid_rpc;
 mod export;
 mod files;
 mod gemini;
+mod grok;
 mod jsonrpc;
 mod kilo;
 mod oneshot;
@@ -124,6 +125,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("droid", droid::PACKAGE),
     ("copilot", "@github/copilot"),
     ("pi", "@mariozechner/pi-coding-agent"),
+    ("grok-cli", "@vibe-kit/grok-cli"),
 ];
 
 impl Recorder {
@@ -210,6 +212,7 @@ impl Recorder {
             "droid-rpc" => droid_rpc::record(self, scenario, &dirs)?,
             "copilot" => self.copilot(scenario, &dirs)?,
             "pi" => self.pi(scenario, &dirs)?,
+            "grok" => self.grok(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {

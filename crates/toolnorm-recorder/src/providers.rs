@@ -45,6 +45,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "droid" | "droid-session" | "droid-rpc" => Some(("@factory/cli-linux-x64", "droid")),
         "copilot" | "copilot-session" => Some(("@github/copilot", "copilot")),
         "pi" | "pi-session" => Some(("@mariozechner/pi-coding-agent", "pi")),
+        "kimi" | "kimi-context" | "kimi-wire" | "kimi-rpc" => Some(("kimi-cli", "kimi")),
         _ => None,
     }
 }

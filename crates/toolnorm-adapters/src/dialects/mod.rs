@@ -37,6 +37,8 @@ pub(crate) mod droid;
 pub(crate) mod event_log;
 #[cfg(feature = "gemini-cli")]
 pub(crate) mod gemini_cli;
+#[cfg(feature = "kimi")]
+pub(crate) mod kimi;
 #[cfg(feature = "opencode")]
 pub(crate) mod opencode;
 #[cfg(feature = "pi")]
@@ -132,6 +134,10 @@ pub(crate) const TABLE: &[Entry] = &[
     pi::ENTRY,
     #[cfg(feature = "pi")]
     pi::session::ENTRY,
+    #[cfg(feature = "kimi")]
+    kimi::ENTRY,
+    #[cfg(feature = "kimi")]
+    kimi::wire_log::ENTRY,
     event_log::ENTRY,
 ];
 

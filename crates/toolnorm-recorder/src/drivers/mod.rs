@@ -35,6 +35,8 @@ mod files;
 mod gemini;
 mod jsonrpc;
 mod kilo;
+mod kimi;
+mod kimi_rpc;
 mod oneshot;
 mod opencode;
 mod pi;
@@ -101,6 +103,8 @@ const SHARES_UUIDS: &[&str] = &[
     "droid-session",
     "copilot-session",
     "pi-session",
+    "kimi-context",
+    "kimi-wire",
 ];
 
 /// Appended to the command of a Pi session fixture: which file it holds.
@@ -124,6 +128,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("droid", droid::PACKAGE),
     ("copilot", "@github/copilot"),
     ("pi", "@mariozechner/pi-coding-agent"),
+    ("kimi", kimi::PACKAGE),
 ];
 
 impl Recorder {
@@ -134,6 +139,9 @@ impl Recorder {
 
     /// The installed version of a CLI package.
     pub fn cli_version(&self, package: &str) -> Result<String> {
+        if package == kimi::PACKAGE {
+            return self.kimi_version();
+        }
         let p = self
             .npm_dir
             .join("node_modules")
@@ -210,6 +218,8 @@ impl Recorder {
             "droid-rpc" => droid_rpc::record(self, scenario, &dirs)?,
             "copilot" => self.copilot(scenario, &dirs)?,
             "pi" => self.pi(scenario, &dirs)?,
+            "kimi" => self.kimi(scenario, &dirs)?,
+            "kimi-rpc" => kimi_rpc::record(self, scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -270,6 +280,12 @@ impl Recorder {
             }
             if dir == "copilot-session" {
                 command.push_str(copilot::SESSION_SHOWN);
+            }
+            if dir == "kimi-context" {
+                command.push_str(kimi::CONTEXT_SHOWN);
+            }
+            if dir == "kimi-wire" {
+                command.push_str(kimi::WIRE_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

@@ -140,3 +140,94 @@ fn no_other_recording_is_detected_as_kimi() {
         }
     }
 }
+
+/// `lines` read as `dialect`: the final parts and each diagnostic as (line, message).
+fn read(
+    dialect: Dialect,
+    lines: &[&str],
+) -> (
+    Vec<toolnorm::NormalizedToolPart>,
+    Vec<(Option<u64>, String)>,
+) {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: crate::Step<'_>| {
+        if let crate::Step::Diagnostic(diagnostic) = step {
+            diagnostics.push((diagnostic.line, diagnostic.message.clone()));
+        }
+    };
+    normalizer.push(text.as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    (normalizer.fold().parts(), diagnostics)
+}
+
+#[test]
+fn wire_arguments_streamed_in_pieces_give_the_whole_input() {
+    let (parts, diagnostics) = read(
+        Dialect::KIMI_WIRE,
+        &[
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCall","payload":{"type":"function","id":"c","function":{"name":"Shell","arguments":""}}}}"#,
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCallPart","payload":{"arguments_part":"{\"command\":\"ec"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCallPart","payload":{"arguments_part":"ho hi\"}"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolResult","payload":{"tool_call_id":"c","return_value":{"is_error":false,"output":"hi\n","message":""}}}}"#,
+            r#"{"jsonrpc":"2.0","id":"2","result":{"status":"finished"}}"#,
+        ],
+    );
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(parts.len(), 1);
+    assert_eq!(parts[0].input, serde_json::json!({"command": "echo hi"}));
+    assert_eq!(parts[0].output, Some(serde_json::json!("hi\n")));
+}
+
+#[test]
+fn odd_wire_lines_are_told_with_their_line() {
+    let (parts, diagnostics) = read(
+        Dialect::KIMI_WIRE,
+        &[
+            r#"{"type": "metadata", "protocol_version": "1.10"}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "ToolCallPart", "payload": {"arguments_part": "{"}}}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "ToolResult", "payload": {"tool_call_id": "x", "return_value": {"is_error": true, "message": "Tool `Nope` not found"}}}}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "Brand-new", "payload": {}}}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "ToolResult", "payload": {}}}"#,
+            "not json",
+        ],
+    );
+    let lines: Vec<Option<u64>> = diagnostics.iter().map(|(line, _)| *line).collect();
+    assert_eq!(
+        lines,
+        [Some(2), Some(3), Some(4), Some(5), Some(6)],
+        "{diagnostics:?}"
+    );
+    assert_eq!(parts.len(), 1);
+    assert_eq!(
+        parts[0].error.as_ref().and_then(|error| error.code.clone()),
+        Some(toolnorm::ErrorCode::InvalidToolUse)
+    );
+}
+
+#[test]
+fn odd_messages_are_told_with_their_line() {
+    let (parts, diagnostics) = read(
+        Dialect::KIMI,
+        &[
+            r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function","id":"c","function":{"name":"Shell","arguments":"{\"command\":"}}]}"#,
+            r#"{"role":"tool","content":"<system>ERROR: Command failed with exit code: 2.</system>","tool_call_id":"c"}"#,
+            r#"{"role":"tool","content":"again","tool_call_id":"c"}"#,
+            r#"{"role":"narrator","content":"?"}"#,
+            r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function"}]}"#,
+            r#"{"category":"task","type":"done","title":"t","body":"b"}"#,
+        ],
+    );
+    let lines: Vec<Option<u64>> = diagnostics.iter().map(|(line, _)| *line).collect();
+    // The arguments that are no JSON object, the second result, the unknown role, the
+    // call without its function; the notification is known.
+    assert_eq!(
+        lines,
+        [Some(1), Some(3), Some(4), Some(5)],
+        "{diagnostics:?}"
+    );
+    assert_eq!(parts.len(), 1);
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(error.code, Some(toolnorm::ErrorCode::ExitCode));
+}

@@ -5,7 +5,8 @@
 //! `--wire` does not approve on its own), and the driver approves it once, or rejects it
 //! when its description contains one of the scenario's `codex_decline` texts; it records
 //! every line Kimi writes until the answer to `prompt`. Releases before 1.x answer no
-//! `initialize`: the prompt is sent after it all the same.
+//! `initialize`: the prompt is sent after it all the same. An interrupted scenario sends
+//! `cancel` once its delay has passed after the first `ToolCall`.
 
 use std::time::Duration;
 
@@ -75,12 +76,12 @@ impl Protocol for KimiRpc<'_> {
 
     fn notification(&mut self, _method: &str, _msg: &Value) {}
 
-    fn arms_interrupt(&self, _method: &str, _msg: &Value) -> bool {
-        false
+    fn arms_interrupt(&self, method: &str, msg: &Value) -> bool {
+        method == "event" && msg.pointer("/params/type").and_then(Value::as_str) == Some("ToolCall")
     }
 
     fn interrupt(&self) -> Option<Value> {
-        None
+        Some(json!({"id": "3", "method": "cancel"}))
     }
 
     fn done(&self) -> bool {

@@ -15,13 +15,15 @@
 //! | `ApprovalRequest` (`id`, `tool_call_id`, `sender`, `description`) | `approvalRequested` (a subagent's call is asked about before its `ToolCall`: the request opens it) |
 //! | `ApprovalResponse` (`request_id`, `response`: `approve`, `approve_for_session`, `reject`) | `approvalResolved` (a rejection ends the call: the `ToolResult` after it says so again) |
 //! | `SubagentEvent` (`parent_tool_call_id`, `event: {type, payload}`) | its event, the calls under the parent call |
-//! | `TurnBegin`, `TurnEnd`, `SteerInput`, `StepBegin`, `StepInterrupted`, `StepRetry`, `ContentPart`, `StatusUpdate`, `CompactionBegin`, `CompactionEnd`, `MCPLoadingBegin`, `MCPLoadingEnd`, `HookTriggered`, `HookResolved`, `Notification`, `PlanDisplay`, `BtwBegin`, `BtwEnd`, `QuestionRequest`, `QuestionResponse`, `ToolCallRequest`, `HookRequest`, `HookResponse` | (known, nothing a call needs) |
+//! | `StepInterrupted`; the answer to a cancelled `prompt` (`{"status": "cancelled"}`, `kimi --wire`) | `toolCallFailed` (`interrupted`) for each call still open |
+//! | `TurnBegin`, `TurnEnd`, `SteerInput`, `StepBegin`, `StepRetry`, `ContentPart`, `StatusUpdate`, `CompactionBegin`, `CompactionEnd`, `MCPLoadingBegin`, `MCPLoadingEnd`, `HookTriggered`, `HookResolved`, `Notification`, `PlanDisplay`, `BtwBegin`, `BtwEnd`, `QuestionRequest`, `QuestionResponse`, `ToolCallRequest`, `HookRequest`, `HookResponse` | (known, nothing a call needs) |
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Number, Value};
 use toolnorm::{
-    ApprovalRequested, ApprovalResolved, ApprovalScope, DecidedBy, Decision, Timestamp,
+    ApprovalRequested, ApprovalResolved, ApprovalScope, DecidedBy, Decision, ErrorCode, Timestamp,
+    ToolError,
 };
 
 use super::outcome::{ended, from_return_value, open_unseen, sighted};
@@ -32,7 +34,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
-use crate::track::Facts;
+use crate::track::{Ending, Facts};
 
 /// The dialect: Kimi's wire messages, with Kimi's provider for the rules.
 pub(crate) const DIALECT: Dialect = Dialect::new("kimi-wire", "kimi");
@@ -65,7 +67,6 @@ const KNOWN: &[&str] = &[
     "TurnEnd",
     "SteerInput",
     "StepBegin",
-    "StepInterrupted",
     "StepRetry",
     "ContentPart",
     "StatusUpdate",
@@ -141,6 +142,18 @@ impl Adapter for KimiWireAdapter {
             // The client's own requests (`initialize`, `prompt`, `cancel`, …) and the
             // answers to them.
             (Some(_), _) => {}
+            // The answer to a `prompt` whose turn was cancelled: its calls still open
+            // were stopped.
+            (None, _)
+                if record
+                    .result
+                    .as_ref()
+                    .and_then(|result| result.get("status"))
+                    .and_then(Value::as_str)
+                    == Some("cancelled") =>
+            {
+                interrupted(line, "the turn was cancelled", at, facts)
+            }
             (None, _) if record.result.is_some() || record.error.is_some() => {}
             _ => facts.diagnostic(Diagnostic::notice(
                 line,
@@ -214,6 +227,7 @@ impl KimiWireAdapter {
                     )),
                 }
             }
+            "StepInterrupted" => interrupted(line, "the step was interrupted", at, facts),
             "ApprovalRequest" => self.approval_request(line, message, at, facts),
             "ApprovalResponse" | "ApprovalRequestResolved" => {
                 self.approval_response(line, message, at, facts)
@@ -347,6 +361,12 @@ impl KimiWireAdapter {
             },
         );
     }
+}
+
+/// The turn stopped with calls still open: each of them is interrupted.
+fn interrupted(line: u64, why: &str, at: Option<Timestamp>, facts: &mut Facts<'_>) {
+    let error = ToolError::new(why).with_code(ErrorCode::Interrupted);
+    facts.fail_open_calls_of_session(line, None, &error, &Ending::at(at));
 }
 
 /// A record's time, epoch seconds with a fraction: as epoch milliseconds.

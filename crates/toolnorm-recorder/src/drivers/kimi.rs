@@ -106,6 +106,8 @@ impl Recorder {
         Ok((cmd, args))
     }
 
+    /// Records one scenario with `kimi --print --output-format stream-json`, and the
+    /// session's context file and wire log beside it.
     pub(super) fn kimi(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
         let (cmd, mut args) = self.kimi_command(sc, dirs, true)?;
         args.extend([

@@ -46,6 +46,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "copilot" | "copilot-session" => Some(("@github/copilot", "copilot")),
         "pi" | "pi-session" => Some(("@mariozechner/pi-coding-agent", "pi")),
         "grok" => Some(("@vibe-kit/grok-cli", "grok")),
+        "kimi" | "kimi-context" | "kimi-wire" | "kimi-rpc" => Some(("kimi-cli", "kimi")),
         _ => None,
     }
 }

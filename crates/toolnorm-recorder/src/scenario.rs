@@ -136,6 +136,10 @@ pub struct Options {
     /// no permission of its own).
     #[serde(default)]
     pub pi_block: Vec<String>,
+    /// Kimi: `Shell` command prefixes a `PreToolUse` hook of the config file blocks (exit
+    /// status 2), even in print mode, which approves every call.
+    #[serde(default)]
+    pub kimi_block: Vec<String>,
     /// Cline 3: run without auto-approval (`--auto-approve false`), so that a tool that
     /// needs approval is refused in a run nobody answers.
     #[serde(default)]

@@ -39,6 +39,8 @@ pub(crate) mod event_log;
 pub(crate) mod gemini_cli;
 #[cfg(feature = "grok")]
 pub(crate) mod grok;
+#[cfg(feature = "kimi")]
+pub(crate) mod kimi;
 #[cfg(feature = "opencode")]
 pub(crate) mod opencode;
 #[cfg(feature = "pi")]
@@ -138,6 +140,10 @@ pub(crate) const TABLE: &[Entry] = &[
     grok::ENTRY,
     #[cfg(feature = "grok")]
     grok::session::ENTRY,
+    #[cfg(feature = "kimi")]
+    kimi::ENTRY,
+    #[cfg(feature = "kimi")]
+    kimi::wire_log::ENTRY,
     event_log::ENTRY,
 ];
 

@@ -41,6 +41,7 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
             "src/dialects/copilot/rules.toml",
             "src/dialects/pi/rules.toml",
             "src/dialects/grok/rules.toml",
+            "src/dialects/kimi/rules.toml",
             "rules/default.toml"
         ]
     );

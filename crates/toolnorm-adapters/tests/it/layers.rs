@@ -62,7 +62,8 @@ fn without_tests(code: &str) -> &str {
         .map_or(code, |at| &code[..at])
 }
 
-/// The files of the test-only modules (`#[cfg(test)] mod name;`) `file` declares.
+/// The files of the test-only modules (`#[cfg(test)] mod name;`, or with a condition
+/// `all(test, …)`) `file` declares.
 fn test_modules(file: &Path, code: &str) -> Vec<PathBuf> {
     let dir = if file
         .file_name()
@@ -73,8 +74,17 @@ fn test_modules(file: &Path, code: &str) -> Vec<PathBuf> {
         file.with_extension("")
     };
     let mut files = Vec::new();
-    for (at, _) in code.match_indices("#[cfg(test)]") {
-        let rest = code[at + "#[cfg(test)]".len()..].trim_start();
+    // `#[cfg(test)]`, or `#[cfg(all(test, …))]` (tests that need more of the crate).
+    for (at, _) in code.match_indices("#[cfg(") {
+        let attribute = &code[at..];
+        let Some(end) = attribute.find(")]") else {
+            continue;
+        };
+        let condition = &attribute["#[cfg(".len()..end];
+        if condition != "test" && !condition.starts_with("all(test,") {
+            continue;
+        }
+        let rest = attribute[end + ")]".len()..].trim_start();
         let rest = rest.strip_prefix("pub(crate) ").unwrap_or(rest);
         if let Some(rest) = rest.strip_prefix("mod ") {
             let name = ident(rest);

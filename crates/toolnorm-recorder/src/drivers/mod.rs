@@ -36,6 +36,8 @@ mod gemini;
 mod grok;
 mod jsonrpc;
 mod kilo;
+mod kimi;
+mod kimi_rpc;
 mod oneshot;
 mod opencode;
 mod pi;
@@ -102,6 +104,8 @@ const SHARES_UUIDS: &[&str] = &[
     "droid-session",
     "copilot-session",
     "pi-session",
+    "kimi-context",
+    "kimi-wire",
 ];
 
 /// Appended to the command of a Pi session fixture: which file it holds.
@@ -126,6 +130,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("copilot", "@github/copilot"),
     ("pi", "@mariozechner/pi-coding-agent"),
     ("grok-cli", "@vibe-kit/grok-cli"),
+    ("kimi", kimi::PACKAGE),
 ];
 
 impl Recorder {
@@ -136,6 +141,9 @@ impl Recorder {
 
     /// The installed version of a CLI package.
     pub fn cli_version(&self, package: &str) -> Result<String> {
+        if package == kimi::PACKAGE {
+            return self.kimi_version();
+        }
         let p = self
             .npm_dir
             .join("node_modules")
@@ -213,6 +221,8 @@ impl Recorder {
             "copilot" => self.copilot(scenario, &dirs)?,
             "pi" => self.pi(scenario, &dirs)?,
             "grok" => self.grok(scenario, &dirs)?,
+            "kimi" => self.kimi(scenario, &dirs)?,
+            "kimi-rpc" => kimi_rpc::record(self, scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -273,6 +283,12 @@ impl Recorder {
             }
             if dir == "copilot-session" {
                 command.push_str(copilot::SESSION_SHOWN);
+            }
+            if dir == "kimi-context" {
+                command.push_str(kimi::CONTEXT_SHOWN);
+            }
+            if dir == "kimi-wire" {
+                command.push_str(kimi::WIRE_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

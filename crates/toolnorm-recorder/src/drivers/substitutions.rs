@@ -76,6 +76,13 @@ impl Recorder {
             s.add_counted(r"^[0-9a-f]{8}$", "e")?;
             s.number_timestamps_by_position();
         }
+        if provider.starts_with("kimi") {
+            // Kimi: a subagent's random id (`a` and 8 hex digits), and wire records a few
+            // milliseconds apart whose epoch seconds share a millisecond in one run and
+            // not the next.
+            s.add_counted(r"\ba[0-9a-f]{8}\b", "a")?;
+            s.number_timestamps_by_position();
+        }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
         // Codex's unified exec output header: a random chunk id and the measured time.
         s.add_pattern(r"Chunk ID: [0-9a-f]{6}\b", "Chunk ID: 0c0c0c")?;

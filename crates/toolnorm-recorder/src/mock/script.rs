@@ -31,6 +31,8 @@ static WORK_DIR_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"% pwd\\n([^\\\s]+)",
         // Pi: `Current working directory: /path`.
         r#"Current working directory: ([^\\\s"]+)"#,
+        // Kimi: ``The current working directory is `/path`.``
+        r"current working directory is `([^`\\\s]+)`",
     ]
     .into_iter()
     .filter_map(|p| Regex::new(p).ok())
@@ -324,7 +326,7 @@ mod tests {
 
     #[test]
     fn work_dir_patterns_compile_and_keep_their_order() {
-        assert_eq!(WORK_DIR_PATTERNS.len(), 7);
+        assert_eq!(WORK_DIR_PATTERNS.len(), 8);
         let body = json!({"system": "<cwd>/b</cwd> Working directory: /a\nmore"});
         assert_eq!(find_work_dir(&body), "/a");
         // Factory Droid's environment reminder.

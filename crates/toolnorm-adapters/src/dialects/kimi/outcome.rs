@@ -1,0 +1,324 @@
+//! How a Kimi call starts and ends, the same from the stream, the context file and the
+//! wire log.
+//!
+//! A tool's result is a `ToolReturnValue`: `is_error`, `output` (text or content parts)
+//! and `message` (for the model). The wire log keeps it whole; the stream and the context
+//! file keep the message Kimi makes of it for the model: the `message` as a first text
+//! part `<system>…</system>` (`<system>ERROR: …</system>` when `is_error`), then the output.
+//! The output is the result's output, or its message when it has none.
+
+use serde_json::Value;
+use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
+
+use super::wire::ToolCall;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
+
+/// The raw item type of the calls (`metadata.itemType`).
+const ITEM_TYPE: &str = "function";
+
+/// How Kimi's `Shell` begins the message of a command that exited non-zero.
+const EXITED: &str = "Command failed with exit code: ";
+
+/// How Kimi begins the message of a call the user (or a hook) refused.
+const REJECTED: &str = "The tool call is rejected by the user";
+
+/// What Kimi says of a call a `PreToolUse` hook blocked without a reason of its own.
+const HOOK_BLOCKED: &str = "Blocked by PreToolUse hook";
+
+/// The message of an MCP tool's error result.
+const MCP_ERROR: &str = "Tool returned an error.";
+
+/// How the model's message marks what Kimi says about a result.
+const SYSTEM_OPEN: &str = "<system>";
+/// Its end.
+const SYSTEM_CLOSE: &str = "</system>";
+/// How that text begins for an error.
+const ERROR_PREFIX: &str = "ERROR: ";
+
+/// A call is seen (or seen again, its arguments fuller): under `parent` for a subagent's.
+pub(super) fn sighted(
+    line: u64,
+    call: &ToolCall,
+    parent: Option<&str>,
+    at: Option<Timestamp>,
+    facts: &mut Facts<'_>,
+) {
+    let Some(id) = call.id.as_deref().filter(|id| !id.is_empty()) else {
+        return facts.diagnostic(Diagnostic::at(
+            line,
+            DiagnosticKind::MalformedEvent,
+            format!(
+                "a `{}` tool call without an id",
+                call.name.as_deref().unwrap_or("function")
+            ),
+        ));
+    };
+    let (input, unparsed) = call.input();
+    if let Some(text) = unparsed
+        && !facts.is_open(id)
+        && facts.finished(id).is_none()
+    {
+        facts.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::MalformedEvent,
+            format!("the arguments of call `{id}` are not a JSON object: {text}"),
+        ));
+    }
+    let mut metadata = JsonObject::new();
+    metadata.insert(meta::ITEM_TYPE.into(), ITEM_TYPE.into());
+    if let Some(parent) = parent {
+        metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
+    }
+    let name = call.name.clone().unwrap_or_else(|| "tool".to_owned());
+    facts.sighted(
+        line,
+        Sighting::new(id, name, input).metadata(metadata).at(at),
+    );
+}
+
+/// A result for call `id`, whose call the lines read so far do not hold (a file joined
+/// after it): the call is opened with an unknown tool, with a notice.
+pub(super) fn open_unseen(
+    line: u64,
+    id: &str,
+    parent: Option<&str>,
+    at: Option<Timestamp>,
+    facts: &mut Facts<'_>,
+) {
+    if facts.is_open(id) {
+        return;
+    }
+    facts.diagnostic(Diagnostic::notice(
+        line,
+        DiagnosticKind::UnknownCall,
+        format!("a result for call `{id}`, whose call the input does not hold"),
+    ));
+    let call = ToolCall {
+        id: Some(id.to_owned()),
+        name: None,
+        arguments: None,
+    };
+    sighted(line, &call, parent, at, facts);
+}
+
+/// A result as the model's `tool` message gives it: its `content`.
+pub(super) fn from_message(content: &Value) -> (bool, String, Option<Value>) {
+    let (system, output) = split(content);
+    let system = system.unwrap_or_default();
+    match system.strip_prefix(ERROR_PREFIX) {
+        Some(message) => (true, message.to_owned(), output),
+        // 0.x writes a failed command's note without `ERROR: ` (its wire log says
+        // `is_error` all the same).
+        None if system.starts_with(EXITED) => (true, system, output),
+        None => {
+            let output = output.or_else(|| (!system.is_empty()).then(|| system.clone().into()));
+            (false, system, output)
+        }
+    }
+}
+
+/// A result as the wire log gives it: the `return_value` of a `ToolResult`.
+pub(super) fn from_return_value(value: &Value) -> (bool, String, Option<Value>) {
+    let is_error = value.get("is_error").and_then(Value::as_bool) == Some(true);
+    let message = value
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let output = match value.get("output") {
+        Some(Value::String(text)) if !text.is_empty() => Some(Value::String(text.clone())),
+        Some(parts @ Value::Array(_)) => split(parts).1,
+        Some(part @ Value::Object(_)) => split(&Value::Array(vec![part.clone()])).1,
+        _ => None,
+    };
+    let output = if is_error || output.is_some() || message.is_empty() {
+        output
+    } else {
+        Some(Value::String(message.clone()))
+    };
+    (is_error, message, output)
+}
+
+/// The end of call `id`: `is_error`, the result's `message` and its output.
+pub(super) fn ended(
+    line: u64,
+    id: &str,
+    (is_error, message, output): (bool, String, Option<Value>),
+    at: Option<Timestamp>,
+    facts: &mut Facts<'_>,
+) {
+    let ending = Ending::at(at);
+    if !is_error {
+        return facts.complete(line, id, output, ending);
+    }
+    let shell = facts.kind(id) == Some(ToolKind::Bash);
+    facts.fail(line, id, failure(&message, output, shell), ending);
+}
+
+/// The error of a failed call: Kimi's `message` and the output (`shell`: a `Shell` call).
+pub(super) fn failure(message: &str, output: Option<Value>, shell: bool) -> ToolError {
+    let text = match &output {
+        Some(Value::String(text)) => text.trim_end().to_owned(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    if shell
+        && let Some(code) = message
+            .strip_prefix(EXITED)
+            .and_then(|rest| rest.trim_end_matches('.').trim().parse::<i64>().ok())
+    {
+        return exit_error(code, text);
+    }
+    if message.starts_with(MCP_ERROR) {
+        // Kimi's message only says that the tool failed: the output is the tool's error.
+        let mut error = text_error(if text.is_empty() { message } else { &text });
+        error.code = Some(ErrorCode::McpError);
+        return error;
+    }
+    let mut error = text_error(message);
+    if !text.is_empty() {
+        error.details = Some(serde_json::json!({ "output": text }));
+    }
+    if message.starts_with(REJECTED) || message.starts_with(HOOK_BLOCKED) {
+        error.code = Some(ErrorCode::PermissionDenied);
+    } else if is_invalid_use(message) {
+        error.code = Some(ErrorCode::InvalidToolUse);
+    }
+    error
+}
+
+/// Whether Kimi refused the call before running it: an unknown tool, or arguments that
+/// are not JSON or do not match the tool's parameters.
+fn is_invalid_use(message: &str) -> bool {
+    (message.starts_with("Tool `") && message.contains("` not found"))
+        || message.starts_with("Error parsing JSON arguments")
+        || message.starts_with("Error validating JSON arguments")
+}
+
+/// A `tool` message's content: the text of its `<system>` part, and the rest (its text
+/// joined, or the parts themselves when one is not text).
+fn split(content: &Value) -> (Option<String>, Option<Value>) {
+    let system_of = |text: &str| {
+        text.strip_prefix(SYSTEM_OPEN)
+            .and_then(|rest| rest.strip_suffix(SYSTEM_CLOSE))
+            .map(str::to_owned)
+    };
+    match content {
+        Value::String(text) => match system_of(text) {
+            Some(system) => (Some(system), None),
+            None => (None, (!text.is_empty()).then(|| content.clone())),
+        },
+        Value::Array(parts) => {
+            let mut system = None;
+            let mut rest = Vec::new();
+            for part in parts {
+                let text = (part.get("type").and_then(Value::as_str) == Some("text"))
+                    .then(|| part.get("text").and_then(Value::as_str))
+                    .flatten();
+                match text.and_then(system_of) {
+                    Some(found) if system.is_none() => system = Some(found),
+                    _ => rest.push(part),
+                }
+            }
+            let texts: Option<Vec<&str>> = rest
+                .iter()
+                .map(|part| {
+                    (part.get("type").and_then(Value::as_str) == Some("text"))
+                        .then(|| part.get("text").and_then(Value::as_str))
+                        .flatten()
+                })
+                .collect();
+            let output = match texts {
+                Some(texts) if texts.is_empty() => None,
+                Some(texts) => Some(Value::String(texts.concat())),
+                None => Some(Value::Array(rest.into_iter().cloned().collect())),
+            };
+            (system, output)
+        }
+        Value::Null => (None, None),
+        other => (None, Some(other.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{failure, from_message, from_return_value};
+    use serde_json::json;
+    use toolnorm::ErrorCode;
+
+    #[test]
+    fn the_message_and_the_return_value_say_the_same() {
+        let message = json!([
+            {"type": "text", "text": "<system>ERROR: Command failed with exit code: 3.</system>"},
+            {"type": "text", "text": "checking\ncheck failed\n"}
+        ]);
+        let value = json!({"is_error": true, "output": "checking\ncheck failed\n",
+            "message": "Command failed with exit code: 3.", "display": []});
+        assert_eq!(from_message(&message), from_return_value(&value));
+        let ok = json!([{"type": "text", "text": "<system>Command executed successfully.</system>"},
+            {"type": "text", "text": "hi\n"}]);
+        assert_eq!(
+            from_message(&ok),
+            (
+                false,
+                "Command executed successfully.".into(),
+                Some(json!("hi\n"))
+            )
+        );
+        let old = json!([{"type": "text", "text": "<system>Command failed with exit code: 3.</system>"},
+            {"type": "text", "text": "checking\n"}]);
+        assert_eq!(
+            from_message(&old),
+            from_return_value(&json!({"is_error": true, "output": "checking\n",
+                "message": "Command failed with exit code: 3."}))
+        );
+        let only = json!("<system>File successfully overwritten.</system>");
+        assert_eq!(
+            from_message(&only).2,
+            from_return_value(&json!({"is_error": false, "output": "",
+                "message": "File successfully overwritten."}))
+            .2
+        );
+    }
+
+    #[test]
+    fn failures_have_their_codes() {
+        let exit = failure(
+            "Command failed with exit code: 3.",
+            Some(json!("checking\n")),
+            true,
+        );
+        assert_eq!(exit.code, Some(ErrorCode::ExitCode));
+        assert_eq!(
+            exit.details,
+            Some(json!({"exitCode": 3, "output": "checking"}))
+        );
+        let rejected = failure(
+            "The tool call is rejected by the user. Stop what you are doing.",
+            None,
+            true,
+        );
+        assert_eq!(rejected.code, Some(ErrorCode::PermissionDenied));
+        assert_eq!(
+            failure("Tool `Nope` not found", None, false).code,
+            Some(ErrorCode::InvalidToolUse)
+        );
+        let mcp = failure(
+            "Tool returned an error. The output may be error message or incomplete output",
+            Some(json!("division by zero")),
+            false,
+        );
+        assert_eq!(mcp.code, Some(ErrorCode::McpError));
+        assert_eq!(mcp.message, "division by zero");
+        assert_eq!(
+            failure("Blocked by PreToolUse hook", None, true).code,
+            Some(ErrorCode::PermissionDenied)
+        );
+        let missing = failure("`missing.txt` does not exist.", None, false);
+        assert_eq!(missing.code, None);
+        assert_eq!(missing.message, "`missing.txt` does not exist.");
+    }
+}

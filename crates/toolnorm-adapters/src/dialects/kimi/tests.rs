@@ -1,0 +1,239 @@
+//! Kimi's claims and detection: each of its file kinds is read as its own dialect, never
+//! as another's (a wire log once read as `codex exec`), and no other dialect's recording
+//! is read as Kimi's.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::path::{Path, PathBuf};
+
+use crate::dialects::detect_line;
+use crate::{Dialect, Normalizer};
+
+/// The workspace's `fixtures/` folder.
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// The dialect a whole file is read as when none is named.
+fn detected(bytes: &[u8]) -> Option<Dialect> {
+    let mut normalizer = Normalizer::builder().build();
+    normalizer.push(bytes, &mut |_| {});
+    normalizer.finish(&mut |_| {});
+    normalizer.dialect()
+}
+
+/// What claims a Grok CLI message: Grok's dialect, when it is built.
+#[cfg(feature = "grok")]
+const GROK: Option<Dialect> = Some(Dialect::GROK);
+#[cfg(not(feature = "grok"))]
+const GROK: Option<Dialect> = None;
+
+#[test]
+fn each_kimi_line_kind_is_claimed_by_its_dialect() {
+    let cases: &[(&str, Option<Dialect>)] = &[
+        (r#"{"role": "_checkpoint", "id": 0}"#, Some(Dialect::KIMI)),
+        (
+            r#"{"role": "_usage", "token_count": 100}"#,
+            Some(Dialect::KIMI),
+        ),
+        (
+            r#"{"role": "_system_prompt", "content": "You are Kimi"}"#,
+            Some(Dialect::KIMI),
+        ),
+        (
+            r#"{"role":"assistant","content":"x","tool_calls":[{"type":"function","id":"c","function":{"name":"Shell","arguments":"{}"}}]}"#,
+            Some(Dialect::KIMI),
+        ),
+        (
+            r#"{"role":"tool","content":"<system>ok</system>","tool_call_id":"c"}"#,
+            Some(Dialect::KIMI),
+        ),
+        (
+            r#"{"role":"tool","content":[{"type": "text", "text": "<system>ERROR: no</system>"}],"tool_call_id":"c"}"#,
+            Some(Dialect::KIMI),
+        ),
+        // A plain text message says nothing of its own: read once a claimed line decided.
+        (r#"{"role":"assistant","content":"done"}"#, None),
+        // Grok CLI's headless messages: its calls begin with their id (Grok's own claim
+        // when its dialect is built), its results are plain text.
+        (
+            r#"{"role":"assistant","content":"x","tool_calls":[{"id":"c","type":"function","function":{"name":"read","arguments":"{}"}}]}"#,
+            GROK,
+        ),
+        (
+            r#"{"role":"tool","tool_call_id":"c","content":"Unknown tool: read"}"#,
+            None,
+        ),
+        (
+            r#"{"type": "metadata", "protocol_version": "1.10"}"#,
+            Some(Dialect::KIMI_WIRE),
+        ),
+        (
+            r#"{"timestamp": 1.5, "message": {"type": "TurnBegin", "payload": {"user_input": "hi"}}}"#,
+            Some(Dialect::KIMI_WIRE),
+        ),
+        (
+            r#"{"timestamp": 1.5, "message": {"type": "ToolCall", "payload": {"type": "function", "id": "c", "function": {"name": "Shell", "arguments": "{}"}}}}"#,
+            Some(Dialect::KIMI_WIRE),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolResult","payload":{"tool_call_id":"c","return_value":{"is_error":false}}}}"#,
+            Some(Dialect::KIMI_WIRE),
+        ),
+        // Codex's rollout: `timestamp`, `type` and `payload`, no `message`.
+        (
+            r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"s"}}"#,
+            Some(Dialect::CODEX_ROLLOUT),
+        ),
+    ];
+    for (line, expected) in cases {
+        assert_eq!(detect_line(line.as_bytes()), *expected, "{line}");
+    }
+}
+
+#[test]
+fn every_kimi_recording_is_detected_as_its_own_dialect() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let base = name.split('@').next().unwrap_or_default().to_owned();
+        let expected = match base.as_str() {
+            "kimi" | "kimi-context" => Dialect::KIMI,
+            "kimi-wire" => Dialect::KIMI_WIRE,
+            _ => continue,
+        };
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "jsonl") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(detected(&bytes), Some(expected), "{}", path.display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 30, "{seen} Kimi recordings");
+}
+
+#[test]
+fn no_other_recording_is_detected_as_kimi() {
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("kimi") || !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "jsonl") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            for line in bytes.split(|byte| *byte == b'\n') {
+                let claimed = detect_line(line);
+                assert!(
+                    claimed != Some(Dialect::KIMI) && claimed != Some(Dialect::KIMI_WIRE),
+                    "{}: {}",
+                    path.display(),
+                    String::from_utf8_lossy(line)
+                );
+            }
+        }
+    }
+}
+
+/// `lines` read as `dialect`: the final parts and each diagnostic as (line, message).
+fn read(
+    dialect: Dialect,
+    lines: &[&str],
+) -> (
+    Vec<toolnorm::NormalizedToolPart>,
+    Vec<(Option<u64>, String)>,
+) {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: crate::Step<'_>| {
+        if let crate::Step::Diagnostic(diagnostic) = step {
+            diagnostics.push((diagnostic.line, diagnostic.message.clone()));
+        }
+    };
+    normalizer.push(text.as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    (normalizer.fold().parts(), diagnostics)
+}
+
+#[test]
+fn wire_arguments_streamed_in_pieces_give_the_whole_input() {
+    let (parts, diagnostics) = read(
+        Dialect::KIMI_WIRE,
+        &[
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCall","payload":{"type":"function","id":"c","function":{"name":"Shell","arguments":""}}}}"#,
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCallPart","payload":{"arguments_part":"{\"command\":\"ec"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCallPart","payload":{"arguments_part":"ho hi\"}"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolResult","payload":{"tool_call_id":"c","return_value":{"is_error":false,"output":"hi\n","message":""}}}}"#,
+            r#"{"jsonrpc":"2.0","id":"2","result":{"status":"finished"}}"#,
+        ],
+    );
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(parts.len(), 1);
+    assert_eq!(parts[0].input, serde_json::json!({"command": "echo hi"}));
+    assert_eq!(parts[0].output, Some(serde_json::json!("hi\n")));
+}
+
+#[test]
+fn odd_wire_lines_are_told_with_their_line() {
+    let (parts, diagnostics) = read(
+        Dialect::KIMI_WIRE,
+        &[
+            r#"{"type": "metadata", "protocol_version": "1.10"}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "ToolCallPart", "payload": {"arguments_part": "{"}}}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "ToolResult", "payload": {"tool_call_id": "x", "return_value": {"is_error": true, "message": "Tool `Nope` not found"}}}}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "Brand-new", "payload": {}}}"#,
+            r#"{"timestamp": 1.5, "message": {"type": "ToolResult", "payload": {}}}"#,
+            "not json",
+        ],
+    );
+    let lines: Vec<Option<u64>> = diagnostics.iter().map(|(line, _)| *line).collect();
+    assert_eq!(
+        lines,
+        [Some(2), Some(3), Some(4), Some(5), Some(6)],
+        "{diagnostics:?}"
+    );
+    assert_eq!(parts.len(), 1);
+    assert_eq!(
+        parts[0].error.as_ref().and_then(|error| error.code.clone()),
+        Some(toolnorm::ErrorCode::InvalidToolUse)
+    );
+}
+
+#[test]
+fn odd_messages_are_told_with_their_line() {
+    let (parts, diagnostics) = read(
+        Dialect::KIMI,
+        &[
+            r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function","id":"c","function":{"name":"Shell","arguments":"{\"command\":"}}]}"#,
+            r#"{"role":"tool","content":"<system>ERROR: Command failed with exit code: 2.</system>","tool_call_id":"c"}"#,
+            r#"{"role":"tool","content":"again","tool_call_id":"c"}"#,
+            r#"{"role":"narrator","content":"?"}"#,
+            r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function"}]}"#,
+            r#"{"category":"task","type":"done","title":"t","body":"b"}"#,
+        ],
+    );
+    let lines: Vec<Option<u64>> = diagnostics.iter().map(|(line, _)| *line).collect();
+    // The arguments that are no JSON object, the second result, the unknown role, the
+    // call without its function; the notification is known.
+    assert_eq!(
+        lines,
+        [Some(1), Some(3), Some(4), Some(5)],
+        "{diagnostics:?}"
+    );
+    assert_eq!(parts.len(), 1);
+    let error = parts[0].error.as_ref().unwrap();
+    assert_eq!(error.code, Some(toolnorm::ErrorCode::ExitCode));
+}

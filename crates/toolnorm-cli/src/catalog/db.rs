@@ -3,6 +3,7 @@
 //! [`schema`](super::schema). This module opens it and reads it; [`write`](super::write)
 //! stores sessions.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::OpenFlags;
@@ -25,15 +26,6 @@ pub(crate) struct FileState {
 pub(crate) struct Index {
     pub(super) connection: Connection,
     location: Location,
-}
-
-/// What the index holds of a session file.
-#[derive(Debug, Clone)]
-pub(crate) struct Indexed {
-    /// The session's files when read (its own first, then its subagents').
-    pub(crate) files: Vec<FileState>,
-    /// The ids of its calls.
-    pub(crate) calls: Vec<String>,
 }
 
 /// A session as `sessions --db` lists it.
@@ -163,25 +155,28 @@ impl Index {
         written.map_err(|error| self.fail(error))
     }
 
-    /// What the index holds of the session file `path`, if anything.
-    pub(crate) fn indexed(&mut self, path: &str) -> Result<Option<Indexed>, DbError> {
-        let found = self.connection.first(
-            "SELECT id, files FROM sessions WHERE path = ?1",
+    /// The files of every session the index holds, by the session's path (one query:
+    /// a run compares each file it finds against this).
+    pub(crate) fn file_states(&mut self) -> Result<HashMap<String, Vec<FileState>>, DbError> {
+        let rows = self
+            .connection
+            .all("SELECT path, files FROM sessions", &[], |row| {
+                Ok((row.string(0)?, row.string(1)?))
+            })?;
+        Ok(rows
+            .into_iter()
+            .map(|(path, files)| (path, serde_json::from_str(&files).unwrap_or_default()))
+            .collect())
+    }
+
+    /// The ids of the calls stored for the session of `path`, in order.
+    pub(crate) fn call_ids(&mut self, path: &str) -> Result<Vec<String>, DbError> {
+        self.connection.all(
+            "SELECT calls.id FROM calls JOIN sessions ON calls.session = sessions.id \
+             WHERE sessions.path = ?1 ORDER BY calls.seq",
             &[path.into()],
-            |row| Ok((row.int(0)?, row.string(1)?)),
-        )?;
-        let Some((Some(id), files)) = found else {
-            return Ok(None);
-        };
-        let calls = self.connection.all(
-            "SELECT id FROM calls WHERE session = ?1 ORDER BY seq",
-            &[id.into()],
             |row| row.string(0),
-        )?;
-        Ok(Some(Indexed {
-            files: serde_json::from_str(&files).unwrap_or_default(),
-            calls,
-        }))
+        )
     }
 
     /// Every session path the index holds.
@@ -247,49 +242,55 @@ impl Index {
 
     /// The session stored under `id`, without its parts.
     pub(crate) fn head(&mut self, id: i64) -> Result<Option<Session>, DbError> {
-        let head = self.connection.first(
-            "SELECT path, dialect, agent, lines, diagnostics, notes, cwd FROM sessions \
-             WHERE id = ?1",
-            &[Value::Int(id)],
-            |row| {
-                Ok((
-                    row.string(0)?,
-                    row.text(1)?,
-                    row.text(2)?,
-                    row.string(3)?,
-                    row.string(4)?,
-                    row.string(5)?,
-                    row.text(6)?,
-                ))
-            },
-        )?;
-        let Some((path, dialect, provider, lines, diagnostics, notes, cwd)) = head else {
-            return Ok(None);
-        };
-        let notes: Vec<StoredNote> = serde_json::from_str(&notes).unwrap_or_default();
-        Ok(Some(Session {
-            source: path,
-            dialect,
-            provider,
-            cwd,
-            parts: Vec::new(),
-            lines: serde_json::from_str(&lines).unwrap_or_default(),
-            diagnostics: serde_json::from_str(&diagnostics).unwrap_or_default(),
-            notes: notes
-                .into_iter()
-                .filter_map(StoredNote::into_note)
-                .collect(),
-        }))
+        let heads = self.heads("WHERE id = ?1", &[Value::Int(id)])?;
+        Ok(heads.into_iter().next().map(|(_, session)| session))
     }
 
-    /// The ids of every session, by path.
-    pub(crate) fn ids(&mut self) -> Result<Vec<i64>, DbError> {
-        let ids = self
-            .connection
-            .all("SELECT id FROM sessions ORDER BY path", &[], |row| {
-                row.int(0)
-            })?;
-        Ok(ids.into_iter().flatten().collect())
+    /// The sessions `filter` selects (an SQL `WHERE` clause, or none), by path, each with
+    /// its index id and without its parts.
+    pub(crate) fn heads(
+        &mut self,
+        filter: &str,
+        params: &[Value],
+    ) -> Result<Vec<(i64, Session)>, DbError> {
+        let sql = format!(
+            "SELECT id, path, dialect, agent, lines, diagnostics, notes, cwd FROM sessions \
+             {filter} ORDER BY path"
+        );
+        let rows = self.connection.all(&sql, params, |row| {
+            Ok((
+                row.int(0)?,
+                row.string(1)?,
+                row.text(2)?,
+                row.text(3)?,
+                row.string(4)?,
+                row.string(5)?,
+                row.string(6)?,
+                row.text(7)?,
+            ))
+        })?;
+        Ok(rows
+            .into_iter()
+            .filter_map(
+                |(id, path, dialect, provider, lines, diagnostics, notes, cwd)| {
+                    let notes: Vec<StoredNote> = serde_json::from_str(&notes).unwrap_or_default();
+                    let session = Session {
+                        source: path,
+                        dialect,
+                        provider,
+                        cwd,
+                        parts: Vec::new(),
+                        lines: serde_json::from_str(&lines).unwrap_or_default(),
+                        diagnostics: serde_json::from_str(&diagnostics).unwrap_or_default(),
+                        notes: notes
+                            .into_iter()
+                            .filter_map(StoredNote::into_note)
+                            .collect(),
+                    };
+                    Some((id?, session))
+                },
+            )
+            .collect())
     }
 }
 

@@ -170,15 +170,27 @@ pub(crate) fn update(
     // Which sessions to read, and why.
     let mut to_read = Vec::new();
     let mut seen = HashSet::new();
+    let stored = index.file_states().map_err(|error| index.fail(error))?;
     for unit in units {
         let states = states(&unit);
         let key = unit.path.display().to_string();
-        seen.insert(key.clone());
-        let indexed = index.indexed(&key).map_err(|error| index.fail(error))?;
-        match change(indexed.as_ref().map(|indexed| &indexed.files[..]), &states) {
+        let before = stored.get(&key);
+        match change(before.map(Vec::as_slice), &states) {
             None => counts.unchanged += 1,
-            Some(change) => to_read.push((unit, states, change, indexed)),
+            Some(change) => {
+                // The calls it had, to count those added and updated.
+                let calls: HashSet<String> = match before {
+                    Some(_) => index
+                        .call_ids(&key)
+                        .map_err(|error| index.fail(error))?
+                        .into_iter()
+                        .collect(),
+                    None => HashSet::new(),
+                };
+                to_read.push((unit, states, change, calls));
+            }
         }
+        seen.insert(key);
     }
     let indexed_at = jiff::Timestamp::now().to_string();
     // On a terminal, a bar over the sessions to read (drawn on stderr, hidden elsewhere).
@@ -199,16 +211,12 @@ pub(crate) fn update(
             let mut batch_counts = Counts::default();
             let mut failures = Vec::new();
             let mut stored = Vec::new();
-            for ((_, states, change, indexed), result) in batch.iter().zip(read) {
+            let mut files = Vec::new();
+            for ((_, states, change, before), result) in batch.iter().zip(read) {
                 match result {
                     Ok(session) => {
-                        write::store(transaction, &session, states, &indexed_at)?;
-                        let before: HashSet<&str> = indexed
-                            .iter()
-                            .flat_map(|indexed| indexed.calls.iter().map(String::as_str))
-                            .collect();
                         for part in &session.parts {
-                            match before.contains(part.id.as_str()) {
+                            match before.contains(&part.id) {
                                 true => batch_counts.calls_updated += 1,
                                 false => batch_counts.calls_added += 1,
                             }
@@ -219,10 +227,17 @@ pub(crate) fn update(
                             Change::Rewritten => batch_counts.rewritten += 1,
                         }
                         stored.push(session);
+                        files.push(&states[..]);
                     }
                     Err(failure) => failures.push(failure),
                 }
             }
+            let read: Vec<write::Read<'_>> = stored
+                .iter()
+                .zip(&files)
+                .map(|(session, files)| write::Read { session, files })
+                .collect();
+            write::store(transaction, &read, &indexed_at)?;
             Ok((batch_counts, failures, stored))
         });
         let (batch_counts, failures, stored) = written?;

@@ -18,11 +18,9 @@ impl Index {
     pub(crate) fn summaries(&mut self) -> Result<Vec<Session>, DbError> {
         let mut sessions = Vec::new();
         let mut at: HashMap<i64, usize> = HashMap::new();
-        for id in self.ids()? {
-            if let Some(session) = self.head(id)? {
-                at.insert(id, sessions.len());
-                sessions.push(session);
-            }
+        for (id, session) in self.heads("", &[])? {
+            at.insert(id, sessions.len());
+            sessions.push(session);
         }
         self.connection.each(
             "SELECT session, id, name, kind, title, state, error_code, elapsed_ms, approval \

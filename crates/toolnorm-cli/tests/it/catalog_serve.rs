@@ -39,10 +39,20 @@ impl Drop for Server {
 
 /// `toolnorm serve` indexing `dir/sessions` into `db`.
 fn serve(dir: &Path, db: &Path) -> Server {
+    start(&[
+        "--db".as_ref(),
+        db.as_os_str(),
+        dir.join("sessions").as_os_str(),
+    ])
+}
+
+/// `toolnorm serve --port 0` with `args`, once it serves.
+fn start(args: &[&std::ffi::OsStr]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolnorm"))
-        .args(["serve", "--port", "0", "--db"])
-        .arg(db)
-        .arg(dir.join("sessions"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -152,6 +162,7 @@ fn comparable(mut part: Value) -> Value {
 }
 
 fn copy(fixture: &str, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
     std::fs::copy(root().join("fixtures").join(fixture), to).unwrap();
 }
 
@@ -350,4 +361,35 @@ fn live(dir: &Path, db: &Path) {
     assert_eq!(counts["removed"], 1, "{counts}");
     let left = server.sessions(1);
     assert_eq!(left[0]["agent"], "pi");
+}
+
+/// An agent used for the first time while `serve` runs: its store, not there when the
+/// server started, is watched from the moment it appears.
+#[test]
+fn a_store_that_appears_while_serving_is_watched() {
+    let dir = scratch("appears");
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let db = dir.join("index.sqlite");
+    let server = start(&[
+        "--db".as_ref(),
+        db.as_os_str(),
+        "--home".as_ref(),
+        home.as_os_str(),
+    ]);
+    let mut events = server.events();
+    // A file of no store in the home folder is not a session.
+    std::fs::write(home.join(".bash_history"), "ls\n").unwrap();
+    let sessions = home.join(".pi/agent/sessions/--work--");
+    copy("pi-session/shell-ok.jsonl", &sessions.join("first.jsonl"));
+    let counts = next_indexed(&mut events);
+    assert_eq!(counts["new"], 1, "{counts}");
+    assert_eq!(server.sessions(1)[0]["agent"], "pi");
+    // The store is watched as the others now: a second session in it is seen.
+    copy("pi-session/shell-ok.jsonl", &sessions.join("second.jsonl"));
+    let counts = next_indexed(&mut events);
+    assert_eq!(counts["new"], 1, "{counts}");
+    server.sessions(2);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

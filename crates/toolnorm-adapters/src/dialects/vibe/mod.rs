@@ -5,24 +5,28 @@
 //! Vibe 3 runs a session in its local harness (`mistralai_vibe_local_harness`), whose
 //! public history is a list of entries, each `{"type", "id", "sessionId", "turnId",
 //! "inputEntryId", "relatedEntryId", "createdAt", "updatedAt", "generationStatus", …}`;
-//! streaming output prints them one a line. A tool call is an `effect` entry, `id`
-//! `effect-<action id>`, titled by its tool:
+//! streaming output prints each once it is settled, one a line (a call once it ended). A
+//! tool call is an `effect` entry, `id` `effect-<action id>`, as Vibe's client shows it
+//! (`detail.kind` `shell`, `file_read`, `file_edit`, `file_search`, `todo`, `tool`, kept
+//! as `metadata.itemType`; its input with camelCase keys, `filePath`):
 //!
 //! | entry | canonical events |
 //! | --- | --- |
 //! | `effect` (`detail: {kind, toolName, input}`), `state.status` `running` | `toolCallStarted`, `toolCallRunning` |
-//! | `effect`, `state.status` `completed` (`output`: the tool's result) | `toolCallCompleted`, or `toolCallFailed` (`exit_code`) for a command that exited non-zero |
+//! | `effect`, `state.status` `completed` (`output`: what the tool gave) | `toolCallCompleted`, or `toolCallFailed` when `display.success` is false (a command that exited non-zero: the entry says what it printed, not its status) |
 //! | `effect`, `state.status` `failed` (`error: {code, message, details}`) | `toolCallFailed` (`outcome`: the code made canonical) |
-//! | `effect`, `state.status` `skipped` (a hook skipped it) or `cancelled` (its turn was) | `toolCallFailed` (`permission_denied`, `interrupted`) |
+//! | `effect`, `state.status` `skipped` (a hook skipped it) or `cancelled` (its turn was interrupted) | `toolCallFailed` (`permission_denied`, `interrupted`) |
 //! | `message`, `reasoning`, `checkpoint`, `notice` | (known, nothing about tools) |
 //!
 //! An entry printed again once its call ended says nothing new. Built-in tools are named
 //! as the harness runs them (`file_system.bash`, `file_system.read_file`, …, and
-//! `agents.spawn` for a subagent, its `detail.kind` `subagent`); a tool a group provides
-//! is `<group>.<tool>` (`vibe.todo`; an MCP server's tools are the group
-//! `mcp_<server>`, split into `metadata.mcp`, and reached from a `run_typescript`
-//! program). A call Vibe refused before it ran (arguments its tool does not take) has no
-//! effect: only the journal holds it.
+//! `agents.spawn` for a subagent, its `detail.kind` `subagent`; a `bash` call that runs
+//! `grep` is shown as the tool `grep`); a tool a group provides is `<group>.<tool>`
+//! (`vibe.todo`; an MCP server's tools are the group `mcp_<server>`, split into
+//! `metadata.mcp`, and reached from a `run_typescript` program, which itself has no
+//! entry). A call Vibe refused before it ran (arguments its tool does not take) has no
+//! entry either: only the journal holds those. The approval an effect's state records
+//! (`decision`, `approvalType`, `approvalSource`) is not read.
 //!
 //! Vibe publishes pydantic models only: the readers read the fields a call needs with
 //! hand-written serde structs (`wire`), named as those models.

@@ -47,6 +47,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "pi" | "pi-session" => Some(("@mariozechner/pi-coding-agent", "pi")),
         "grok" => Some(("@vibe-kit/grok-cli", "grok")),
         "kimi" | "kimi-context" | "kimi-wire" | "kimi-rpc" => Some(("kimi-cli", "kimi")),
+        "vibe" | "vibe-journal" => Some(("mistral-vibe", "vibe")),
         _ => None,
     }
 }

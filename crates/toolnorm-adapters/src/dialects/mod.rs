@@ -47,6 +47,8 @@ pub(crate) mod opencode;
 pub(crate) mod pi;
 #[cfg(feature = "qwen-code")]
 pub(crate) mod qwen_code;
+#[cfg(feature = "vibe")]
+pub(crate) mod vibe;
 // The tests name every dialect: they run with all of them.
 #[cfg(all(test, feature = "all-dialects"))]
 mod tests;
@@ -144,6 +146,10 @@ pub(crate) const TABLE: &[Entry] = &[
     kimi::ENTRY,
     #[cfg(feature = "kimi")]
     kimi::wire_log::ENTRY,
+    #[cfg(feature = "vibe")]
+    vibe::ENTRY,
+    #[cfg(feature = "vibe")]
+    vibe::journal::ENTRY,
     event_log::ENTRY,
 ];
 

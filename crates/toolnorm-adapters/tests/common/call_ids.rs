@@ -29,6 +29,9 @@ struct IdAt {
     when: BTreeMap<String, String>,
     /// The path of the id in the object: keys joined by `.`, `[]` for each item of an array.
     at: String,
+    /// Only the line's own object (not one nested in it) names a call so.
+    #[serde(default)]
+    top: bool,
 }
 
 /// Every dialect's rules of where call ids are, and the ids readers make.
@@ -81,6 +84,11 @@ impl CallIds {
 
     /// The call ids a raw line names, whatever its dialect.
     pub fn of(&self, value: &Value, ids: &mut BTreeSet<String>) {
+        self.under(value, true, ids);
+    }
+
+    /// The call ids a value names; `top`: it is the line's own value.
+    fn under(&self, value: &Value, top: bool, ids: &mut BTreeSet<String>) {
         match value {
             Value::Object(object) => {
                 let kind = object.get("type").and_then(Value::as_str);
@@ -91,14 +99,16 @@ impl CallIds {
                     let when = rule.when.iter().all(|(key, expected)| {
                         object.get(key).and_then(Value::as_str) == Some(expected.as_str())
                     });
-                    if typed && when {
+                    if typed && when && (top || !rule.top) {
                         let path: Vec<&str> = rule.at.split('.').collect();
                         found(value, &path, ids);
                     }
                 }
-                object.values().for_each(|value| self.of(value, ids));
+                object
+                    .values()
+                    .for_each(|value| self.under(value, false, ids));
             }
-            Value::Array(items) => items.iter().for_each(|value| self.of(value, ids)),
+            Value::Array(items) => items.iter().for_each(|value| self.under(value, false, ids)),
             _ => {}
         }
     }

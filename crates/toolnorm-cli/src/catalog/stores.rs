@@ -126,6 +126,8 @@ mod tests {
             ".cline/data/sessions/2/2.messages.json",
             ".pi/agent/sessions/--work--/s.jsonl",
             ".factory/sessions/w/s.jsonl",
+            ".vibe/logs/session/unified/s/journal/1.jsonl",
+            ".vibe/logs/session/unified/s/meta.json",
         ] {
             touch(&home, relative);
         }
@@ -162,6 +164,10 @@ mod tests {
             ("gemini-cli", ".gemini/tmp/abc/chats/session-1.jsonl"),
             ("pi-session", ".pi/agent/sessions/--work--/s.jsonl"),
             ("qwen-code-session", ".qwen/projects/p/chats/s.jsonl"),
+            (
+                "vibe-journal",
+                ".vibe/logs/session/unified/s/journal/1.jsonl",
+            ),
         ];
         let expected: Vec<(String, String)> = expected
             .iter()

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use super::files::{files_under, lines_of};
+use super::files::{dist_info_version, files_under, lines_of};
 use super::oneshot::OneShot;
 use super::{Raw, Recorder};
 use crate::error::{Error, Result};
@@ -51,22 +51,11 @@ impl Recorder {
     /// The version of Kimi installed in its virtual environment, from the name of its
     /// `kimi_cli-<version>.dist-info` folder.
     pub(super) fn kimi_version(&self) -> Result<String> {
-        let lib = self.kimi_venv().join("lib");
-        let found = std::fs::read_dir(&lib)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|python| python.path().join("site-packages"))
-            .flat_map(|site| std::fs::read_dir(site).into_iter().flatten().flatten())
-            .find_map(|entry| {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let version = name.strip_prefix("kimi_cli-")?.strip_suffix(".dist-info")?;
-                Some(version.to_owned())
-            });
-        found.ok_or_else(|| {
+        let venv = self.kimi_venv();
+        dist_info_version(&venv, "kimi_cli").ok_or_else(|| {
             Error::NotFound(format!(
                 "no kimi_cli-*.dist-info under {} (is kimi-cli installed?)",
-                lib.display()
+                venv.join("lib").display()
             ))
         })
     }

@@ -45,6 +45,7 @@ mod qwen;
 mod sandbox;
 mod serve;
 mod substitutions;
+mod vibe;
 
 pub use claude::TRANSCRIPT_DROPPED;
 pub use sandbox::DEAD_PROXY;
@@ -106,6 +107,7 @@ const SHARES_UUIDS: &[&str] = &[
     "pi-session",
     "kimi-context",
     "kimi-wire",
+    "vibe-journal",
 ];
 
 /// Appended to the command of a Pi session fixture: which file it holds.
@@ -131,6 +133,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("pi", "@mariozechner/pi-coding-agent"),
     ("grok-cli", "@vibe-kit/grok-cli"),
     ("kimi", kimi::PACKAGE),
+    ("mistral-vibe", vibe::PACKAGE),
 ];
 
 impl Recorder {
@@ -143,6 +146,9 @@ impl Recorder {
     pub fn cli_version(&self, package: &str) -> Result<String> {
         if package == kimi::PACKAGE {
             return self.kimi_version();
+        }
+        if package == vibe::PACKAGE {
+            return self.vibe_version();
         }
         let p = self
             .npm_dir
@@ -223,6 +229,7 @@ impl Recorder {
             "grok" => self.grok(scenario, &dirs)?,
             "kimi" => self.kimi(scenario, &dirs)?,
             "kimi-rpc" => kimi_rpc::record(self, scenario, &dirs)?,
+            "vibe" => self.vibe(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -289,6 +296,9 @@ impl Recorder {
             }
             if dir == "kimi-wire" {
                 command.push_str(kimi::WIRE_SHOWN);
+            }
+            if dir == "vibe-journal" {
+                command.push_str(vibe::JOURNAL_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

@@ -83,6 +83,19 @@ impl Recorder {
             s.add_counted(r"\ba[0-9a-f]{8}\b", "a")?;
             s.number_timestamps_by_position();
         }
+        if provider.starts_with("vibe") {
+            // Mistral Vibe: its journal's digests (each record's and its request's), its
+            // turn ids (`turn-` and 32 hex digits), the date its system prompt states,
+            // and entries a few milliseconds apart that share a millisecond in one run
+            // and not the next.
+            s.add_counted(r"\b[0-9a-f]{64}\b", "")?;
+            s.add_counted(r"\b[0-9a-f]{32}\b", "")?;
+            s.add_pattern(
+                r"Today's date is \d{4}-\d{2}-\d{2} \([A-Z][a-z]+\)",
+                "Today's date is 2026-01-01 (Thursday)",
+            )?;
+            s.number_timestamps_by_position();
+        }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
         // Codex's unified exec output header: a random chunk id and the measured time.
         s.add_pattern(r"Chunk ID: [0-9a-f]{6}\b", "Chunk ID: 0c0c0c")?;
@@ -103,9 +116,12 @@ impl Recorder {
             r"<duration_ms>\d+</duration_ms>",
             "<duration_ms>100</duration_ms>",
         )?;
-        // Claude Code agent ids and run ids.
+        // Claude Code agent ids and run ids (not Vibe's: its entry ids are a word and a
+        // UUID, `assistant-<uuid>`, which the run ids' pattern would cut).
         s.add_counted(r"\ba[0-9a-f]{16}\b", "a")?;
-        s.add_counted(r"\b[0-9a-z]{9}-[0-9a-f]{8}\b", "run")?;
+        if !provider.starts_with("vibe") {
+            s.add_counted(r"\b[0-9a-z]{9}-[0-9a-f]{8}\b", "run")?;
+        }
         // The host's kernel, as `uname -sr` prints it (Claude Code's `osVersion` and
         // system prompt).
         if let Ok(release) = std::fs::read_to_string("/proc/sys/kernel/osrelease") {

@@ -33,6 +33,8 @@ static WORK_DIR_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r#"Current working directory: ([^\\\s"]+)"#,
         // Kimi: ``The current working directory is `/path`.``
         r"current working directory is `([^`\\\s]+)`",
+        // Mistral Vibe: `Absolute path: /path`.
+        r"Absolute path: ([^\\\s]+)",
     ]
     .into_iter()
     .filter_map(|p| Regex::new(p).ok())
@@ -326,7 +328,7 @@ mod tests {
 
     #[test]
     fn work_dir_patterns_compile_and_keep_their_order() {
-        assert_eq!(WORK_DIR_PATTERNS.len(), 8);
+        assert_eq!(WORK_DIR_PATTERNS.len(), 9);
         let body = json!({"system": "<cwd>/b</cwd> Working directory: /a\nmore"});
         assert_eq!(find_work_dir(&body), "/a");
         // Factory Droid's environment reminder.

@@ -244,6 +244,29 @@ mod tests {
         assert_eq!(calls, 1 + BUSY_RETRIES);
     }
 
+    /// Every session of each recorded database is rebuilt as the very document (as JSON,
+    /// key order aside) that `opencode export` printed of it in the same run.
+    #[test]
+    fn every_recorded_session_is_rebuilt_as_its_export() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/opencode-db");
+        let mut compared = 0;
+        for version in ["1.17.19", "1.18.33"] {
+            let folder = fixtures.join(version);
+            let database = Database::open(&folder.join("opencode.db")).unwrap();
+            let exports = std::fs::read_to_string(folder.join("exports.jsonl")).unwrap();
+            let ids = database.sessions().unwrap();
+            assert_eq!(ids.len(), exports.lines().count(), "{version}");
+            for (id, line) in ids.iter().zip(exports.lines()) {
+                let rebuilt: serde_json::Value =
+                    serde_json::from_str(&database.export(id).unwrap()).unwrap();
+                let printed: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(rebuilt, printed, "{version} {id}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 30, "{compared}");
+    }
+
     #[test]
     fn a_path_is_percent_encoded_in_the_uri() {
         let text = uri(Path::new("/tmp/a b/x?y#z%.db"));

@@ -11,6 +11,7 @@ mod columns;
 mod export;
 mod http;
 mod normalize;
+mod opencode_db;
 mod parallel;
 mod recordings;
 mod serve;
@@ -167,6 +168,10 @@ pub struct NormalizeArgs {
     /// beside it (`<session>/subagents/*.jsonl`), which are otherwise joined to it.
     #[arg(long)]
     pub no_siblings: bool,
+    /// With an OpenCode database (`opencode.db`) as the one input: read only the session
+    /// of this id (`ses_…`), as one stream. Without it, each of its sessions is a stream.
+    #[arg(long, value_name = "ID")]
+    pub only_session: Option<String>,
     /// How many files are read at once, with many inputs [default: the cores, or
     /// `RAYON_NUM_THREADS`].
     #[arg(long, value_name = "N")]
@@ -175,7 +180,9 @@ pub struct NormalizeArgs {
     /// files, and directories searched for `*.jsonl` and `*.ndjson` files
     /// (recursively), each file its own stream (dialect detected per file), read in
     /// parallel, written whole one after the other in sorted path order, every call
-    /// with `metadata.source` (the file) and every diagnostic naming its file.
+    /// with `metadata.source` (the file) and every diagnostic naming its file. An
+    /// OpenCode database (`~/.local/share/opencode/opencode.db`, known by its SQLite
+    /// header) is read as many: each session its own stream, `<path>#<session id>`.
     #[arg(value_name = "FILE|DIR")]
     pub inputs: Vec<PathBuf>,
 }
@@ -213,8 +220,9 @@ pub struct ViewArgs {
     #[arg(long, value_name = "PATH|URL", num_args = 0..=1, conflicts_with = "serve")]
     pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively, in
-    /// sorted order); each file is one session. With `--serve`, one file or `-`. With
-    /// `--db`, sessions of the index.
+    /// sorted order); each file is one session, an OpenCode database (`opencode.db`) one
+    /// per session it holds. With `--serve`, one file or `-`. With `--db`, sessions of
+    /// the index.
     #[arg(value_name = "FILE|DIR", required = true)]
     pub inputs: Vec<PathBuf>,
 }
@@ -240,7 +248,8 @@ pub struct StatsArgs {
     #[arg(long, value_name = "PATH|URL", num_args = 0..=1, conflicts_with = "inputs")]
     pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively);
-    /// each file is one session, read in parallel.
+    /// each file is one session, an OpenCode database (`opencode.db`) one per session it
+    /// holds, read in parallel.
     #[arg(value_name = "FILE|DIR", required_unless_present = "db")]
     pub inputs: Vec<PathBuf>,
 }

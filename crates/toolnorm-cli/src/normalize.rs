@@ -11,6 +11,7 @@ use toolnorm_adapters::{
     Stats, Step, StreamEnd, Writer, format_names,
 };
 
+use crate::opencode_db;
 use crate::parallel::Shared;
 use crate::subagents::{self, Files};
 use crate::{ColorChoice, EXIT_UNRECOGNIZED, EXIT_USAGE, NormalizeArgs, ReadArgs, io_message};
@@ -169,7 +170,16 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    if crate::parallel::is_many(&args.inputs) {
+    let database = matches!(args.inputs.as_slice(), [path] if opencode_db::is_sqlite(path));
+    if args.only_session.is_some() && !database {
+        let _ = writeln!(
+            stderr,
+            "toolnorm: --only-session applies to one OpenCode database (opencode.db) as the input"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    // A database's sessions are many streams, unless one is picked.
+    if crate::parallel::is_many(&args.inputs) || (database && args.only_session.is_none()) {
         return crate::parallel::normalize_many(args, stdout, stderr);
     }
     let format = args.format;
@@ -181,12 +191,28 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         }
     };
     let path = args.inputs.first();
-    let name = input_name(path);
+    // The session picked from a database: its export document.
+    let (name, document) = match (path, &args.only_session) {
+        (Some(path), Some(id)) => match opencode_db::document(path, Some(id)) {
+            Ok(document) => (opencode_db::session_name(path, id), document),
+            Err(message) => {
+                let _ = writeln!(stderr, "toolnorm: {}: {message}", path.display());
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+        _ => (input_name(path), None),
+    };
     let siblings = match path {
-        Some(path) if !args.no_siblings && path.as_os_str() != "-" => subagents::siblings(path),
+        Some(path) if !args.no_siblings && document.is_none() && path.as_os_str() != "-" => {
+            subagents::siblings(path)
+        }
         _ => Vec::new(),
     };
-    let mut input = match open_input(path) {
+    let input = match document {
+        Some(bytes) => Ok(Box::new(io::Cursor::new(bytes)) as Box<dyn BufRead + Send>),
+        None => open_input(path),
+    };
+    let mut input = match input {
         Ok(input) => input,
         Err(error) => {
             let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));

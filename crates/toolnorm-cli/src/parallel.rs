@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use toolnorm_adapters::{NormalizerBuilder, Stats};
 
 use crate::normalize::{Ended, Status, Stream, builders, input_name, open_input, run_stream};
+use crate::opencode_db;
 use crate::recordings::expand;
 use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_USAGE, NormalizeArgs, io_message};
@@ -96,7 +97,7 @@ pub(crate) fn normalize_many(
         })
         .collect();
     let files = match expand(&inputs) {
-        Ok(files) => subagents::group(files, !args.no_siblings),
+        Ok(files) => opencode_db::expand(subagents::group(files, !args.no_siblings)),
         Err(message) => return usage(stderr, message),
     };
     let make = match builders(&args.read) {
@@ -279,14 +280,25 @@ impl<W: Write> Written<'_, W> {
 /// everything it writes kept.
 fn one(args: &NormalizeArgs, unit: &Unit, builder: NormalizerBuilder) -> Done {
     let path = &unit.path;
-    let name = input_name(Some(path));
+    let name = match &unit.session {
+        Some(session) => opencode_db::session_name(path, session),
+        None => input_name(Some(path)),
+    };
     let mut stdout = Vec::new();
     let mut stderr = Vec::new();
     let audit = Shared::default();
-    let mut input = match open_input(Some(path)) {
+    // A database's session is its export document; any other file is read as it is.
+    let input = match opencode_db::document(path, unit.session.as_deref()) {
+        Ok(Some(document)) => {
+            Ok(Box::new(io::Cursor::new(document)) as Box<dyn io::BufRead + Send>)
+        }
+        Ok(None) => open_input(Some(path)).map_err(|error| io_message(&error)),
+        Err(message) => Err(message),
+    };
+    let mut input = match input {
         Ok(input) => input,
-        Err(error) => {
-            let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
+        Err(message) => {
+            let _ = writeln!(stderr, "toolnorm: {name}: {message}");
             return Done {
                 stdout,
                 stderr,

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use rayon::prelude::*;
@@ -16,6 +16,7 @@ use toolnorm_adapters::{
 };
 
 use crate::normalize::{builder, open_input, unrecognized};
+use crate::opencode_db;
 use crate::recordings::expand;
 use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_UNRECOGNIZED, EXIT_USAGE, ReadArgs, io_message};
@@ -136,7 +137,7 @@ pub(crate) fn read_each(
         let _ = writeln!(stderr, "toolnorm: {message}");
         ExitCode::from(EXIT_USAGE)
     })?;
-    let files = subagents::group(files, true);
+    let files = opencode_db::expand(subagents::group(files, true));
     let make = || builder(read).unwrap_or_default();
     Ok(load_all(&files, &make))
 }
@@ -158,10 +159,7 @@ pub(crate) fn load_all(
     files: &[Unit],
     builder: &(dyn Fn() -> NormalizerBuilder + Sync),
 ) -> Vec<Result<Session, Failure>> {
-    files
-        .par_iter()
-        .map(|unit| load(&unit.path, &unit.siblings, builder()))
-        .collect()
+    files.par_iter().map(|unit| load(unit, builder())).collect()
 }
 
 /// What one file's steps gave, as they come.
@@ -220,25 +218,32 @@ impl Sink for Collected {
     }
 }
 
-/// Reads one file, and the subagent transcripts joined to it, into a [`Session`].
-pub(crate) fn load(
-    path: &Path,
-    siblings: &[PathBuf],
-    builder: NormalizerBuilder,
-) -> Result<Session, Failure> {
+/// Reads one file, and the subagent transcripts joined to it (or one session of an
+/// OpenCode database), into a [`Session`].
+pub(crate) fn load(unit: &Unit, builder: NormalizerBuilder) -> Result<Session, Failure> {
+    let (path, siblings) = (&unit.path, &unit.siblings);
     let stdin = path.as_os_str() == "-";
-    let source = if stdin {
-        "stdin".to_owned()
-    } else {
-        path.display().to_string()
+    let source = match (&unit.session, stdin) {
+        (Some(session), _) => opencode_db::session_name(path, session),
+        (None, true) => "stdin".to_owned(),
+        (None, false) => path.display().to_string(),
     };
     let failure = |name: &str, error: &io::Error| Failure {
         file: name.to_owned(),
         reason: io_message(error),
         unrecognized: false,
     };
+    let document =
+        opencode_db::document(path, unit.session.as_deref()).map_err(|reason| Failure {
+            file: source.clone(),
+            reason,
+            unrecognized: false,
+        })?;
     let named = (!stdin).then(|| path.to_path_buf());
-    let mut input = open_input(named.as_ref()).map_err(|error| failure(&source, &error))?;
+    let mut input = match document {
+        Some(document) => Box::new(io::Cursor::new(document)) as Box<dyn io::BufRead + Send>,
+        None => open_input(named.as_ref()).map_err(|error| failure(&source, &error))?,
+    };
     let collected = Collected {
         source: source.clone(),
         files: Files(vec![(0, source.clone())]),

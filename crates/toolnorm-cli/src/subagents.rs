@@ -14,6 +14,8 @@ pub(crate) struct Unit {
     pub(crate) path: PathBuf,
     /// Its subagents' transcripts, sorted by path.
     pub(crate) siblings: Vec<PathBuf>,
+    /// The session read from it, when it is an OpenCode database (`opencode_db`).
+    pub(crate) session: Option<String>,
 }
 
 /// The subagent transcripts beside `path` (`<session>.jsonl`):
@@ -58,6 +60,7 @@ pub(crate) fn group(files: Vec<PathBuf>, join: bool) -> Vec<Unit> {
         .map(|path| Unit {
             siblings: if join { siblings(&path) } else { Vec::new() },
             path,
+            session: None,
         })
         .collect();
     let taken: HashSet<PathBuf> = units

@@ -77,6 +77,9 @@ pub fn render(root: &Path) -> Result<String, Error> {
     for dialect in &dialects {
         for store in dialect.stores() {
             let folder = match store.env {
+                Some(env) if !store.env_subfolder.is_empty() => {
+                    format!("`~/{}` (or `${env}/{}`)", store.folder, store.env_subfolder)
+                }
                 Some(env) => format!("`~/{}` (or `${env}`)", store.folder),
                 None => format!("`~/{}`", store.folder),
             };

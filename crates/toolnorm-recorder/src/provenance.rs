@@ -21,6 +21,31 @@ pub struct Provenance {
     /// CLI that cannot run here, or a stream recorded by hand.
     #[serde(default)]
     pub sample: Vec<Sample>,
+    /// One entry per database fixture: an agent's session store as it wrote it, with the
+    /// agent's own export of each session beside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub database: Vec<Database>,
+}
+
+/// Where a database fixture came from (`opencode-db/<version>/opencode.db`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Database {
+    /// Path of the database, relative to `fixtures/`.
+    pub path: String,
+    /// Path of the agent's export of each of its sessions, one JSON document a line in
+    /// the database's order, relative to `fixtures/`.
+    pub exports: String,
+    /// npm package of the CLI that wrote it.
+    pub cli: String,
+    /// Version of that CLI.
+    pub version: String,
+    /// The scenarios run into it, in order.
+    pub scenarios: Vec<String>,
+    /// How many sessions it holds (the lines of `exports`).
+    pub sessions: usize,
+    /// The commands that were run.
+    pub command: String,
 }
 
 /// Where a fixture that `toolnorm-record` did not record came from.
@@ -106,6 +131,13 @@ impl Provenance {
         self.fixture.retain(|e| e.path != entry.path);
         self.fixture.push(entry);
         self.fixture.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+
+    /// Inserts or replaces a database entry (by path), keeping them sorted.
+    pub fn upsert_database(&mut self, database: Database) {
+        self.database.retain(|d| d.path != database.path);
+        self.database.push(database);
+        self.database.sort_by(|a, b| a.path.cmp(&b.path));
     }
 
     /// Writes the file.

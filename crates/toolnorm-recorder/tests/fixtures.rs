@@ -163,6 +163,62 @@ fn fixtures_match_provenance() -> Result<(), Box<dyn std::error::Error>> {
             sample.path
         );
     }
+    // A database fixture: the database as the agent wrote it, and the agent's export of
+    // each of its sessions, one document a line.
+    for database in &prov.database {
+        let header = std::fs::read(fixtures.join(&database.path))
+            .map_err(|err| format!("{}: {err}", database.path))?;
+        assert!(
+            header.starts_with(b"SQLite format 3\0"),
+            "{}: not an SQLite database",
+            database.path
+        );
+        assert!(
+            listed.insert(database.exports.clone()),
+            "{} listed twice",
+            database.exports
+        );
+        let text = std::fs::read_to_string(fixtures.join(&database.exports))
+            .map_err(|err| format!("{}: {err}", database.exports))?;
+        for (i, line) in text.lines().enumerate() {
+            serde_json::from_str::<serde_json::Value>(line)
+                .map_err(|err| format!("{} line {}: {err}", database.exports, i + 1))?;
+        }
+        assert_eq!(
+            text.lines().count(),
+            database.sessions,
+            "{}: one export per session",
+            database.exports
+        );
+        let pinned = prov.cli.values().any(|c| c.package == database.cli);
+        assert!(
+            pinned,
+            "{}: CLI {} missing from [cli]",
+            database.path, database.cli
+        );
+        assert!(
+            database
+                .path
+                .starts_with(&format!("opencode-db/{}/", database.version)),
+            "{}: not under opencode-db/<version>/",
+            database.path
+        );
+        for name in &database.scenarios {
+            assert!(
+                root.join(format!("crates/toolnorm-recorder/scenarios/{name}.toml"))
+                    .is_file(),
+                "{}: unknown scenario {name}",
+                database.path
+            );
+        }
+        for needle in ["/work/scratch", "/tmp/toolnorm-record", "/runs/"] {
+            assert!(
+                !text.contains(needle),
+                "{}: un-normalized scratch path {needle}",
+                database.exports
+            );
+        }
+    }
     let mut files = Vec::new();
     jsonl_files(&fixtures, &mut files);
     for f in files {

@@ -19,6 +19,7 @@ use super::stores;
 use super::write;
 use crate::export::otlp::{Exporter, Target};
 use crate::normalize::builders;
+use crate::opencode_db;
 use crate::recordings::expand;
 use crate::sessions::{Failure, Session, load};
 use crate::subagents::{self, Unit};
@@ -131,7 +132,7 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
 
 /// One incremental run into the index `args` names: the index's path, what the run did,
 /// and the exit status (not 0 when a file could not be read; each such file is named on
-/// `stderr`). `progress` draws a bar on a terminal.
+/// `stderr`). `progress` draws a bar on a terminal and names the databases not indexed.
 pub(crate) fn update(
     args: &IndexArgs,
     stderr: &mut impl Write,
@@ -152,7 +153,21 @@ pub(crate) fn update(
     } else {
         expand(&args.paths)?
     };
-    let units = subagents::group(files, true);
+    // The index keeps sessions of files of lines: an OpenCode database, many sessions in
+    // one file that changes in place, is left to `normalize`, `stats` and `view`.
+    let (databases, units): (Vec<Unit>, Vec<Unit>) = subagents::group(files, true)
+        .into_iter()
+        .partition(|unit| opencode_db::is_sqlite(&unit.path));
+    if progress {
+        for database in &databases {
+            let _ = writeln!(
+                stderr,
+                "toolnorm: {}: an OpenCode database: not indexed (`toolnorm stats`, `view` \
+                 and `normalize` read its sessions)",
+                database.path.display()
+            );
+        }
+    }
     let exporter = match &args.otlp_endpoint {
         Some(url) => {
             let env = |name: &str| std::env::var(name).ok();
@@ -205,7 +220,7 @@ pub(crate) fn update(
     for batch in to_read.chunks(BATCH) {
         let read: Vec<Result<Session, Failure>> = batch
             .par_iter()
-            .map(|(unit, _, _, _)| load(&unit.path, &unit.siblings, make()))
+            .map(|(unit, _, _, _)| load(unit, make()))
             .collect();
         let written = index.transaction(|transaction| {
             let mut batch_counts = Counts::default();

@@ -28,6 +28,21 @@ pub(crate) fn discover(
     for dialect in Dialect::all() {
         for store in dialect.stores() {
             let root = folder(store, home, env);
+            // One file (OpenCode's database): no folder to walk.
+            if store.is_one_file() {
+                let path = root.join(store.files);
+                if let Ok(metadata) = std::fs::metadata(&path)
+                    && metadata.is_file()
+                {
+                    found.push(Found {
+                        dialect,
+                        path,
+                        bytes: metadata.len(),
+                        modified: metadata.modified().ok(),
+                    });
+                }
+                continue;
+            }
             let matcher = matcher(store)?;
             for entry in walkdir::WalkDir::new(&root).follow_links(true) {
                 // A store that is not there, or a folder that cannot be read, has no
@@ -58,10 +73,12 @@ pub(crate) fn discover(
 }
 
 /// The folders of every dialect's stores under `home` (`env` reads the variables that
-/// move a store), each once, whether or not it is there.
+/// move a store), each once, whether or not it is there. A store that is one database
+/// (OpenCode's) is not among them: the index does not hold its sessions.
 pub(crate) fn roots(home: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = Dialect::all()
         .flat_map(|dialect| dialect.stores())
+        .filter(|store| !store.is_one_file())
         .map(|store| folder(store, home, env))
         .collect();
     roots.sort();
@@ -69,13 +86,15 @@ pub(crate) fn roots(home: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> Vec<
     roots
 }
 
-/// The folder of `store`: the one its variable names when set, else under `home`.
+/// The folder of `store`: the one its variable names (or its subfolder) when set, else
+/// under `home`.
 fn folder(store: &Store, home: &Path, env: &dyn Fn(&str) -> Option<OsString>) -> PathBuf {
-    store
-        .env
-        .and_then(env)
-        .filter(|value| !value.is_empty())
-        .map_or_else(|| home.join(store.folder), PathBuf::from)
+    let named = store.env.and_then(env).filter(|value| !value.is_empty());
+    match named {
+        None => home.join(store.folder),
+        Some(value) if store.env_subfolder.is_empty() => PathBuf::from(value),
+        Some(value) => PathBuf::from(value).join(store.env_subfolder),
+    }
 }
 
 /// The store's glob: `*` within a path segment, `**` across them.
@@ -128,6 +147,8 @@ mod tests {
             ".factory/sessions/w/s.jsonl",
             ".vibe/logs/session/unified/s/journal/1.jsonl",
             ".vibe/logs/session/unified/s/meta.json",
+            ".local/share/opencode/opencode.db",
+            ".local/share/opencode/storage/session/x.json",
         ] {
             touch(&home, relative);
         }
@@ -162,6 +183,7 @@ mod tests {
             ("copilot", ".copilot/session-state/s/events.jsonl"),
             ("droid-session", ".factory/sessions/w/s.jsonl"),
             ("gemini-cli", ".gemini/tmp/abc/chats/session-1.jsonl"),
+            ("opencode-export", ".local/share/opencode/opencode.db"),
             ("pi-session", ".pi/agent/sessions/--work--/s.jsonl"),
             ("qwen-code-session", ".qwen/projects/p/chats/s.jsonl"),
             (
@@ -181,6 +203,15 @@ mod tests {
             "elsewhere/codex/sessions/2026/01/02/rollout-y.jsonl".to_owned()
         )));
         assert!(!moved.iter().any(|(_, path)| path.starts_with(".codex")));
+        // XDG_DATA_HOME moves OpenCode's database to its `opencode` folder.
+        let data = home.join("data");
+        touch(&data, "opencode/opencode.db");
+        let moved = names(&|name| (name == "XDG_DATA_HOME").then(|| data.clone().into()));
+        assert!(moved.contains(&(
+            "opencode-export".to_owned(),
+            "data/opencode/opencode.db".to_owned()
+        )));
+        assert!(!moved.iter().any(|(_, path)| path.starts_with(".local")));
         std::fs::remove_dir_all(&home).unwrap();
     }
 }

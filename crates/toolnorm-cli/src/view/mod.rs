@@ -96,6 +96,19 @@ pub fn view(args: &ViewArgs, stdout: impl Write, stderr: &mut impl Write) -> Exi
         return ExitCode::from(EXIT_USAGE);
     }
     if args.serve {
+        // `--serve` follows one file of lines as it grows.
+        if let Some(path) = args
+            .inputs
+            .iter()
+            .find(|path| crate::opencode_db::is_sqlite(path))
+        {
+            let _ = writeln!(
+                stderr,
+                "toolnorm: {}: an OpenCode database is shown without --serve",
+                path.display()
+            );
+            return ExitCode::from(EXIT_USAGE);
+        }
         return serve::serve(args, stderr);
     }
     let read = match &args.db {

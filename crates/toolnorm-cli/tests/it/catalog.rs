@@ -19,7 +19,8 @@ fn toolnorm() -> Command {
     command
         .current_dir(root())
         .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR");
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("XDG_DATA_HOME");
     command
 }
 

@@ -9,6 +9,7 @@ mod databases;
 mod export;
 mod live;
 mod many;
+mod opencode_db;
 mod output_cap;
 mod pretty;
 mod redact;

@@ -75,6 +75,13 @@ enum Cmd {
     },
     /// List scenarios and the providers that record them.
     List,
+    /// Record OpenCode's session database: the scenarios through `opencode run`, all into
+    /// one `opencode.db`, and `opencode export` of each session
+    /// (`fixtures/opencode-db/<version>/`).
+    OpencodeDb {
+        /// Scenario names (default: every scenario `opencode-run` records).
+        scenarios: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -125,7 +132,35 @@ fn real_main() -> Result<ExitCode> {
         port: server.port(),
         timeout: Duration::from_secs(args.timeout),
         versioned: args.versioned,
+        data_home: None,
     };
+    if let Cmd::OpencodeDb { scenarios: names } = &args.cmd {
+        let chosen: Vec<&scenario::Scenario> = if names.is_empty() {
+            scenarios
+                .values()
+                .filter(|s| s.applies_to("opencode-run"))
+                .collect()
+        } else {
+            names
+                .iter()
+                .map(|name| {
+                    scenarios
+                        .get(name)
+                        .ok_or_else(|| Error::NotFound(format!("unknown scenario {name}")))
+                })
+                .collect::<Result<_>>()?
+        };
+        let database = rec.opencode_db(&chosen)?;
+        eprintln!(
+            "recorded {} ({} sessions) and {}",
+            database.path, database.sessions, database.exports
+        );
+        let prov_path = root.join("fixtures/PROVENANCE.toml");
+        let mut prov = Provenance::load(&prov_path)?;
+        prov.upsert_database(database);
+        prov.save(&prov_path)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let jobs: Vec<(String, String)> = match &args.cmd {
         Cmd::Record {
             provider,
@@ -160,7 +195,7 @@ fn real_main() -> Result<ExitCode> {
                     .map(|s| ((*p).to_owned(), s.name.clone()))
             })
             .collect(),
-        Cmd::Serve | Cmd::List => Vec::new(),
+        Cmd::Serve | Cmd::List | Cmd::OpencodeDb { .. } => Vec::new(),
     };
     let prov_path = root.join("fixtures/PROVENANCE.toml");
     let mut prov = Provenance::load(&prov_path)?;

@@ -35,7 +35,7 @@ pub(super) fn sessions(events: &[String]) -> Vec<String> {
 
 /// A JSON text on one line: the whitespace outside strings left out, every other byte
 /// as it was (key order, numbers and escapes are the CLI's).
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let (mut in_string, mut escaped) = (false, false);
     for c in text.chars() {

@@ -1,7 +1,8 @@
 //! Drivers: run each real CLI against the mock model and capture its stream.
 //!
 //! One file per CLI driver (`claude`, `codex`, `appserver`, `opencode`,
-//! `serve` with the `export` of the sessions it stored, `acp`, `gemini`, `qwen`, `pi`), the runners they share (`oneshot` for a CLI that prints
+//! `serve` with the `export` of the sessions it stored, `opencode_db` for OpenCode's
+//! session database, `acp`, `gemini`, `qwen`, `pi`), the runners they share (`oneshot` for a CLI that prints
 //! its stream and exits, `jsonrpc` for a conversation over stdio), the clean
 //! environment every CLI runs in (`sandbox`) and the substitutions that make a
 //! capture stable (`substitutions`).
@@ -40,6 +41,7 @@ mod kimi;
 mod kimi_rpc;
 mod oneshot;
 mod opencode;
+pub mod opencode_db;
 mod pi;
 mod qwen;
 mod sandbox;
@@ -68,6 +70,9 @@ pub struct Recorder {
     pub timeout: Duration,
     /// Write into `fixtures/<provider>@<version>/` (an older CLI beside the pinned one).
     pub versioned: bool,
+    /// The CLIs' data folder (`XDG_DATA_HOME`) when the runs share one, instead of each
+    /// run's own under its HOME (the OpenCode database recording, [`opencode_db`]).
+    pub data_home: Option<PathBuf>,
 }
 
 /// A raw capture before normalization.

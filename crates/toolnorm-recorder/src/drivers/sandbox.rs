@@ -65,6 +65,9 @@ impl Recorder {
             .env("NO_PROXY", "127.0.0.1,localhost")
             .env("no_proxy", "127.0.0.1,localhost")
             .current_dir(&dirs.work);
+        if let Some(data) = &self.data_home {
+            cmd.env("XDG_DATA_HOME", data);
+        }
         let _ = std::fs::create_dir_all(dirs.root.join("tmp"));
         cmd
     }

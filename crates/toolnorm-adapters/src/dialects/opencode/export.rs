@@ -43,7 +43,10 @@ pub(crate) const ENTRY: Entry = Entry {
     // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
     recordings: &["opencode-serve"],
     agent_version: "",
-    stores: &[],
+    // Its database (OpenCode 1.1x and later), whose sessions the command reads as
+    // exports.
+    stores: &[crate::Store::at(".local/share/opencode", "opencode.db")
+        .or_env_subfolder("XDG_DATA_HOME", "opencode")],
 };
 
 /// Whether a line is an export: `info` and `messages` at the top level, and no `type`.

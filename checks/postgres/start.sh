@@ -13,7 +13,9 @@ if ! ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
 fi
 bin="$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")"
 data="${TMPDIR:-/tmp}/toolnorm-postgres"
-rm -rf "$data"
+# A server started before from the same folder is stopped first: its files would go from
+# under it.
+"$(dirname "$0")/stop.sh"
 mkdir -p "$data"
 # The server refuses to run as root: as root, it runs as Debian's `postgres` user.
 as=()

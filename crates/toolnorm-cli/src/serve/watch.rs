@@ -128,8 +128,19 @@ impl Watching {
     }
 
     /// Watches every awaited folder that is now there, with everything under it, and the
-    /// nearest folder that is there of each one still awaited.
+    /// nearest folder that is there of each one still awaited. A folder can appear
+    /// between a look and the watch set on its parent (an agent creating its store, a
+    /// level at a time): the look is taken again until it finds what it watches.
     fn refresh(&mut self) {
+        for _ in 0..32 {
+            if !self.look() {
+                break;
+            }
+        }
+    }
+
+    /// One look: whether it watched anything new.
+    fn look(&mut self) -> bool {
         let (awaited, ancestors) = {
             let scope = self.scope.lock().unwrap_or_else(PoisonError::into_inner);
             (scope.awaited.clone(), scope.ancestors.clone())
@@ -165,10 +176,12 @@ impl Watching {
                 eprintln!("toolnorm: watching {}: {error}", ancestor.display());
             }
         }
+        let changed = !folders.is_empty() || nearest != ancestors;
         let mut scope = self.scope.lock().unwrap_or_else(PoisonError::into_inner);
         scope.folders.extend(folders);
         scope.awaited = still;
         scope.ancestors = nearest;
+        changed
     }
 }
 

@@ -378,6 +378,8 @@ fn a_store_that_appears_while_serving_is_watched() {
         home.as_os_str(),
     ]);
     let mut events = server.events();
+    // The agent is used a moment after the server started.
+    std::thread::sleep(Duration::from_millis(500));
     // A file of no store in the home folder is not a session.
     std::fs::write(home.join(".bash_history"), "ls\n").unwrap();
     let sessions = home.join(".pi/agent/sessions/--work--");

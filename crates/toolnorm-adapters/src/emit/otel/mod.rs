@@ -318,13 +318,15 @@ impl OtelEmitter {
         span::call_span(call, place, times, dialect, self.options.content)
     }
 
-    /// Notes a snapshot of `call` at `position`; a subagent call (a possible parent) not
-    /// yet settled is placed again (its parent or session may have come with it).
+    /// Notes a snapshot of `call` at `position`. A call is placed when first seen, since
+    /// any call may turn out to be a parent (a subagent's, a code-mode program's); a
+    /// subagent call not yet settled is placed again (its parent or session may have come
+    /// with it).
     fn observe(&mut self, call: &Fields<'_>, position: u64) {
-        let settled = match self.calls.get_mut(call.id) {
+        let (settled, first) = match self.calls.get_mut(call.id) {
             Some(seen) => {
                 seen.last = position;
-                seen.settled
+                (seen.settled, false)
             }
             None => {
                 let seen = Seen {
@@ -335,10 +337,10 @@ impl OtelEmitter {
                     children_end: 0,
                 };
                 self.calls.insert(call.id.to_owned(), seen);
-                false
+                (false, true)
             }
         };
-        if call.kind == ToolKind::Subagent && !settled {
+        if first || (call.kind == ToolKind::Subagent && !settled) {
             let placed = self.place(call);
             if let Some(seen) = self.calls.get_mut(call.id) {
                 seen.place = Some(placed);
@@ -562,6 +564,36 @@ mod tests {
         let root = &spans(emitter.finish(&[]))[0];
         assert_eq!(task_span.parent_span_id, root.span_id);
         assert!(root.parent_span_id.is_empty());
+    }
+
+    #[test]
+    fn a_call_of_any_kind_parents_the_calls_that_name_it() {
+        // A code-mode program's calls name the program's call as their parent.
+        let mut emitter = OtelEmitter::new(OtelOptions::default());
+        let program = ToolCall::start("program", "run_typescript", ToolKind::Unknown);
+        assert!(emitter.part(&program.to_part()).is_none());
+        let mut metadata = toolnorm::JsonObject::new();
+        metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), json!("program"));
+        let child =
+            ToolCall::start("child", "mcp_toolbox.echo", ToolKind::Mcp).with_metadata(metadata);
+        let child_done = emitter
+            .part(
+                &child
+                    .complete(Completion::with_output("ping".into()))
+                    .to_part(),
+            )
+            .unwrap();
+        let program_done = emitter
+            .part(
+                &program
+                    .complete(Completion::with_output("ping".into()))
+                    .to_part(),
+            )
+            .unwrap();
+        let child_span = &spans(vec![child_done])[0];
+        let program_span = &spans(vec![program_done])[0];
+        assert_eq!(child_span.parent_span_id, program_span.span_id);
+        assert_eq!(child_span.trace_id, program_span.trace_id);
     }
 
     #[test]

@@ -103,6 +103,7 @@ pub use error::Error;
 #[cfg(feature = "otel")]
 pub use opentelemetry_proto as otlp;
 pub use pipeline::{DETECTION_WINDOW, Normalizer, NormalizerBuilder, Stats, Step};
+pub use read::log_line::{LogLines, is_log_line};
 pub use read_options::{ReadOptions, Reading, Toml};
 pub use redact::Redactor;
 pub use rules::{TitleRules, ToolRef};

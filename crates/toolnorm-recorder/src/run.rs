@@ -149,6 +149,17 @@ pub fn run(
     timeout: Duration,
     interrupt: Option<(Duration, Trigger<'_>)>,
 ) -> Result<Captured> {
+    run_with(cmd, timeout, interrupt, false)
+}
+
+/// [`run`], with the stderr lines among the stdout ones when `merge_stderr` (in the
+/// order they arrived, to the 20 ms the loop waits), as `2>&1` captures them.
+pub fn run_with(
+    cmd: &mut Command,
+    timeout: Duration,
+    interrupt: Option<(Duration, Trigger<'_>)>,
+    merge_stderr: bool,
+) -> Result<Captured> {
     let (mut child, orx, erx) = spawn_lines(cmd, false)?;
     let start = Instant::now();
     let mut cap = Captured::default();
@@ -165,7 +176,10 @@ pub fn run(
             cap.stdout.push(l);
         }
         while let Ok(l) = erx.try_recv() {
-            cap.stderr.push(l);
+            match merge_stderr {
+                true => cap.stdout.push(l),
+                false => cap.stderr.push(l),
+            }
         }
         if let Some(t) = fire_at
             && !fired
@@ -193,7 +207,10 @@ pub fn run(
         cap.stdout.push(l);
     }
     while let Ok(l) = erx.try_recv() {
-        cap.stderr.push(l);
+        match merge_stderr {
+            true => cap.stdout.push(l),
+            false => cap.stderr.push(l),
+        }
     }
     Ok(cap)
 }

@@ -86,6 +86,13 @@ pub struct Options {
     /// Drivers that must not record this scenario even though the dialect has turns.
     #[serde(default)]
     pub skip: Vec<String>,
+    /// The only drivers that record this scenario (when not empty).
+    #[serde(default)]
+    pub only: Vec<String>,
+    /// OpenCode and Kilo one-shot runs: `--print-logs`, and the logger's lines (on
+    /// stderr) kept in the recording among the events, as a capture with `2>&1` has them.
+    #[serde(default)]
+    pub print_logs: bool,
     /// Claude Code: pass `--include-partial-messages`.
     #[serde(default)]
     pub partial_messages: bool,
@@ -279,7 +286,9 @@ impl Scenario {
 
     /// Whether a driver (by provider directory name) records this scenario.
     pub fn applies_to(&self, provider: &str) -> bool {
-        if self.options.skip.iter().any(|s| s == provider) {
+        if self.options.skip.iter().any(|s| s == provider)
+            || (!self.options.only.is_empty() && !self.options.only.iter().any(|s| s == provider))
+        {
             return false;
         }
         // An agent's own turns apply to the provider directories named after it.

@@ -28,6 +28,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::{self, detect_line};
 use crate::read::encoding::Decoding;
 use crate::read::lines::Lines;
+use crate::read::log_line::LogLines;
 use crate::read::surrogates;
 use crate::rules::TitleRules;
 use crate::track::{Facts, Tracker};
@@ -130,6 +131,8 @@ struct Core {
     final_cap: Option<usize>,
     /// The strings cut from long lines lately.
     recent: RecentCuts,
+    /// Tells the lines a logger or the agent's runtime wrote among the events.
+    log_lines: LogLines,
     /// The version of the agent that wrote the stream, once a line said it.
     agent_version: Option<String>,
     /// An indented JSON document being read (`opencode export`): its lines so far.
@@ -255,6 +258,7 @@ impl Normalizer {
                 audit: settings.audit.map(Audit::new),
                 final_cap,
                 recent: RecentCuts::default(),
+                log_lines: LogLines::default(),
                 agent_version: None,
                 document: Document::default(),
                 rejected: Vec::new(),
@@ -428,7 +432,8 @@ impl Core {
         on_step: &mut dyn FnMut(Step<'_>),
     ) {
         // A blank line carries nothing: it is skipped (and still counted).
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+        // So is a logger's line among the events (an agent's logs captured with them).
+        if bytes.iter().all(u8::is_ascii_whitespace) || self.log_lines.take(bytes) {
             self.stats.known_lines += 1;
             return;
         }

@@ -1,9 +1,10 @@
 //! Reading wire data: its text encoding (UTF-8, or UTF-16 read as UTF-8), lines (a long
 //! one read as a stream, its over-long strings cut when asked; several events on one line
 //! read apart), JSON lines with diagnostics that say what is wrong, and tool input that is
-//! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, and the top-level
-//! keys of a line that the dialects' claims read, and values read with their generated
-//! type when they lack a field it requires (the gap filled and told, `tolerant`).
+//! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, the top-level
+//! keys of a line that the dialects' claims read, a logger's lines among the events, and
+//! values read with their generated type when they lack a field it requires (the gap
+//! filled and told, `tolerant`).
 
 #[cfg(any(
     feature = "claude-code",
@@ -20,6 +21,7 @@ pub mod glued;
 pub mod json;
 pub mod line_keys;
 pub mod lines;
+pub mod log_line;
 pub mod partial_json;
 #[cfg(test)]
 pub(crate) mod scan_check;

@@ -615,10 +615,13 @@ fn check_provider(provider: &Path, check: fn(&Value) -> Check, tally: &mut Tally
                 continue;
             }
         };
+        // The CLI's logs among the events (a capture with `2>&1`) are not wire values.
+        let mut logs = toolnorm_adapters::LogLines::default();
         for (n, line) in text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
+            .filter(|(_, l)| !logs.take(l.as_bytes()))
         {
             let at = format!("{}:{}", file.display(), n + 1);
             let outcome = serde_json::from_str::<Value>(line)
@@ -636,7 +639,8 @@ fn check_provider(provider: &Path, check: fn(&Value) -> Check, tally: &mut Tally
 
 /// Every line of the `.jsonl` recordings in the folders of `fixtures/` whose name `keep`
 /// accepts (a source's folder and its `@<version>` ones), in path order, parsed: each as
-/// `(file:line, value)`. A line that is not JSON goes to `failures`.
+/// `(file:line, value)`. A line that is not JSON goes to `failures`, unless it is the CLI's
+/// log line.
 fn recorded_lines(keep: impl Fn(&str) -> bool, failures: &mut Vec<String>) -> Vec<(String, Value)> {
     let root = toolnorm_codegen::default_repo_root().join("fixtures");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -657,10 +661,12 @@ fn recorded_lines(keep: impl Fn(&str) -> bool, failures: &mut Vec<String>) -> Ve
     let mut lines = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let mut logs = toolnorm_adapters::LogLines::default();
         for (n, line) in text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
+            .filter(|(_, l)| !logs.take(l.as_bytes()))
         {
             let at = format!("{}:{}", file.display(), n + 1);
             match serde_json::from_str::<Value>(line) {

@@ -39,12 +39,15 @@ impl Recorder {
         run: &OneShot<'_>,
     ) -> Result<Raw> {
         cmd.args(&run.args);
+        if sc.options.print_logs {
+            cmd.arg("--print-logs");
+        }
         let trigger = |l: &str| l.contains(run.trigger);
         let interrupt = sc
             .options
             .interrupt_after_ms
             .map(|ms| (Duration::from_millis(ms), &trigger as run::Trigger<'_>));
-        let cap = run::run(&mut cmd, self.timeout, interrupt)?;
+        let cap = run::run_with(&mut cmd, self.timeout, interrupt, sc.options.print_logs)?;
         run::write_lines(&dirs.root.join("stderr.log"), &cap.stderr)?;
         if cap.timed_out {
             return Err(Error::Recording {
@@ -60,10 +63,15 @@ impl Recorder {
         Ok(Raw {
             lines: cap.stdout,
             command: format!(
-                "{} {}{}",
+                "{} {}{}{}",
                 run.program,
                 shell_join(&run.args),
-                run.shown_suffix
+                run.shown_suffix,
+                if sc.options.print_logs {
+                    " --print-logs 2>&1"
+                } else {
+                    ""
+                }
             ),
             extras: Vec::new(),
             session: Vec::new(),

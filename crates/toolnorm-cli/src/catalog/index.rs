@@ -1,7 +1,10 @@
 //! `toolnorm index`: every session file of the agents' stores (or the paths named) read
 //! into the index, incrementally: a file whose size and modification time are as when it
 //! was read is not read again; one that grew, or was rewritten or cut, is read again
-//! whole, its rows replaced; a session whose file is gone is dropped.
+//! whole, its rows replaced; a session whose file is gone is dropped. Each session of an
+//! OpenCode database is one (`<database>#<session>`), stamped by its rows (the length of
+//! their data, their last update): read again when its stamp changed, dropped when the
+//! database no longer holds it.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -132,7 +135,7 @@ fn run(args: &IndexArgs, stderr: &mut impl Write) -> Result<ExitCode, String> {
 
 /// One incremental run into the index `args` names: the index's path, what the run did,
 /// and the exit status (not 0 when a file could not be read; each such file is named on
-/// `stderr`). `progress` draws a bar on a terminal and names the databases not indexed.
+/// `stderr`). `progress` draws a bar on a terminal.
 pub(crate) fn update(
     args: &IndexArgs,
     stderr: &mut impl Write,
@@ -151,21 +154,37 @@ pub(crate) fn update(
             .map(|found| found.path)
             .collect()
     } else {
+        // Stored absolute: a run from another folder finds the same files.
         expand(&args.paths)?
+            .into_iter()
+            .map(|path| std::path::absolute(&path).unwrap_or(path))
+            .collect()
     };
-    // The index keeps sessions of files of lines: an OpenCode database, many sessions in
-    // one file that changes in place, is left to `normalize`, `stats` and `view`.
-    let (databases, units): (Vec<Unit>, Vec<Unit>) = subagents::group(files, true)
+    // An OpenCode database is one unit per session, each stamped by its rows.
+    let (databases, files): (Vec<Unit>, Vec<Unit>) = subagents::group(files, true)
         .into_iter()
         .partition(|unit| opencode_db::is_sqlite(&unit.path));
-    if progress {
-        for database in &databases {
-            let _ = writeln!(
-                stderr,
-                "toolnorm: {}: an OpenCode database: not indexed (`toolnorm stats`, `view` \
-                 and `normalize` read its sessions)",
-                database.path.display()
-            );
+    let mut units: Vec<(Unit, Vec<FileState>)> = files
+        .into_iter()
+        .map(|unit| {
+            let states = states(&unit);
+            (unit, states)
+        })
+        .collect();
+    let mut databases_read = HashSet::new();
+    let mut status = ExitCode::SUCCESS;
+    let mut unread_databases = 0;
+    for database in databases {
+        match database_sessions(&database.path) {
+            Ok(sessions) => {
+                databases_read.insert(database.path.display().to_string());
+                units.extend(sessions);
+            }
+            Err(reason) => {
+                let _ = writeln!(stderr, "toolnorm: {}: {reason}", database.path.display());
+                status = ExitCode::from(EXIT_USAGE);
+                unread_databases += 1;
+            }
         }
     }
     let exporter = match &args.otlp_endpoint {
@@ -180,15 +199,19 @@ pub(crate) fn update(
         None => None,
     };
     let mut index = Index::open(args.db.as_deref())?;
-    let mut counts = Counts::default();
-    let mut status = ExitCode::SUCCESS;
+    let mut counts = Counts {
+        unread: unread_databases,
+        ..Counts::default()
+    };
     // Which sessions to read, and why.
     let mut to_read = Vec::new();
     let mut seen = HashSet::new();
     let stored = index.file_states().map_err(|error| index.fail(error))?;
-    for unit in units {
-        let states = states(&unit);
-        let key = unit.path.display().to_string();
+    for (unit, states) in units {
+        let key = match &unit.session {
+            Some(session) => opencode_db::session_name(&unit.path, session),
+            None => unit.path.display().to_string(),
+        };
         let before = stored.get(&key);
         match change(before.map(Vec::as_slice), &states) {
             None => counts.unchanged += 1,
@@ -273,12 +296,18 @@ pub(crate) fn update(
         }
     }
     progress.finish_and_clear();
-    // Sessions whose file is gone.
+    // Sessions whose file is gone, or no longer in a database read now.
     let gone: Vec<String> = index
         .paths()
         .map_err(|error| index.fail(error))?
         .into_iter()
-        .filter(|stored| !seen.contains(stored) && !Path::new(stored).exists())
+        .filter(|stored| {
+            !seen.contains(stored)
+                && match database_of(stored) {
+                    Some(database) => databases_read.contains(database),
+                    None => !Path::new(stored).exists(),
+                }
+        })
         .collect();
     index.transaction(|transaction| {
         for stored in &gone {
@@ -333,6 +362,37 @@ fn add(total: &mut Counts, batch: &Counts) {
 }
 
 /// The state of a session's files now: its own, then its subagents' transcripts.
+/// The sessions of an OpenCode database, each a unit with its stamp as its state (the
+/// length of its rows' data as its size, their last update as its time).
+fn database_sessions(path: &Path) -> Result<Vec<(Unit, Vec<FileState>)>, String> {
+    let stamps = opencode_db::Database::open(path)?.session_stamps()?;
+    Ok(stamps
+        .into_iter()
+        .map(|(session, bytes, updated_ms)| {
+            let state = FileState {
+                path: PathBuf::from(opencode_db::session_name(path, &session)),
+                bytes,
+                modified_ns: u64::try_from(updated_ms)
+                    .ok()
+                    .and_then(|ms| ms.checked_mul(1_000_000)),
+            };
+            let unit = Unit {
+                path: path.to_path_buf(),
+                siblings: Vec::new(),
+                session: Some(session),
+            };
+            (unit, vec![state])
+        })
+        .collect())
+}
+
+/// The database a stored session of an OpenCode database was read from
+/// (`<database>#<session>`), when that file is one still.
+fn database_of(stored: &str) -> Option<&str> {
+    let (database, _) = stored.rsplit_once('#')?;
+    opencode_db::is_sqlite(Path::new(database)).then_some(database)
+}
+
 fn states(unit: &Unit) -> Vec<FileState> {
     std::iter::once(&unit.path)
         .chain(&unit.siblings)

@@ -105,6 +105,17 @@ impl Database {
         retry(|| rows::session_ids(&self.connection)).map_err(|error| failed(&error))
     }
 
+    /// Its sessions, oldest first, each with a stamp of what it holds now (the length of
+    /// its rows' data, and when they were last updated, in milliseconds): a session whose
+    /// stamp is the same holds the same.
+    pub(crate) fn session_stamps(&self) -> Result<Vec<(String, u64, i64)>, String> {
+        retry(|| {
+            let transaction = self.connection.unchecked_transaction()?;
+            rows::session_stamps(&transaction)
+        })
+        .map_err(|error| failed(&error))
+    }
+
     /// Session `id` as `opencode export <id>` prints it, on one line; when there is no
     /// such session, an error naming it and the sessions there are.
     pub(crate) fn export(&self, id: &str) -> Result<String, String> {

@@ -29,6 +29,30 @@ pub(super) fn session_ids(connection: &Connection) -> rusqlite::Result<Vec<Strin
     ids.collect()
 }
 
+/// Every session id, in the order created, with a stamp of what its rows hold now: the
+/// length of its messages' and parts' data, and the last time any of its rows (the
+/// session's, its messages', its parts') was updated, in milliseconds. A session whose
+/// stamp is as before holds what it held.
+pub(super) fn session_stamps(connection: &Connection) -> rusqlite::Result<Vec<(String, u64, i64)>> {
+    let mut statement = connection.prepare(
+        "SELECT s.id, \
+           coalesce((SELECT sum(length(data)) FROM message WHERE session_id = s.id), 0) \
+           + coalesce((SELECT sum(length(data)) FROM part WHERE session_id = s.id), 0), \
+           max(s.time_updated, \
+               coalesce((SELECT max(time_updated) FROM message WHERE session_id = s.id), 0), \
+               coalesce((SELECT max(time_updated) FROM part WHERE session_id = s.id), 0)) \
+         FROM session s ORDER BY s.time_created, s.id",
+    )?;
+    let stamps = statement.query_map([], |row| {
+        Ok((
+            row.get::<_, String>(0)?,
+            row.get::<_, i64>(1)?.max(0) as u64,
+            row.get::<_, i64>(2)?,
+        ))
+    })?;
+    stamps.collect()
+}
+
 /// The `session` columns `info` is made of, in the order [`info`] reads them.
 const SESSION_COLUMNS: &str = "id, slug, project_id, workspace_id, directory, path, \
      parent_id, title, agent, model, version, summary_additions, summary_deletions, \

@@ -3,6 +3,7 @@
 mod acp;
 mod audit;
 mod catalog;
+mod catalog_opencode_db;
 mod catalog_serve;
 mod cli;
 mod databases;

@@ -188,6 +188,17 @@ fn indexed_sessions(
     finish_output(result.and_then(|()| stdout.flush()))
 }
 
+/// An instant as the table shows it: as the provider wrote it, or, for an epoch number
+/// (OpenCode's milliseconds), as an RFC 3339 time.
+fn shown_instant(text: &str) -> String {
+    let epoch = text.parse::<i64>().ok().and_then(|number| match number {
+        // Milliseconds from 1973 on, else seconds.
+        number if number.abs() >= 100_000_000_000 => jiff::Timestamp::from_millisecond(number).ok(),
+        number => jiff::Timestamp::from_second(number).ok(),
+    });
+    epoch.map_or_else(|| text.to_owned(), |instant| instant.to_string())
+}
+
 /// The indexed sessions as aligned columns, oldest first.
 fn write_indexed(out: &mut impl Write, rows: &[db::Row]) -> std::io::Result<()> {
     let cells: Vec<Vec<String>> = rows
@@ -195,7 +206,9 @@ fn write_indexed(out: &mut impl Write, rows: &[db::Row]) -> std::io::Result<()> 
         .map(|row| {
             vec![
                 row.agent.clone().unwrap_or_else(|| "-".to_owned()),
-                row.started.clone().unwrap_or_else(|| "-".to_owned()),
+                row.started
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), shown_instant),
                 row.calls.to_string(),
                 row.failed.to_string(),
                 row.open.to_string(),
@@ -280,5 +293,12 @@ mod tests {
         assert_eq!(parse_since("1970-01-02"), Ok(86_400_000));
         assert_eq!(parse_since("1970-01-01T00:00:01.5Z"), Ok(1_500));
         assert!(parse_since("yesterday").unwrap_err().contains("not a date"));
+    }
+
+    #[test]
+    fn an_epoch_number_is_shown_as_a_time() {
+        assert_eq!(shown_instant("1767225610000"), "2026-01-01T00:00:10Z");
+        assert_eq!(shown_instant("1767225610"), "2026-01-01T00:00:10Z");
+        assert_eq!(shown_instant("2026-01-01T00:01:50.000Z"), "2026-01-01T00:01:50.000Z");
     }
 }

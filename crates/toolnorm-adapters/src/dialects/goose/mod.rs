@@ -1,4 +1,5 @@
-//! Goose (Block's agent): `goose run --output-format stream-json`; and its session files
+//! Goose (Block's agent): `goose run --output-format stream-json` (and `--output-format
+//! json`); and its session files
 //! (`session`, the `goose-session` dialect).
 //!
 //! Both carry Goose's `Message` (`{"id", "role", "created", "content": [items],
@@ -11,6 +12,10 @@
 //! | `{"type":"message","message":{…}}` | its content's tool items (`messages`) |
 //! | `{"type":"notification","extension_id",…}`, `{"type":"model_change","model","mode"}`, `{"type":"complete","total_tokens"}` | (known, nothing about tools) |
 //! | `{"type":"error","error"}` | (known: the run failed; its open calls stay open to the end of the input) |
+//!
+//! `goose run --output-format json` prints one document once the run is over,
+//! `{"messages": [Message…], "metadata": {"total_tokens", "status"}}` (`JsonOutput`),
+//! indented (the pipeline joins its lines): each message is read in turn.
 //!
 //! Goose is written in Rust and publishes no schema of these: the readers use serde
 //! structs of their own (`wire`). No release of Goose is on a registry this project
@@ -48,7 +53,7 @@ impl Dialect {
 /// Its row of the dialect table.
 pub(crate) const ENTRY: Entry = Entry {
     dialect: DIALECT,
-    summary: "Goose `goose run --output-format stream-json` events",
+    summary: "Goose `goose run --output-format stream-json` events (and `json`)",
     feature: "goose",
     rules: RULES,
     claims,
@@ -64,14 +69,22 @@ const KNOWN: &[&str] = &["notification", "model_change", "complete", "error"];
 
 /// Whether a line is one of Goose's stream events, by what only Goose writes: a
 /// `message` event whose message has Goose's `created` and its visibility metadata
-/// (`userVisible`), or a `notification` naming its extension (`extension_id`).
+/// (`userVisible`), or a `notification` naming its extension (`extension_id`); or the
+/// `json` document: `messages` beside a `metadata` with a `status`, the messages with
+/// Goose's visibility metadata.
 pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
     match keys.kind().as_deref() {
         Some("message") => keys.raw("message").is_some_and(|raw| {
             raw.contains(r#""created":"#) && raw.contains(r#""metadata":{"userVisible":"#)
         }),
         Some("notification") => keys.has("extension_id"),
-        _ => false,
+        Some(_) => false,
+        None => {
+            keys.object_has("metadata", "status")
+                && keys
+                    .raw("messages")
+                    .is_some_and(|raw| raw.starts_with('[') && raw.contains(r#""userVisible""#))
+        }
     }
 }
 
@@ -89,7 +102,20 @@ impl Adapter for GooseStreamAdapter {
             Ok(event) => event,
             Err(diagnostic) => return facts.diagnostic(diagnostic),
         };
-        let kind = event.kind.unwrap_or_default();
+        let Some(kind) = event.kind else {
+            // The `json` document: the run's messages, once it is over.
+            let Some(all) = event.messages else {
+                return facts.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    "a Goose line that is neither a stream event nor the `json` document",
+                ));
+            };
+            for message in all {
+                messages::content(line, message.content, facts);
+            }
+            return;
+        };
         match &*kind {
             "message" => match event.message {
                 Some(message) => messages::content(line, message.content, facts),

@@ -273,3 +273,36 @@ fn every_odd_session_line_is_told_with_its_line() {
         Some(ErrorCode::UserRejected)
     );
 }
+
+#[test]
+fn the_json_document_is_read_as_goose_prints_it_indented() {
+    let document = json!({
+        "messages": [
+            {"id": null, "role": "user", "created": 1, "content": [{"type": "text", "text": "go"}], "metadata": {"userVisible": true, "agentVisible": true}},
+            {"id": "a", "role": "assistant", "created": 2, "content": [{"type": "toolRequest", "id": "c1", "toolCall": {"status": "success", "value": {"name": "developer__shell", "arguments": {"command": "ls"}}}}], "metadata": {"userVisible": true, "agentVisible": true}},
+            {"id": "m", "role": "user", "created": 3, "content": [{"type": "toolResponse", "id": "c1", "toolResult": {"status": "success", "value": {"content": [{"type": "text", "text": "a.txt"}], "isError": false}}}], "metadata": {"userVisible": true, "agentVisible": true}}
+        ],
+        "metadata": {"total_tokens": null, "status": "completed"}
+    });
+    let pretty = serde_json::to_string_pretty(&document).unwrap();
+    let mut normalizer = Normalizer::new();
+    let mut diagnostics = 0;
+    let mut on_step = |step: crate::Step<'_>| {
+        if let crate::Step::Diagnostic(_) = step {
+            diagnostics += 1;
+        }
+    };
+    normalizer.push(format!("{pretty}\n").as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    assert_eq!(normalizer.dialect(), Some(Dialect::GOOSE));
+    assert_eq!(diagnostics, 0);
+    let parts = normalizer.fold().parts();
+    assert_eq!(parts.len(), 1);
+    assert_eq!(
+        (parts[0].title.as_str(), parts[0].output.clone()),
+        ("ls", Some(json!("a.txt")))
+    );
+    // A document of another shape is not Goose's.
+    let other = r#"{"messages":[{"role":"user","content":"x"}],"metadata":{"status":"ok"}}"#;
+    assert_ne!(detect_line(other.as_bytes()), Some(Dialect::GOOSE));
+}

@@ -86,15 +86,19 @@ pub(super) struct Call {
 /// One line of `goose run --output-format stream-json`: `{"type": "message",
 /// "message"}`, `{"type": "notification", "extension_id", …}`, `{"type":
 /// "model_change", "model", "mode"}`, `{"type": "error", "error"}` or `{"type":
-/// "complete", "total_tokens"}`.
+/// "complete", "total_tokens"}`; or the one document of `--output-format json`,
+/// `{"messages", "metadata": {"total_tokens", "status"}}` (`JsonOutput`).
 #[derive(Deserialize, Default)]
 pub(super) struct StreamLine {
-    /// The event's type.
+    /// The event's type (none in the `json` document).
     #[serde(rename = "type", default)]
     pub kind: Option<String>,
     /// A `message` event's message.
     #[serde(default)]
     pub message: Option<Message>,
+    /// The `json` document's messages: the session's, the prompt first.
+    #[serde(default)]
+    pub messages: Option<Vec<Message>>,
 }
 
 /// A session file's line: its first, the session's metadata (`{"working_dir",

@@ -37,6 +37,8 @@ pub(crate) mod droid;
 pub(crate) mod event_log;
 #[cfg(feature = "gemini-cli")]
 pub(crate) mod gemini_cli;
+#[cfg(feature = "goose")]
+pub(crate) mod goose;
 #[cfg(feature = "grok")]
 pub(crate) mod grok;
 #[cfg(feature = "kimi")]
@@ -150,6 +152,10 @@ pub(crate) const TABLE: &[Entry] = &[
     vibe::ENTRY,
     #[cfg(feature = "vibe")]
     vibe::journal::ENTRY,
+    #[cfg(feature = "goose")]
+    goose::ENTRY,
+    #[cfg(feature = "goose")]
+    goose::session::ENTRY,
     event_log::ENTRY,
 ];
 

@@ -1,0 +1,93 @@
+//! Goose's session files, `~/.local/share/goose/sessions/<id>.jsonl`, as Goose wrote them
+//! up to 1.9 (1.10 moved its sessions into the SQLite database `sessions.db` beside
+//! them, and reads these files once to import them): the session's metadata on the
+//! first line, then one `Message` a line (`save_messages_with_metadata` of
+//! `crates/goose/src/session/storage.rs`).
+//!
+//! | line | canonical events |
+//! | --- | --- |
+//! | `{"working_dir","description","schedule_id","message_count",…}` | (the session's working directory) |
+//! | `{"id","role","created","content":[…],"metadata"}` | its content's tool items (`messages`) |
+
+use super::messages;
+use super::wire::SessionLine;
+use crate::Dialect;
+use crate::adapter::Adapter;
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::dialects::Entry;
+use crate::read::json;
+use crate::read::line_keys::LineKeys;
+use crate::track::Facts;
+
+/// The dialect: Goose's session files.
+pub(crate) const DIALECT: Dialect = Dialect::new("goose-session", "goose");
+
+impl Dialect {
+    /// Goose's session files (`~/.local/share/goose/sessions/<id>.jsonl`, up to 1.9).
+    pub const GOOSE_SESSION: Dialect = DIALECT;
+}
+
+/// Its row of the dialect table.
+pub(crate) const ENTRY: Entry = Entry {
+    dialect: DIALECT,
+    summary: "Goose session files (`~/.local/share/goose/sessions/<id>.jsonl`)",
+    feature: "goose",
+    rules: super::RULES,
+    claims,
+    adapter: |_| Box::new(GooseSessionAdapter),
+    // Not recorded: `fixtures/goose-session/` holds a sample written from Goose's source.
+    recordings: &[],
+    agent_version: "",
+    stores: &[crate::Store::at(".local/share/goose", "sessions/*.jsonl")
+        .or_env_subfolder("XDG_DATA_HOME", "goose")],
+};
+
+/// Whether a line is one of Goose's session lines, by the keys only Goose writes: the
+/// metadata's `working_dir` with its `message_count` and `description`, or a bare
+/// message (no `type`) with Goose's `created` and its visibility metadata
+/// (`userVisible`).
+pub(crate) fn claims(keys: &LineKeys<'_>) -> bool {
+    if keys.has("type") {
+        return false;
+    }
+    if keys.has("working_dir") {
+        return keys.has("message_count") && keys.has("description");
+    }
+    keys.has("role")
+        && keys.has("created")
+        && keys.has("content")
+        && keys
+            .raw("metadata")
+            .is_some_and(|raw| raw.starts_with(r#"{"userVisible":"#))
+}
+
+/// Reads Goose's session files.
+#[derive(Debug, Default)]
+pub struct GooseSessionAdapter;
+
+impl Adapter for GooseSessionAdapter {
+    fn dialect(&self) -> Dialect {
+        DIALECT
+    }
+
+    fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
+        let record: SessionLine = match json::parse_line(line, bytes, "not a Goose session line") {
+            Ok(record) => record,
+            Err(diagnostic) => return facts.diagnostic(diagnostic),
+        };
+        if record.role.is_some() || record.content.is_some() {
+            return messages::content(line, record.content, facts);
+        }
+        if record.message_count.is_some() || record.working_dir.is_some() {
+            if let Some(cwd) = record.working_dir.filter(|cwd| !cwd.is_empty()) {
+                facts.set_cwd(cwd);
+            }
+            return;
+        }
+        facts.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownEvent,
+            "a Goose session line that is neither the session's metadata nor a message",
+        ));
+    }
+}

@@ -1,0 +1,308 @@
+//! Goose's files are detected as its own, its claims take no other agent's lines, and
+//! its odd records are told with their lines.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use toolnorm::{ErrorCode, ToolState};
+
+use crate::{Dialect, Normalizer, detect_line};
+
+/// Every fixture of a Goose dialect: `fixtures/<dir>/` and `fixtures/<dir>@<version>/`.
+fn fixtures_of(wanted: &str) -> Vec<PathBuf> {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(&fixtures).unwrap() {
+        let dir = dir.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if name != wanted && !name.starts_with(&format!("{wanted}@")) {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_some_and(|ext| ext == "jsonl") {
+                files.push(file);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn detection_picks_goose_for_every_sample() {
+    let streams = fixtures_of("goose");
+    assert!(!streams.is_empty());
+    detected_as(&streams, Dialect::GOOSE);
+    let sessions = fixtures_of("goose-session");
+    assert!(!sessions.is_empty());
+    detected_as(&sessions, Dialect::GOOSE_SESSION);
+}
+
+/// Each file is detected as `dialect`, and none of its lines is claimed by another.
+fn detected_as(files: &[PathBuf], dialect: Dialect) {
+    for file in files {
+        let bytes = std::fs::read(file).unwrap();
+        let mut normalizer = Normalizer::new();
+        normalizer.push(&bytes, &mut |_| {});
+        normalizer.finish(&mut |_| {});
+        assert_eq!(normalizer.dialect(), Some(dialect), "{}", file.display());
+        for line in bytes.split(|byte| *byte == b'\n').filter(|l| !l.is_empty()) {
+            let claimant = detect_line(line);
+            assert!(
+                claimant.is_none() || claimant == Some(dialect),
+                "{}: {claimant:?} claims {}",
+                file.display(),
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+}
+
+#[test]
+fn no_other_fixture_is_detected_as_goose() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let goose = [Dialect::GOOSE, Dialect::GOOSE_SESSION];
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let folder = name.split('@').next().unwrap_or_default();
+        if folder == "goose" || folder == "goose-session" || !dir.is_dir() {
+            continue;
+        }
+        let mut files = vec![dir.clone()];
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path
+                .extension()
+                .is_none_or(|ext| ext != "jsonl" && ext != "json")
+            {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            for line in bytes.split(|byte| *byte == b'\n') {
+                let claimed = detect_line(line);
+                assert!(
+                    claimed.is_none_or(|claimed| !goose.contains(&claimed)),
+                    "{}: {}",
+                    path.display(),
+                    String::from_utf8_lossy(line)
+                );
+            }
+            let mut normalizer = Normalizer::new();
+            normalizer.push(&bytes, &mut |_| {});
+            normalizer.finish(&mut |_| {});
+            let detected = normalizer.dialect();
+            assert!(
+                detected.is_none_or(|detected| !goose.contains(&detected)),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_claims_are_gooses_own_keys_only() {
+    let stream = [
+        r#"{"type":"message","message":{"id":null,"role":"assistant","created":1,"content":[],"metadata":{"userVisible":true,"agentVisible":true}}}"#,
+        r#"{"type":"notification","extension_id":"developer","log":{"message":"x"}}"#,
+    ];
+    for line in stream {
+        assert_eq!(detect_line(line.as_bytes()), Some(Dialect::GOOSE), "{line}");
+    }
+    let session = [
+        r#"{"working_dir":"/w","description":"","schedule_id":null,"message_count":0}"#,
+        r#"{"id":null,"role":"user","created":1,"content":[],"metadata":{"userVisible":true,"agentVisible":true}}"#,
+    ];
+    for line in session {
+        assert_eq!(
+            detect_line(line.as_bytes()),
+            Some(Dialect::GOOSE_SESSION),
+            "{line}"
+        );
+    }
+    let not_claimed = [
+        // Goose's other events, which carry no key of its own.
+        r#"{"type":"complete","total_tokens":10}"#,
+        r#"{"type":"error","error":"boom"}"#,
+        r#"{"type":"model_change","model":"m","mode":"auto"}"#,
+        // A message event or a bare message without Goose's metadata.
+        r#"{"type":"message","message":{"role":"assistant","content":[]}}"#,
+        r#"{"role":"user","created":1,"content":[],"metadata":{}}"#,
+        r#"{"type":"message","role":"user","created":1,"content":[],"metadata":{"userVisible":true}}"#,
+        // A working directory without the rest of the metadata.
+        r#"{"working_dir":"/w"}"#,
+    ];
+    for line in not_claimed {
+        let claimant = detect_line(line.as_bytes());
+        assert!(
+            claimant != Some(Dialect::GOOSE) && claimant != Some(Dialect::GOOSE_SESSION),
+            "{claimant:?} claims {line}"
+        );
+    }
+}
+
+/// The diagnostics (line, kind) and the parts of `input` read as `dialect`.
+fn read(dialect: Dialect, input: &str) -> (Vec<(u64, String)>, Vec<toolnorm::NormalizedToolPart>) {
+    let mut normalizer = Normalizer::builder().dialect(dialect).build();
+    let mut diagnostics = Vec::new();
+    let mut on_step = |step: crate::Step<'_>| {
+        if let crate::Step::Diagnostic(diagnostic) = step {
+            diagnostics.push((
+                diagnostic.line.unwrap_or_default(),
+                diagnostic.kind.as_str().to_owned(),
+            ));
+        }
+    };
+    normalizer.push(input.as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    (diagnostics, normalizer.fold().parts())
+}
+
+/// A stream `message` event with these content items.
+fn event(role: &str, items: &str) -> String {
+    format!(
+        r#"{{"type":"message","message":{{"id":null,"role":"{role}","created":1,"content":[{items}],"metadata":{{"userVisible":true,"agentVisible":true}}}}}}"#
+    )
+}
+
+#[test]
+fn every_odd_stream_line_is_told_with_its_line() {
+    let input = [
+        // 1: a request without an id, and one that names no tool.
+        event(
+            "assistant",
+            r#"{"type":"toolRequest","toolCall":{"status":"success","value":{"name":"developer__shell"}}},{"type":"toolRequest","id":"c1","toolCall":{"status":"success","value":{"arguments":null}}}"#,
+        ),
+        // 2: its response, then a second one.
+        event("user", r#"{"type":"toolResponse","id":"c1","toolResult":{"status":"success","value":{"content":[{"type":"text","text":"ok"}]}}}"#),
+        event("user", r#"{"type":"toolResponse","id":"c1","toolResult":{"status":"success","value":[]}}"#),
+        // 4: a response whose request the input does not hold.
+        event("user", r#"{"type":"toolResponse","id":"c9","toolResult":{"status":"error","error":"-32600: Tool call cancelled by user"}}"#),
+        // 5: an item of an unknown type that carries a call, an item that does not read.
+        event(
+            "assistant",
+            r#"{"type":"toolInvocation","id":"c2","toolCall":{"status":"success","value":{"name":"toolbox__echo","arguments":{"text":"hi"}}}},{"type":"toolRequest","id":7}"#,
+        ),
+        // 6: a confirmation request, for a call no request started.
+        event("assistant", r#"{"type":"actionRequired","data":{"actionType":"toolConfirmation","id":"c3","toolName":"developer__shell","arguments":{"command":"rm x"},"prompt":"Allow?"}}"#),
+        // 7: an elicitation, and an action of an unknown type.
+        event("assistant", r#"{"type":"actionRequired","data":{"actionType":"elicitation","id":"e1","message":"?","requested_schema":{}}},{"type":"actionRequired","data":{"actionType":"poll"}}"#),
+        // 8: a message event without its message, an unknown event, and the run's end.
+        r#"{"type":"message"}"#.to_owned(),
+        r#"{"type":"usage","tokens":3}"#.to_owned(),
+        r#"{"type":"error","error":"Request failed"}"#.to_owned(),
+        "not json".to_owned(),
+    ]
+    .join("\n");
+    let (diagnostics, parts) = read(Dialect::GOOSE, &input);
+    let kinds: Vec<(u64, &str)> = diagnostics
+        .iter()
+        .map(|(line, kind)| (*line, kind.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (1, "malformed-event"),
+            (1, "malformed-event"),
+            (3, "unknown-call"),
+            (4, "unknown-call"),
+            (5, "unknown-event"),
+            (5, "malformed-event"),
+            (7, "unknown-event"),
+            (8, "malformed-event"),
+            (9, "unknown-event"),
+            (11, "invalid-json"),
+        ],
+        "{diagnostics:?}"
+    );
+    let ids: Vec<&str> = parts.iter().map(|part| part.id.as_str()).collect();
+    assert_eq!(ids, ["c1", "c9", "c2", "c3"]);
+    assert_eq!(
+        (parts[0].name.as_str(), parts[0].output.clone()),
+        ("tool", Some(json!("ok")))
+    );
+    assert_eq!(
+        parts[1].error.as_ref().unwrap().code,
+        Some(ErrorCode::UserRejected)
+    );
+    assert_eq!(
+        parts[2].metadata.as_ref().unwrap()["mcp"],
+        json!({"server": "toolbox", "tool": "echo"})
+    );
+    assert_eq!(parts[2].state, ToolState::Started);
+    assert_eq!(parts[3].input, json!({"command": "rm x"}));
+    assert_eq!(
+        parts[3].metadata.as_ref().unwrap()["approval"]["reason"],
+        json!("Allow?")
+    );
+}
+
+#[test]
+fn every_odd_session_line_is_told_with_its_line() {
+    let input = [
+        r#"{"working_dir":"/w/project","description":"d","schedule_id":null,"message_count":3}"#,
+        r#"{"id":null,"role":"assistant","created":1,"content":[{"type":"toolRequest","id":"c1","toolCall":{"status":"error","error":"-32602: Could not interpret tool use parameters for id c1"}},{"type":"frontendToolRequest","id":"c2","toolCall":{"status":"success","value":{"name":"open_page","arguments":{"url":"https://example.com"}}}}],"metadata":{"userVisible":true,"agentVisible":true}}"#,
+        r#"{"id":"m","role":"user","created":2,"content":[{"type":"toolResponse","id":"c1","toolResult":{"status":"error","error":"-32602: Could not interpret tool use parameters for id c1"}},{"type":"toolResponse","id":"c2","toolResult":{"status":"success","value":[{"type":"text","text":"The user has declined to run this tool. DO NOT attempt to call this tool again."}]}}],"metadata":{"userVisible":true,"agentVisible":true}}"#,
+        r#"{"summary":"?"}"#,
+    ]
+    .join("\n");
+    let (diagnostics, parts) = read(Dialect::GOOSE_SESSION, &input);
+    let kinds: Vec<(u64, &str)> = diagnostics
+        .iter()
+        .map(|(line, kind)| (*line, kind.as_str()))
+        .collect();
+    assert_eq!(kinds, [(4, "unknown-event")], "{diagnostics:?}");
+    assert_eq!(parts.len(), 2);
+    let invalid = parts[0].error.as_ref().unwrap();
+    assert_eq!(
+        invalid.message,
+        "Could not interpret tool use parameters for id c1"
+    );
+    assert_eq!(
+        parts[1].metadata.as_ref().unwrap()["itemType"],
+        json!("frontendToolRequest")
+    );
+    assert_eq!(
+        parts[1].error.as_ref().unwrap().code,
+        Some(ErrorCode::UserRejected)
+    );
+}
+
+#[test]
+fn the_json_document_is_read_as_goose_prints_it_indented() {
+    let document = json!({
+        "messages": [
+            {"id": null, "role": "user", "created": 1, "content": [{"type": "text", "text": "go"}], "metadata": {"userVisible": true, "agentVisible": true}},
+            {"id": "a", "role": "assistant", "created": 2, "content": [{"type": "toolRequest", "id": "c1", "toolCall": {"status": "success", "value": {"name": "developer__shell", "arguments": {"command": "ls"}}}}], "metadata": {"userVisible": true, "agentVisible": true}},
+            {"id": "m", "role": "user", "created": 3, "content": [{"type": "toolResponse", "id": "c1", "toolResult": {"status": "success", "value": {"content": [{"type": "text", "text": "a.txt"}], "isError": false}}}], "metadata": {"userVisible": true, "agentVisible": true}}
+        ],
+        "metadata": {"total_tokens": null, "status": "completed"}
+    });
+    let pretty = serde_json::to_string_pretty(&document).unwrap();
+    let mut normalizer = Normalizer::new();
+    let mut diagnostics = 0;
+    let mut on_step = |step: crate::Step<'_>| {
+        if let crate::Step::Diagnostic(_) = step {
+            diagnostics += 1;
+        }
+    };
+    normalizer.push(format!("{pretty}\n").as_bytes(), &mut on_step);
+    normalizer.finish(&mut on_step);
+    assert_eq!(normalizer.dialect(), Some(Dialect::GOOSE));
+    assert_eq!(diagnostics, 0);
+    let parts = normalizer.fold().parts();
+    assert_eq!(parts.len(), 1);
+    assert_eq!(
+        (parts[0].title.as_str(), parts[0].output.clone()),
+        ("ls", Some(json!("a.txt")))
+    );
+    // A document of another shape is not Goose's.
+    let other = r#"{"messages":[{"role":"user","content":"x"}],"metadata":{"status":"ok"}}"#;
+    assert_ne!(detect_line(other.as_bytes()), Some(Dialect::GOOSE));
+}

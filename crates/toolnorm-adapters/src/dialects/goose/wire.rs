@@ -1,0 +1,120 @@
+//! Goose's messages, as far as the tool calls need them: hand-written serde structs of the
+//! fields read. Goose is written in Rust and publishes no schema of what it writes; these
+//! follow its `Message` and `MessageContent` (`crates/goose/src/conversation/message.rs`,
+//! camelCase, content items tagged by `type`), the `status`/`value`/`error` envelope its
+//! `tool_result_serde` writes around a call and a result, the session file's first line
+//! (`SessionMetadata` of `crates/goose/src/session/storage.rs`, 1.9) and the lines of
+//! `goose run --output-format stream-json` (`StreamEvent` of
+//! `crates/goose-cli/src/session/mod.rs`, 1.20). Every field is optional, so a record
+//! that lacks one still reads and the reader says what is missing.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One `Message`: `{"id", "role", "created", "content": [items], "metadata"}`; its
+/// content is all the reader needs.
+#[derive(Deserialize, Default)]
+pub(super) struct Message {
+    /// Its content items, each tagged by `type`; read one by one ([`Item`]), so that one
+    /// item that does not read leaves the others.
+    #[serde(default)]
+    pub content: Option<Vec<Value>>,
+}
+
+/// One content item, whichever its `type`: the fields of the tool items
+/// (`toolRequest`, `toolResponse`, `frontendToolRequest`, `toolConfirmationRequest`,
+/// `actionRequired`).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Item {
+    /// `text`, `toolRequest`, `toolResponse`, …
+    #[serde(rename = "type", default)]
+    pub kind: Option<String>,
+    /// The call's id (the model's), on every tool item.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// A request's call: `{"status": "success", "value": {"name", "arguments"}}`, or
+    /// `{"status": "error", "error"}` when the model's call could not be read.
+    #[serde(default)]
+    pub tool_call: Option<Envelope>,
+    /// A response's result: `{"status": "success", "value"}` (a list of content items
+    /// up to 1.9, an MCP `CallToolResult` `{"content", "isError"}` since), or
+    /// `{"status": "error", "error"}`.
+    #[serde(default)]
+    pub tool_result: Option<Envelope>,
+    /// A confirmation request's tool.
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    /// A confirmation request's arguments.
+    #[serde(default)]
+    pub arguments: Option<Value>,
+    /// A confirmation request's question.
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// An `actionRequired` item's action: `{"actionType": "toolConfirmation", "id",
+    /// "toolName", "arguments", "prompt"}`, or an elicitation.
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+/// The envelope Goose writes around a call or a result (`tool_result_serde`).
+#[derive(Deserialize, Default)]
+pub(super) struct Envelope {
+    /// `success` or `error`.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// What succeeded.
+    #[serde(default)]
+    pub value: Option<Value>,
+    /// The error, as text (an MCP `ErrorData` written `<code>: <message>`).
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+/// A call: `{"name", "arguments"}`.
+#[derive(Deserialize, Default)]
+pub(super) struct Call {
+    /// The tool, `<extension>__<tool>` (`developer__shell`) or a platform tool's own
+    /// name (`subagent`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Its arguments: an object (or `null`).
+    #[serde(default)]
+    pub arguments: Option<Value>,
+}
+
+/// One line of `goose run --output-format stream-json`: `{"type": "message",
+/// "message"}`, `{"type": "notification", "extension_id", …}`, `{"type":
+/// "model_change", "model", "mode"}`, `{"type": "error", "error"}` or `{"type":
+/// "complete", "total_tokens"}`; or the one document of `--output-format json`,
+/// `{"messages", "metadata": {"total_tokens", "status"}}` (`JsonOutput`).
+#[derive(Deserialize, Default)]
+pub(super) struct StreamLine {
+    /// The event's type (none in the `json` document).
+    #[serde(rename = "type", default)]
+    pub kind: Option<String>,
+    /// A `message` event's message.
+    #[serde(default)]
+    pub message: Option<Message>,
+    /// The `json` document's messages: the session's, the prompt first.
+    #[serde(default)]
+    pub messages: Option<Vec<Message>>,
+}
+
+/// A session file's line: its first, the session's metadata (`{"working_dir",
+/// "description", "schedule_id", "message_count", …}`), or a [`Message`].
+#[derive(Deserialize, Default)]
+pub(super) struct SessionLine {
+    /// The metadata's working directory.
+    #[serde(default)]
+    pub working_dir: Option<String>,
+    /// The metadata's message count (what tells it from a message).
+    #[serde(default)]
+    pub message_count: Option<Value>,
+    /// A message's role.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// A message's content.
+    #[serde(default)]
+    pub content: Option<Vec<Value>>,
+}

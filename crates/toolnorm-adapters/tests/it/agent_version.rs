@@ -34,9 +34,23 @@ fn each_stream_that_says_its_agents_version_gives_it() {
     }
 }
 
+/// The recordings of a dialect that declares where its lines say the agent's version, in
+/// a form (or at a version) that does not say it: a fixture folder at every version
+/// (`kimi-wire`), or at one (`kimi-rpc@0.70`).
+const SILENT_FORMS: &[(&str, &str)] = &[
+    (
+        "kimi-wire",
+        "a Kimi wire log names no version (`kimi --wire`'s answer to `initialize` does)",
+    ),
+    (
+        "kimi-rpc@0.70",
+        "Kimi 0.70's `--wire` is not asked to `initialize`: its first line is the turn's",
+    ),
+];
+
 /// Every fixture of a dialect that declares where its lines say the agent's version gives
-/// one, and no fixture of a dialect that declares none does: the provider reference's
-/// column is the readers' behaviour.
+/// one (but those of the forms in `SILENT_FORMS`), and no fixture of a dialect that
+/// declares none does: the provider reference's column is the readers' behaviour.
 #[test]
 fn the_declared_sources_are_what_the_readers_read() {
     let mut wrong = Vec::new();
@@ -45,6 +59,11 @@ fn the_declared_sources_are_what_the_readers_read() {
         if !folder.is_dir() {
             continue;
         }
+        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        let source = name.split('@').next().unwrap_or_default().to_owned();
+        let silent = SILENT_FORMS
+            .iter()
+            .any(|(form, _)| *form == source || *form == name);
         for file in std::fs::read_dir(&folder).unwrap() {
             let path = file.unwrap().path();
             if path
@@ -60,7 +79,7 @@ fn the_declared_sources_are_what_the_readers_read() {
             let Some(dialect) = normalizer.dialect() else {
                 continue;
             };
-            let declared = dialect.agent_version_source().is_some();
+            let declared = dialect.agent_version_source().is_some() && !silent;
             if normalizer.agent_version().is_some() != declared {
                 wrong.push(format!(
                     "{} ({dialect}): version {:?}, source declared: {declared}",

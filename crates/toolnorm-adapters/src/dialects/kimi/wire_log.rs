@@ -55,7 +55,7 @@ pub(crate) const ENTRY: Entry = Entry {
     // The wire logs of the `--print` runs (`fixtures/kimi-wire/`) and the `--wire` runs
     // (`fixtures/kimi-rpc/`).
     recordings: &["kimi", "kimi-rpc"],
-    agent_version: "",
+    agent_version: "`kimi --wire`: the `initialize` answer's `result.server.version` (a wire log names none)",
     // A session's own wire log, which carries its subagents' messages: not theirs
     // (`subagents/<agent>/wire.jsonl`), whose calls it already holds.
     stores: &[crate::Store::at(".kimi", "sessions/*/*/wire.jsonl")],
@@ -154,7 +154,18 @@ impl Adapter for KimiWireAdapter {
             {
                 interrupted(line, "the turn was cancelled", at, facts)
             }
-            (None, _) if record.result.is_some() || record.error.is_some() => {}
+            // The answer to `initialize` names the agent's version.
+            (None, _) if record.result.is_some() || record.error.is_some() => {
+                if let Some(version) = record
+                    .result
+                    .as_ref()
+                    .and_then(|result| result.get("server"))
+                    .and_then(|server| server.get("version"))
+                    .and_then(Value::as_str)
+                {
+                    facts.agent_version(version);
+                }
+            }
             _ => facts.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,

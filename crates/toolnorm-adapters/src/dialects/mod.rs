@@ -28,6 +28,8 @@ pub(crate) mod cline;
 pub(crate) mod cline_sdk;
 #[cfg(feature = "codex")]
 pub(crate) mod codex;
+#[cfg(feature = "continue-cli")]
+pub(crate) mod continue_cli;
 #[cfg(feature = "copilot")]
 pub(crate) mod copilot;
 #[cfg(feature = "cursor")]
@@ -150,6 +152,8 @@ pub(crate) const TABLE: &[Entry] = &[
     vibe::ENTRY,
     #[cfg(feature = "vibe")]
     vibe::journal::ENTRY,
+    #[cfg(feature = "continue-cli")]
+    continue_cli::ENTRY,
     event_log::ENTRY,
 ];
 

@@ -147,6 +147,10 @@ pub struct Options {
     /// status 2), even in print mode, which approves every call.
     #[serde(default)]
     pub kimi_block: Vec<String>,
+    /// Continue CLI: tools excluded with `--exclude` (run without `--auto`): the headless
+    /// mode refuses the model's calls of them.
+    #[serde(default)]
+    pub continue_exclude: Vec<String>,
     /// Cline 3: run without auto-approval (`--auto-approve false`), so that a tool that
     /// needs approval is refused in a run nobody answers.
     #[serde(default)]

@@ -28,6 +28,8 @@ pub(crate) mod cline;
 pub(crate) mod cline_sdk;
 #[cfg(feature = "codex")]
 pub(crate) mod codex;
+#[cfg(feature = "continue-cli")]
+pub(crate) mod continue_cli;
 #[cfg(feature = "copilot")]
 pub(crate) mod copilot;
 #[cfg(feature = "cursor")]
@@ -156,6 +158,8 @@ pub(crate) const TABLE: &[Entry] = &[
     goose::ENTRY,
     #[cfg(feature = "goose")]
     goose::session::ENTRY,
+    #[cfg(feature = "continue-cli")]
+    continue_cli::ENTRY,
     event_log::ENTRY,
 ];
 

@@ -44,6 +44,7 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
             "src/dialects/kimi/rules.toml",
             "src/dialects/vibe/rules.toml",
             "src/dialects/goose/rules.toml",
+            "src/dialects/continue_cli/rules.toml",
             "rules/default.toml"
         ]
     );

@@ -194,3 +194,16 @@ fn codex_rollout_0_142_ends_calls_from_results_and_end_events() {
     assert_eq!(only(&edit).state, ToolState::Complete);
     assert_eq!(only(&edit).title, "Editing src/greet.py");
 }
+
+/// Continue CLI 1.5.11 saves no `usage` (the session's, a message's): its calls read as
+/// 1.5.47's do.
+#[test]
+fn continue_session_1_5_11_reads_like_the_pinned_release() {
+    shell_outcomes("continue-session");
+    shell_outcomes("continue-session@1.5.11");
+    for scenario in ["permission-denied", "read-missing", "mcp-error", "todo"] {
+        let old = common::fixture(&format!("continue-session@1.5.11/{scenario}.jsonl"));
+        let new = common::fixture(&format!("continue-session/{scenario}.jsonl"));
+        assert_eq!(old, new, "{scenario}");
+    }
+}

@@ -147,6 +147,9 @@ mod tests {
             ".factory/sessions/w/s.jsonl",
             ".vibe/logs/session/unified/s/journal/1.jsonl",
             ".vibe/logs/session/unified/s/meta.json",
+            ".continue/sessions/00000000-0000-4000-8000-000000000001.json",
+            ".continue/sessions/sessions.json",
+            ".continue/config.yaml",
             ".local/share/opencode/opencode.db",
             ".local/share/opencode/storage/session/x.json",
         ] {
@@ -179,6 +182,10 @@ mod tests {
             (
                 "codex-rollout",
                 ".codex/sessions/2026/01/01/rollout-x.jsonl",
+            ),
+            (
+                "continue-session",
+                ".continue/sessions/00000000-0000-4000-8000-000000000001.json",
             ),
             ("copilot", ".copilot/session-state/s/events.jsonl"),
             ("droid-session", ".factory/sessions/w/s.jsonl"),

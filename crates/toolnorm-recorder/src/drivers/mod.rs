@@ -28,6 +28,7 @@ mod claude_stdio;
 mod cline;
 mod cline_sdk;
 mod codex;
+mod continue_cli;
 mod copilot;
 mod droid;
 mod droid_rpc;
@@ -139,6 +140,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("grok-cli", "@vibe-kit/grok-cli"),
     ("kimi", kimi::PACKAGE),
     ("mistral-vibe", vibe::PACKAGE),
+    ("continue-cli", "@continuedev/cli"),
 ];
 
 impl Recorder {
@@ -235,6 +237,7 @@ impl Recorder {
             "kimi" => self.kimi(scenario, &dirs)?,
             "kimi-rpc" => kimi_rpc::record(self, scenario, &dirs)?,
             "vibe" => self.vibe(scenario, &dirs)?,
+            "continue-session" => self.continue_cli(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -307,6 +310,9 @@ impl Recorder {
             }
             if dir == "vibe-journal" {
                 command.push_str(vibe::JOURNAL_SHOWN);
+            }
+            if dir == "continue-session" {
+                command.push_str(continue_cli::SESSION_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

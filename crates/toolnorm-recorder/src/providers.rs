@@ -48,6 +48,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "grok" => Some(("@vibe-kit/grok-cli", "grok")),
         "kimi" | "kimi-context" | "kimi-wire" | "kimi-rpc" => Some(("kimi-cli", "kimi")),
         "vibe" | "vibe-journal" => Some(("mistral-vibe", "vibe")),
+        "openhands-cli" | "openhands-events" => Some(("openhands", "openhands")),
         _ => None,
     }
 }

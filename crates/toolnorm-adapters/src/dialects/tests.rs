@@ -43,6 +43,7 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
             "src/dialects/grok/rules.toml",
             "src/dialects/kimi/rules.toml",
             "src/dialects/vibe/rules.toml",
+            "src/dialects/openhands/rules.toml",
             "rules/default.toml"
         ]
     );

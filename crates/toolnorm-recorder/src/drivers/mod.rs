@@ -42,6 +42,7 @@ mod kimi_rpc;
 mod oneshot;
 mod opencode;
 pub mod opencode_db;
+mod openhands;
 mod pi;
 mod qwen;
 mod sandbox;
@@ -113,6 +114,7 @@ const SHARES_UUIDS: &[&str] = &[
     "kimi-context",
     "kimi-wire",
     "vibe-journal",
+    "openhands-events",
 ];
 
 /// Appended to the command of a Pi session fixture: which file it holds.
@@ -139,6 +141,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("grok-cli", "@vibe-kit/grok-cli"),
     ("kimi", kimi::PACKAGE),
     ("mistral-vibe", vibe::PACKAGE),
+    ("openhands", openhands::PACKAGE),
 ];
 
 impl Recorder {
@@ -154,6 +157,9 @@ impl Recorder {
         }
         if package == vibe::PACKAGE {
             return self.vibe_version();
+        }
+        if package == openhands::PACKAGE {
+            return self.openhands_version();
         }
         let p = self
             .npm_dir
@@ -235,6 +241,7 @@ impl Recorder {
             "kimi" => self.kimi(scenario, &dirs)?,
             "kimi-rpc" => kimi_rpc::record(self, scenario, &dirs)?,
             "vibe" => self.vibe(scenario, &dirs)?,
+            "openhands-cli" => self.openhands(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -304,6 +311,9 @@ impl Recorder {
             }
             if dir == "vibe-journal" {
                 command.push_str(vibe::JOURNAL_SHOWN);
+            }
+            if dir == "openhands-events" {
+                command.push_str(openhands::EVENTS_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

@@ -300,9 +300,8 @@ fn an_indented_trajectory_is_one_document() {
 fn odd_events_are_told_with_their_line() {
     let (parts, diagnostics) = read(&lines(&[
         // 1: an observation of an action the input does not hold, named by its call.
-        format!(
-            r#"{{"id":4,"source":"agent","cause":3,"observation":"run","content":"hi","extras":{{"metadata":{{"exit_code":0}}}},"tool_call_metadata":{{"function_name":"execute_bash","tool_call_id":"c0"}}}}"#
-        ),
+        r#"{"id":4,"source":"agent","cause":3,"observation":"run","content":"hi","extras":{"metadata":{"exit_code":0}},"tool_call_metadata":{"function_name":"execute_bash","tool_call_id":"c0"}}"#
+            .to_owned(),
         // 2: an action never observed.
         action(5, "run", "execute_bash", "c1", r#"{"command":"sleep 100"}"#),
         // 3: metadata that is not OpenHands' (no call id): the action is still a call,

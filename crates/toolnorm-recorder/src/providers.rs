@@ -49,6 +49,7 @@ pub fn package_of(provider: &str) -> Option<(&'static str, &'static str)> {
         "kimi" | "kimi-context" | "kimi-wire" | "kimi-rpc" => Some(("kimi-cli", "kimi")),
         "vibe" | "vibe-journal" => Some(("mistral-vibe", "vibe")),
         "continue-session" => Some(("@continuedev/cli", "cn")),
+        "openhands-cli" | "openhands-events" => Some(("openhands", "openhands")),
         _ => None,
     }
 }

@@ -47,6 +47,8 @@ pub(crate) mod grok;
 pub(crate) mod kimi;
 #[cfg(feature = "opencode")]
 pub(crate) mod opencode;
+#[cfg(feature = "openhands")]
+pub(crate) mod openhands;
 #[cfg(feature = "pi")]
 pub(crate) mod pi;
 #[cfg(feature = "qwen-code")]
@@ -160,6 +162,10 @@ pub(crate) const TABLE: &[Entry] = &[
     goose::session::ENTRY,
     #[cfg(feature = "continue-cli")]
     continue_cli::ENTRY,
+    #[cfg(feature = "openhands")]
+    openhands::ENTRY,
+    #[cfg(feature = "openhands")]
+    openhands::sdk::ENTRY,
     event_log::ENTRY,
 ];
 
@@ -254,6 +260,8 @@ pub(crate) fn claimant(bytes: &[u8], excluded: &[Dialect]) -> Option<Dialect> {
 const ARRAY_DOCUMENTS: &[Dialect] = &[
     #[cfg(feature = "cline")]
     cline::task::DIALECT,
+    #[cfg(feature = "openhands")]
+    openhands::DIALECT,
 ];
 
 /// The recorder's sources, each with the dialect it records, in the table's order.

@@ -1,8 +1,9 @@
 //! A JSON document written over several lines, read as one line.
 //!
 //! Some CLIs write a session as one indented JSON document rather than JSON lines
-//! (`opencode export` prints `JSON.stringify(session, null, 2)`). Such a document opens
-//! with a line that is `{` alone and closes with the first line that is `}` alone at the
+//! (`opencode export` prints `JSON.stringify(session, null, 2)`; an OpenHands trajectory
+//! is an array, `json.dump(events, f, indent=4)`). Such a document opens with a line that
+//! is `{` (or `[`) alone and closes with the first line that is `}` (or `]`) alone at the
 //! margin; every line between is indented (a JSON string holds no newline, so a line
 //! break always falls between tokens). The lines are joined, each without its
 //! indentation, and read as one line numbered by the first; the others count as known.
@@ -35,6 +36,8 @@ pub(super) enum Take {
 #[derive(Debug, Default)]
 pub(super) struct Document {
     held: Vec<(u64, Vec<u8>)>,
+    /// The line that closes the open document: `}` or `]`.
+    closer: u8,
 }
 
 /// A line without the spaces, tabs and carriage return that end it.
@@ -51,13 +54,16 @@ impl Document {
     /// Takes line `line`.
     pub(super) fn take(&mut self, line: u64, bytes: &[u8]) -> Take {
         if self.held.is_empty() {
-            if trim_end(bytes) == b"{" {
-                self.held.push((line, bytes.to_vec()));
-                return Take::Held;
-            }
-            return Take::Line;
+            let closer = match trim_end(bytes) {
+                b"{" => b'}',
+                b"[" => b']',
+                _ => return Take::Line,
+            };
+            self.closer = closer;
+            self.held.push((line, bytes.to_vec()));
+            return Take::Held;
         }
-        if trim_end(bytes) == b"}" {
+        if trim_end(bytes) == [self.closer] {
             let held = std::mem::take(&mut self.held);
             let first = held.first().map_or(line, |(first, _)| *first);
             let inside = held.len() as u64;
@@ -66,7 +72,7 @@ impl Document {
             for (_, bytes) in &held {
                 joined.extend_from_slice(bytes.trim_ascii());
             }
-            joined.push(b'}');
+            joined.push(self.closer);
             return Take::Closed {
                 first,
                 joined,
@@ -140,6 +146,17 @@ mod tests {
                 r#"8: {"b":2}"#,
             ]
         );
+        assert!(!document.is_open());
+    }
+
+    #[test]
+    fn an_indented_array_is_one_line_closed_by_its_bracket() {
+        let mut document = Document::default();
+        let out = feed(
+            &mut document,
+            &["[", "    {", r#"        "id": 0"#, "    }", "]", "[]"],
+        );
+        assert_eq!(out, [r#"1+4: [{"id": 0}]"#, "6: []"]);
         assert!(!document.is_open());
     }
 

@@ -23,6 +23,7 @@ mod layers;
 mod line_classes;
 mod lone_surrogates;
 mod midstream;
+mod openhands;
 mod pi;
 mod questions;
 mod qwen_session;

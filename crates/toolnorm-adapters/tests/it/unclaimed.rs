@@ -118,7 +118,7 @@ fn every_unclaimed_file_has_its_provenance() {
     }
     assert_eq!(listed, files(), "files and provenance entries differ");
     let agents: BTreeSet<&str> = provenance.file.iter().map(|e| e.agent.as_str()).collect();
-    assert!(agents.len() >= 2, "{agents:?}");
+    assert!(!agents.is_empty(), "{agents:?}");
 }
 
 /// Keeps the diagnostics.

@@ -43,6 +43,7 @@ mod kimi_rpc;
 mod oneshot;
 mod opencode;
 pub mod opencode_db;
+mod openhands;
 mod pi;
 mod qwen;
 mod sandbox;
@@ -114,6 +115,7 @@ const SHARES_UUIDS: &[&str] = &[
     "kimi-context",
     "kimi-wire",
     "vibe-journal",
+    "openhands-events",
 ];
 
 /// Appended to the command of a Pi session fixture: which file it holds.
@@ -141,6 +143,7 @@ const CLI_NAMES: &[(&str, &str)] = &[
     ("kimi", kimi::PACKAGE),
     ("mistral-vibe", vibe::PACKAGE),
     ("continue-cli", "@continuedev/cli"),
+    ("openhands", openhands::PACKAGE),
 ];
 
 impl Recorder {
@@ -156,6 +159,9 @@ impl Recorder {
         }
         if package == vibe::PACKAGE {
             return self.vibe_version();
+        }
+        if package == openhands::PACKAGE {
+            return self.openhands_version();
         }
         let p = self
             .npm_dir
@@ -238,6 +244,7 @@ impl Recorder {
             "kimi-rpc" => kimi_rpc::record(self, scenario, &dirs)?,
             "vibe" => self.vibe(scenario, &dirs)?,
             "continue-session" => self.continue_cli(scenario, &dirs)?,
+            "openhands-cli" => self.openhands(scenario, &dirs)?,
             other => return Err(Error::NotFound(format!("unknown provider {other}"))),
         };
         if raw.lines.is_empty() {
@@ -313,6 +320,9 @@ impl Recorder {
             }
             if dir == "continue-session" {
                 command.push_str(continue_cli::SESSION_SHOWN);
+            }
+            if dir == "openhands-events" {
+                command.push_str(openhands::EVENTS_SHOWN);
             }
             entries.push(self.entry(scenario, rel, &dir, package, version, command, out.len()));
         }

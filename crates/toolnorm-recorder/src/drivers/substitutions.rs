@@ -96,6 +96,10 @@ impl Recorder {
             )?;
             s.number_timestamps_by_position();
         }
+        if provider.starts_with("openhands") {
+            // OpenHands: the conversation's id (32 hex digits), in the paths of its files.
+            s.add_counted(r"\b[0-9a-f]{32}\b", "")?;
+        }
         s.add_pattern(r"cc-socks/\d+\.sock", "cc-socks/4242.sock")?;
         // Codex's unified exec output header: a random chunk id and the measured time.
         s.add_pattern(r"Chunk ID: [0-9a-f]{6}\b", "Chunk ID: 0c0c0c")?;

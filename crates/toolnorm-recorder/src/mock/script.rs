@@ -35,6 +35,8 @@ static WORK_DIR_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"current working directory is `([^`\\\s]+)`",
         // Mistral Vibe: `Absolute path: /path`.
         r"Absolute path: ([^\\\s]+)",
+        // OpenHands' agent SDK: `Your current working directory is: /path`.
+        r"current working directory is: ([^\\\s]+)",
     ]
     .into_iter()
     .filter_map(|p| Regex::new(p).ok())
@@ -328,7 +330,7 @@ mod tests {
 
     #[test]
     fn work_dir_patterns_compile_and_keep_their_order() {
-        assert_eq!(WORK_DIR_PATTERNS.len(), 9);
+        assert_eq!(WORK_DIR_PATTERNS.len(), 10);
         let body = json!({"system": "<cwd>/b</cwd> Working directory: /a\nmore"});
         assert_eq!(find_work_dir(&body), "/a");
         // Factory Droid's environment reminder.

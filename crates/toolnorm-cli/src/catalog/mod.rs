@@ -299,6 +299,9 @@ mod tests {
     fn an_epoch_number_is_shown_as_a_time() {
         assert_eq!(shown_instant("1767225610000"), "2026-01-01T00:00:10Z");
         assert_eq!(shown_instant("1767225610"), "2026-01-01T00:00:10Z");
-        assert_eq!(shown_instant("2026-01-01T00:01:50.000Z"), "2026-01-01T00:01:50.000Z");
+        assert_eq!(
+            shown_instant("2026-01-01T00:01:50.000Z"),
+            "2026-01-01T00:01:50.000Z"
+        );
     }
 }

@@ -11,11 +11,11 @@ mod columns;
 mod export;
 mod http;
 mod normalize;
-mod opencode_db;
 mod parallel;
 mod recordings;
 mod serve;
 mod sessions;
+mod sqlite_stores;
 mod stats;
 mod subagents;
 mod view;
@@ -168,8 +168,9 @@ pub struct NormalizeArgs {
     /// beside it (`<session>/subagents/*.jsonl`), which are otherwise joined to it.
     #[arg(long)]
     pub no_siblings: bool,
-    /// With an OpenCode database (`opencode.db`) as the one input: read only the session
-    /// of this id (`ses_…`), as one stream. Without it, each of its sessions is a stream.
+    /// With a session database (OpenCode's `opencode.db`, Goose's `sessions.db`) as the
+    /// one input: read only the session of this id (`ses_…`), as one stream. Without it,
+    /// each of its sessions is a stream.
     #[arg(long, value_name = "ID")]
     pub only_session: Option<String>,
     /// How many files are read at once, with many inputs [default: the cores, or
@@ -180,9 +181,10 @@ pub struct NormalizeArgs {
     /// files, and directories searched for `*.jsonl` and `*.ndjson` files
     /// (recursively), each file its own stream (dialect detected per file), read in
     /// parallel, written whole one after the other in sorted path order, every call
-    /// with `metadata.source` (the file) and every diagnostic naming its file. An
-    /// OpenCode database (`~/.local/share/opencode/opencode.db`, known by its SQLite
-    /// header) is read as many: each session its own stream, `<path>#<session id>`.
+    /// with `metadata.source` (the file) and every diagnostic naming its file. A session
+    /// database (OpenCode's `~/.local/share/opencode/opencode.db`, Goose's
+    /// `~/.local/share/goose/sessions/sessions.db`, known by their SQLite header and
+    /// tables) is read as many: each session its own stream, `<path>#<session id>`.
     #[arg(value_name = "FILE|DIR")]
     pub inputs: Vec<PathBuf>,
 }
@@ -220,8 +222,9 @@ pub struct ViewArgs {
     #[arg(long, value_name = "PATH|URL", num_args = 0..=1, conflicts_with = "serve")]
     pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively, in
-    /// sorted order); each file is one session, an OpenCode database (`opencode.db`) one
-    /// per session it holds. With `--serve`, one file or `-`. With `--db`, sessions of
+    /// sorted order); each file is one session, a session database (OpenCode's
+    /// `opencode.db`, Goose's `sessions.db`) one per session it holds. With `--serve`,
+    /// one file or `-`. With `--db`, sessions of
     /// the index.
     #[arg(value_name = "FILE|DIR", required = true)]
     pub inputs: Vec<PathBuf>,
@@ -248,8 +251,8 @@ pub struct StatsArgs {
     #[arg(long, value_name = "PATH|URL", num_args = 0..=1, conflicts_with = "inputs")]
     pub db: Option<Option<PathBuf>>,
     /// Recordings: files, or directories searched for `*.jsonl` files (recursively);
-    /// each file is one session, an OpenCode database (`opencode.db`) one per session it
-    /// holds, read in parallel.
+    /// each file is one session, a session database (OpenCode's `opencode.db`, Goose's
+    /// `sessions.db`) one per session it holds, read in parallel.
     #[arg(value_name = "FILE|DIR", required_unless_present = "db")]
     pub inputs: Vec<PathBuf>,
 }

@@ -11,8 +11,8 @@ use toolnorm_adapters::{
     Stats, Step, StreamEnd, Writer, format_names,
 };
 
-use crate::opencode_db;
 use crate::parallel::Shared;
+use crate::sqlite_stores;
 use crate::subagents::{self, Files};
 use crate::{ColorChoice, EXIT_UNRECOGNIZED, EXIT_USAGE, NormalizeArgs, ReadArgs, io_message};
 
@@ -170,11 +170,12 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
         let _ = writeln!(stderr, "toolnorm: {message}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let database = matches!(args.inputs.as_slice(), [path] if opencode_db::is_sqlite(path));
+    let database = matches!(args.inputs.as_slice(), [path] if sqlite_stores::is_sqlite(path));
     if args.only_session.is_some() && !database {
         let _ = writeln!(
             stderr,
-            "toolnorm: --only-session applies to one OpenCode database (opencode.db) as the input"
+            "toolnorm: --only-session applies to one session database (OpenCode's opencode.db, \
+             Goose's sessions.db) as the input"
         );
         return ExitCode::from(EXIT_USAGE);
     }
@@ -193,8 +194,8 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
     let path = args.inputs.first();
     // The session picked from a database: its export document.
     let (name, document) = match (path, &args.only_session) {
-        (Some(path), Some(id)) => match opencode_db::document(path, Some(id)) {
-            Ok(document) => (opencode_db::session_name(path, id), document),
+        (Some(path), Some(id)) => match sqlite_stores::document(path, Some(id)) {
+            Ok(document) => (sqlite_stores::session_name(path, id), document),
             Err(message) => {
                 let _ = writeln!(stderr, "toolnorm: {}: {message}", path.display());
                 return ExitCode::from(EXIT_USAGE);

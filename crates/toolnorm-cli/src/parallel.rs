@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex, mpsc};
 use toolnorm_adapters::{NormalizerBuilder, Stats};
 
 use crate::normalize::{Ended, Status, Stream, builders, input_name, open_input, run_stream};
-use crate::opencode_db;
 use crate::recordings::expand;
+use crate::sqlite_stores;
 use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_USAGE, NormalizeArgs, io_message};
 
@@ -97,7 +97,7 @@ pub(crate) fn normalize_many(
         })
         .collect();
     let files = match expand(&inputs) {
-        Ok(files) => opencode_db::expand(subagents::group(files, !args.no_siblings)),
+        Ok(files) => sqlite_stores::expand(subagents::group(files, !args.no_siblings)),
         Err(message) => return usage(stderr, message),
     };
     let make = match builders(&args.read) {
@@ -281,14 +281,14 @@ impl<W: Write> Written<'_, W> {
 fn one(args: &NormalizeArgs, unit: &Unit, builder: NormalizerBuilder) -> Done {
     let path = &unit.path;
     let name = match &unit.session {
-        Some(session) => opencode_db::session_name(path, session),
+        Some(session) => sqlite_stores::session_name(path, session),
         None => input_name(Some(path)),
     };
     let mut stdout = Vec::new();
     let mut stderr = Vec::new();
     let audit = Shared::default();
     // A database's session is its export document; any other file is read as it is.
-    let input = match opencode_db::document(path, unit.session.as_deref()) {
+    let input = match sqlite_stores::document(path, unit.session.as_deref()) {
         Ok(Some(document)) => {
             Ok(Box::new(io::Cursor::new(document)) as Box<dyn io::BufRead + Send>)
         }

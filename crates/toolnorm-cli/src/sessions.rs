@@ -16,8 +16,8 @@ use toolnorm_adapters::{
 };
 
 use crate::normalize::{builder, open_input, unrecognized};
-use crate::opencode_db;
 use crate::recordings::expand;
+use crate::sqlite_stores;
 use crate::subagents::{self, Files, Unit};
 use crate::{EXIT_UNRECOGNIZED, EXIT_USAGE, ReadArgs, io_message};
 
@@ -137,7 +137,7 @@ pub(crate) fn read_each(
         let _ = writeln!(stderr, "toolnorm: {message}");
         ExitCode::from(EXIT_USAGE)
     })?;
-    let files = opencode_db::expand(subagents::group(files, true));
+    let files = sqlite_stores::expand(subagents::group(files, true));
     let make = || builder(read).unwrap_or_default();
     Ok(load_all(&files, &make))
 }
@@ -218,13 +218,13 @@ impl Sink for Collected {
     }
 }
 
-/// Reads one file, and the subagent transcripts joined to it (or one session of an
-/// OpenCode database), into a [`Session`].
+/// Reads one file, and the subagent transcripts joined to it (or one session of a
+/// session database), into a [`Session`].
 pub(crate) fn load(unit: &Unit, builder: NormalizerBuilder) -> Result<Session, Failure> {
     let (path, siblings) = (&unit.path, &unit.siblings);
     let stdin = path.as_os_str() == "-";
     let source = match (&unit.session, stdin) {
-        (Some(session), _) => opencode_db::session_name(path, session),
+        (Some(session), _) => sqlite_stores::session_name(path, session),
         (None, true) => "stdin".to_owned(),
         (None, false) => path.display().to_string(),
     };
@@ -234,7 +234,7 @@ pub(crate) fn load(unit: &Unit, builder: NormalizerBuilder) -> Result<Session, F
         unrecognized: false,
     };
     let document =
-        opencode_db::document(path, unit.session.as_deref()).map_err(|reason| Failure {
+        sqlite_stores::document(path, unit.session.as_deref()).map_err(|reason| Failure {
             file: source.clone(),
             reason,
             unrecognized: false,

@@ -14,7 +14,7 @@ pub(crate) struct Unit {
     pub(crate) path: PathBuf,
     /// Its subagents' transcripts, sorted by path.
     pub(crate) siblings: Vec<PathBuf>,
-    /// The session read from it, when it is an OpenCode database (`opencode_db`).
+    /// The session read from it, when it is a session database (`sqlite_stores`).
     pub(crate) session: Option<String>,
 }
 

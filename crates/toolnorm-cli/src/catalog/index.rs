@@ -1,8 +1,8 @@
 //! `toolnorm index`: every session file of the agents' stores (or the paths named) read
 //! into the index, incrementally: a file whose size and modification time are as when it
 //! was read is not read again; one that grew, or was rewritten or cut, is read again
-//! whole, its rows replaced; a session whose file is gone is dropped. Each session of an
-//! OpenCode database is one (`<database>#<session>`), stamped by its rows (the length of
+//! whole, its rows replaced; a session whose file is gone is dropped. Each session of a
+//! session database (OpenCode's, Goose's) is one (`<database>#<session>`), stamped by its rows (the length of
 //! their data, their last update): read again when its stamp changed, dropped when the
 //! database no longer holds it.
 
@@ -22,9 +22,9 @@ use super::stores;
 use super::write;
 use crate::export::otlp::{Exporter, Target};
 use crate::normalize::builders;
-use crate::opencode_db;
 use crate::recordings::expand;
 use crate::sessions::{Failure, Session, load};
+use crate::sqlite_stores;
 use crate::subagents::{self, Unit};
 use crate::{EXIT_USAGE, ReadArgs};
 
@@ -160,10 +160,10 @@ pub(crate) fn update(
             .map(|path| std::path::absolute(&path).unwrap_or(path))
             .collect()
     };
-    // An OpenCode database is one unit per session, each stamped by its rows.
+    // A session database is one unit per session, each stamped by its rows.
     let (databases, files): (Vec<Unit>, Vec<Unit>) = subagents::group(files, true)
         .into_iter()
-        .partition(|unit| opencode_db::is_sqlite(&unit.path));
+        .partition(|unit| sqlite_stores::is_sqlite(&unit.path));
     let mut units: Vec<(Unit, Vec<FileState>)> = files
         .into_iter()
         .map(|unit| {
@@ -209,7 +209,7 @@ pub(crate) fn update(
     let stored = index.file_states().map_err(|error| index.fail(error))?;
     for (unit, states) in units {
         let key = match &unit.session {
-            Some(session) => opencode_db::session_name(&unit.path, session),
+            Some(session) => sqlite_stores::session_name(&unit.path, session),
             None => unit.path.display().to_string(),
         };
         let before = stored.get(&key);
@@ -362,15 +362,15 @@ fn add(total: &mut Counts, batch: &Counts) {
 }
 
 /// The state of a session's files now: its own, then its subagents' transcripts.
-/// The sessions of an OpenCode database, each a unit with its stamp as its state (the
+/// The sessions of a session database (OpenCode's, Goose's), each a unit with its stamp as its state (the
 /// length of its rows' data as its size, their last update as its time).
 fn database_sessions(path: &Path) -> Result<Vec<(Unit, Vec<FileState>)>, String> {
-    let stamps = opencode_db::Database::open(path)?.session_stamps()?;
+    let stamps = sqlite_stores::Database::open(path)?.session_stamps()?;
     Ok(stamps
         .into_iter()
         .map(|(session, bytes, updated_ms)| {
             let state = FileState {
-                path: PathBuf::from(opencode_db::session_name(path, &session)),
+                path: PathBuf::from(sqlite_stores::session_name(path, &session)),
                 bytes,
                 modified_ns: u64::try_from(updated_ms)
                     .ok()
@@ -386,11 +386,11 @@ fn database_sessions(path: &Path) -> Result<Vec<(Unit, Vec<FileState>)>, String>
         .collect())
 }
 
-/// The database a stored session of an OpenCode database was read from
+/// The database a stored session of a session database was read from
 /// (`<database>#<session>`), when that file is one still.
 fn database_of(stored: &str) -> Option<&str> {
     let (database, _) = stored.rsplit_once('#')?;
-    opencode_db::is_sqlite(Path::new(database)).then_some(database)
+    sqlite_stores::is_sqlite(Path::new(database)).then_some(database)
 }
 
 fn states(unit: &Unit) -> Vec<FileState> {

@@ -100,11 +100,11 @@ pub fn view(args: &ViewArgs, stdout: impl Write, stderr: &mut impl Write) -> Exi
         if let Some(path) = args
             .inputs
             .iter()
-            .find(|path| crate::opencode_db::is_sqlite(path))
+            .find(|path| crate::sqlite_stores::is_sqlite(path))
         {
             let _ = writeln!(
                 stderr,
-                "toolnorm: {}: an OpenCode database is shown without --serve",
+                "toolnorm: {}: a session database is shown without --serve",
                 path.display()
             );
             return ExitCode::from(EXIT_USAGE);

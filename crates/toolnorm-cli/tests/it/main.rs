@@ -8,6 +8,7 @@ mod catalog_serve;
 mod cli;
 mod databases;
 mod export;
+mod goose_db;
 mod live;
 mod many;
 mod opencode_db;

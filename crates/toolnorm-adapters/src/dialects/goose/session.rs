@@ -2,7 +2,8 @@
 //! up to 1.9 (1.10 moved its sessions into the SQLite database `sessions.db` beside
 //! them, and reads these files once to import them): the session's metadata on the
 //! first line, then one `Message` a line (`save_messages_with_metadata` of
-//! `crates/goose/src/session/storage.rs`).
+//! `crates/goose/src/session/storage.rs`). The CLI rebuilds each session of
+//! `sessions.db` as these lines.
 //!
 //! | line | canonical events |
 //! | --- | --- |
@@ -38,8 +39,14 @@ pub(crate) const ENTRY: Entry = Entry {
     // Not recorded: `fixtures/goose-session/` holds a sample written from Goose's source.
     recordings: &[],
     agent_version: "",
-    stores: &[crate::Store::at(".local/share/goose", "sessions/*.jsonl")
-        .or_env_subfolder("XDG_DATA_HOME", "goose")],
+    // Its session files up to 1.9, and the database 1.10 moved them into, whose sessions
+    // the CLI rebuilds as these lines.
+    stores: &[
+        crate::Store::at(".local/share/goose", "sessions/*.jsonl")
+            .or_env_subfolder("XDG_DATA_HOME", "goose"),
+        crate::Store::at(".local/share/goose", "sessions/sessions.db")
+            .or_env_subfolder("XDG_DATA_HOME", "goose"),
+    ],
 };
 
 /// Whether a line is one of Goose's session lines, by the keys only Goose writes: the

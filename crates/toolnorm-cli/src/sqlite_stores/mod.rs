@@ -1,20 +1,28 @@
-//! OpenCode's session database, `opencode.db` (SQLite, in `$XDG_DATA_HOME/opencode/`,
-//! else `~/.local/share/opencode/`), which OpenCode writes instead of its `storage/` JSON
-//! folders since its 1.1x releases: each session rebuilt as the JSON document
-//! `opencode export <session>` prints ([`rows`]), which the `opencode-export` dialect
-//! reads. A file is taken for a database by its SQLite header alone, never by its name.
+//! The SQLite session stores toolnorm reads, each known by its tables (never by its
+//! file's name), its schema checked against the one pinned in `schemas/`, each session
+//! rebuilt as the document an existing dialect reads, one stream per session
+//! (`<path>#<session>`):
 //!
-//! It is read while OpenCode may be writing it: opened read-only (`mode=ro`, so no write
-//! lock is ever taken and nothing is checkpointed), waiting out a writer's lock
+//! - [`opencode`]: OpenCode's `opencode.db` (its tables `session`, `message`, `part` and
+//!   its migrations), each session as `opencode export <session>` prints it, read by the
+//!   `opencode-export` dialect;
+//! - [`goose`]: Goose's `sessions.db` (since 1.10: `schema_version`, `sessions`,
+//!   `messages` with `content_json`), each session as the lines of Goose's session file
+//!   before 1.10, read by the `goose-session` dialect.
+//!
+//! A file is taken for a database by its SQLite header alone; an SQLite database of none
+//! of these is refused naming the stores known.
+//!
+//! A store is read while its agent may be writing it: opened read-only (`mode=ro`, so no
+//! write lock is ever taken and nothing is checkpointed), waiting out a writer's lock
 //! ([`BUSY_TIMEOUT`], then [`BUSY_RETRIES`] more tries), each session read in one read
-//! transaction, the `-wal` file OpenCode leaves read with it. A database in WAL mode
+//! transaction, the `-wal` file the agent leaves read with it. A database in WAL mode
 //! without its `-wal` file (checkpointed away: a copy, a backup) is opened `immutable`:
 //! a read-only connection would otherwise create the `-wal` and `-shm` files beside it.
-//! Its schema is checked first ([`schema`]): one toolnorm does not know is refused, not
-//! read wrong.
+//! Its schema is checked first: one toolnorm does not know is refused, not read wrong.
 
-mod rows;
-mod schema;
+mod goose;
+mod opencode;
 
 use std::io::Read;
 use std::path::Path;
@@ -71,14 +79,96 @@ fn uri(path: &Path) -> String {
     }
 }
 
-/// An OpenCode database, open read-only, its schema one toolnorm knows. Its errors are
-/// for people, without the file's name (the caller puts it before them).
+/// A session store toolnorm reads, known by its tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Store {
+    /// OpenCode's `opencode.db`.
+    OpenCode,
+    /// Goose's `sessions.db`.
+    Goose,
+}
+
+/// Every store, in the order they are told apart.
+const STORES: &[Store] = &[Store::OpenCode, Store::Goose];
+
+impl Store {
+    /// The store whose tables a database with `tables` has, if any.
+    fn of(tables: &[String]) -> Option<Store> {
+        STORES.iter().copied().find(|store| match store {
+            Store::OpenCode => opencode::is_its(tables),
+            Store::Goose => goose::is_its(tables),
+        })
+    }
+
+    /// The agent whose store it is, for people.
+    fn agent(self) -> &'static str {
+        match self {
+            Store::OpenCode => "OpenCode",
+            Store::Goose => "Goose",
+        }
+    }
+
+    /// "an OpenCode database", for people.
+    fn a_database(self) -> &'static str {
+        match self {
+            Store::OpenCode => "an OpenCode database",
+            Store::Goose => "a Goose database",
+        }
+    }
+
+    /// The store's file and the tables it is known by, for people.
+    fn described(self) -> &'static str {
+        match self {
+            Store::OpenCode => opencode::DESCRIBED,
+            Store::Goose => goose::DESCRIBED,
+        }
+    }
+
+    /// Checks the schema of the store open on `connection`: an error naming the schema
+    /// found and the ones known when toolnorm does not know it.
+    fn check(self, connection: &Connection) -> Result<(), String> {
+        match self {
+            Store::OpenCode => opencode::check(connection),
+            Store::Goose => goose::check(connection),
+        }
+    }
+
+    /// Its session ids, oldest first.
+    fn session_ids(self, connection: &Connection) -> rusqlite::Result<Vec<String>> {
+        match self {
+            Store::OpenCode => opencode::session_ids(connection),
+            Store::Goose => goose::session_ids(connection),
+        }
+    }
+
+    /// Its session ids, oldest first, each with its stamp (see
+    /// [`Database::session_stamps`]).
+    fn session_stamps(self, connection: &Connection) -> rusqlite::Result<Vec<(String, u64, i64)>> {
+        match self {
+            Store::OpenCode => opencode::session_stamps(connection),
+            Store::Goose => goose::session_stamps(connection),
+        }
+    }
+
+    /// Session `id` as the document its dialect reads, without its last newline;
+    /// `None` when there is no such session.
+    fn document(self, connection: &Connection, id: &str) -> rusqlite::Result<Option<String>> {
+        match self {
+            Store::OpenCode => opencode::document(connection, id),
+            Store::Goose => goose::document(connection, id),
+        }
+    }
+}
+
+/// A session store, open read-only, its schema one toolnorm knows. Its errors are for
+/// people, without the file's name (the caller puts it before them).
 pub(crate) struct Database {
     connection: Connection,
+    store: Store,
 }
 
 impl Database {
-    /// Opens the database at `path` and checks its schema.
+    /// Opens the database at `path`, tells its store by its tables and checks its schema.
     pub(crate) fn open(path: &Path) -> Result<Database, String> {
         if !is_sqlite(path) {
             return Err(match std::fs::metadata(path) {
@@ -95,14 +185,17 @@ impl Database {
                 Ok(connection)
             })
             .map_err(|error| format!("cannot open it read-only: {error}"))?;
-        schema::check(&connection)?;
-        Ok(Database { connection })
+        let tables =
+            tables(&connection).map_err(|error| format!("not a readable database: {error}"))?;
+        let store = Store::of(&tables).ok_or_else(|| unknown_store(&tables))?;
+        store.check(&connection)?;
+        Ok(Database { connection, store })
     }
 
     /// The ids of its sessions, oldest first (as created: a child session after its
     /// parent).
     pub(crate) fn sessions(&self) -> Result<Vec<String>, String> {
-        retry(|| rows::session_ids(&self.connection)).map_err(|error| failed(&error))
+        retry(|| self.store.session_ids(&self.connection)).map_err(|error| self.failed(&error))
     }
 
     /// Its sessions, oldest first, each with a stamp of what it holds now (the length of
@@ -111,21 +204,22 @@ impl Database {
     pub(crate) fn session_stamps(&self) -> Result<Vec<(String, u64, i64)>, String> {
         retry(|| {
             let transaction = self.connection.unchecked_transaction()?;
-            rows::session_stamps(&transaction)
+            self.store.session_stamps(&transaction)
         })
-        .map_err(|error| failed(&error))
+        .map_err(|error| self.failed(&error))
     }
 
-    /// Session `id` as `opencode export <id>` prints it, on one line; when there is no
-    /// such session, an error naming it and the sessions there are.
+    /// Session `id` as the document its dialect reads (OpenCode's as `opencode export
+    /// <id>` prints it, on one line); when there is no such session, an error naming it
+    /// and the sessions there are.
     pub(crate) fn export(&self, id: &str) -> Result<String, String> {
         // One read transaction: the session's rows as they were at one moment, however
-        // OpenCode writes meanwhile.
+        // the agent writes meanwhile.
         let read = retry(|| {
             let transaction = self.connection.unchecked_transaction()?;
-            rows::export(&transaction, id)
+            self.store.document(&transaction, id)
         })
-        .map_err(|error| failed(&error))?;
+        .map_err(|error| self.failed(&error))?;
         read.ok_or_else(|| self.no_session(id))
     }
 
@@ -138,8 +232,42 @@ impl Database {
             n if n > shown.len() => format!("it holds {n}: {}, …", shown.join(", ")),
             n => format!("it holds {n}: {}", shown.join(", ")),
         };
-        format!("no session `{id}` in this OpenCode database ({held})")
+        format!(
+            "no session `{id}` in this {} database ({held})",
+            self.store.agent()
+        )
     }
+
+    /// A read that failed, for people.
+    fn failed(&self, error: &rusqlite::Error) -> String {
+        format!("reading {}'s tables: {error}", self.store.agent())
+    }
+}
+
+/// The names of the database's tables.
+fn tables(connection: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut statement =
+        connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")?;
+    let names = statement.query_map([], |row| row.get::<_, String>(0))?;
+    names.collect()
+}
+
+/// The message for an SQLite database of no store toolnorm reads: its tables, and the
+/// stores known.
+fn unknown_store(tables: &[String]) -> String {
+    let mut shown: Vec<&str> = tables.iter().map(String::as_str).take(8).collect();
+    if tables.len() > shown.len() {
+        shown.push("…");
+    }
+    let shown = match shown.is_empty() {
+        true => "it has no table".to_owned(),
+        false => format!("its tables: {}", shown.join(", ")),
+    };
+    let known: Vec<&str> = STORES.iter().map(|store| store.described()).collect();
+    format!(
+        "an SQLite database of no session store toolnorm reads ({shown}); toolnorm reads {}",
+        known.join(" and ")
+    )
 }
 
 /// Runs `read`, again after a pause when SQLite still finds the database busy once its
@@ -166,12 +294,7 @@ fn busy(error: &rusqlite::Error) -> bool {
     )
 }
 
-/// A read that failed, for people.
-fn failed(error: &rusqlite::Error) -> String {
-    format!("reading OpenCode's tables: {error}")
-}
-
-/// The streams of `units` with every OpenCode database among them in place of its
+/// The streams of `units` with every session store among them in place of its
 /// sessions, one unit each (in the order created). A database that cannot be opened
 /// stays one unit, whose reading tells why.
 pub(crate) fn expand(units: Vec<Unit>) -> Vec<Unit> {
@@ -193,8 +316,8 @@ pub(crate) fn expand(units: Vec<Unit>) -> Vec<Unit> {
     expanded
 }
 
-/// The bytes to read for a unit of `path`: session `session`'s export document and a
-/// newline, when the unit is a session of a database; `None` for a file read as it is.
+/// The bytes to read for a unit of `path`: session `session`'s document and a newline,
+/// when the unit is a session of a database; `None` for a file read as it is.
 /// An error when the database cannot be read, or a database comes with no session.
 pub(crate) fn document(path: &Path, session: Option<&str>) -> Result<Option<Vec<u8>>, String> {
     let Some(id) = session else {
@@ -202,8 +325,12 @@ pub(crate) fn document(path: &Path, session: Option<&str>) -> Result<Option<Vec<
             return Ok(None);
         }
         // A database whose sessions could not be listed: opening it tells why.
-        Database::open(path)?.sessions()?;
-        return Err("an OpenCode database is read one session at a time".to_owned());
+        let database = Database::open(path)?;
+        database.sessions()?;
+        return Err(format!(
+            "{} is read one session at a time",
+            database.store.a_database()
+        ));
     };
     let mut document = Database::open(path)?.export(id)?.into_bytes();
     document.push(b'\n');

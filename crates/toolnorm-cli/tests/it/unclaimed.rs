@@ -31,8 +31,10 @@ fn files() -> Vec<PathBuf> {
 
 #[test]
 fn a_file_of_an_agent_toolnorm_does_not_read_exits_3() {
+    // Continue CLI's session index and its `-p` answer, as the agents whose files were
+    // kept here became dialects of their own.
     let files = files();
-    assert!(files.len() >= 3, "{files:?}");
+    assert!(files.len() >= 2, "{files:?}");
     let dialects = Command::cargo_bin("toolnorm")
         .unwrap()
         .args(["dialects", "--names"])

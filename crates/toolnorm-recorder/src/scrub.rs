@@ -13,6 +13,8 @@ use regex::Regex;
 
 use crate::error::{Error, Result};
 
+mod text;
+
 /// Base of the normalized clock: 2026-01-01T00:00:00Z.
 const BASE_EPOCH_S: i64 = 1_767_225_600;
 
@@ -174,13 +176,9 @@ pub struct Normalizer {
     /// With [`Substitutions::number_timestamps_by_position`]: the slot of the line
     /// being rewritten and how many timestamps it has shown so far.
     position: Option<(usize, usize)>,
-    /// Keep the lines that are not JSON (a logger's, captured with the events),
+    /// Keeps the lines that are not JSON (a logger's, captured with the events),
     /// rewritten as text, instead of dropping them.
-    keep_text: bool,
-    /// A log line's run ids and elapsed times (`run=83cdf19b`, `+1834ms`).
-    log_volatile: Vec<(Regex, &'static str)>,
-    /// An epoch time in milliseconds in a log line.
-    epoch_ms_text: Regex,
+    text: Option<text::TextLines>,
 }
 
 impl Normalizer {
@@ -206,59 +204,8 @@ impl Normalizer {
             counted: HashMap::new(),
             slugs: HashMap::new(),
             position: None,
-            keep_text: false,
-            log_volatile: vec![
-                (re(r"\b(run|run_id)=[0-9a-f]{8}\b")?, "${1}=00000000"),
-                (re(r"(^|\s)\+\d+ms\b")?, "${1}+100ms"),
-                (re(r"\bduration=\d+\b")?, "duration=100"),
-            ],
-            epoch_ms_text: re(r"\b1[6-9]\d{11}\b")?,
+            text: None,
         })
-    }
-
-    /// Keeps the lines that are not JSON, as a capture of the CLI's logs with its events
-    /// (`2>&1`) has them: each rewritten as text (paths, ids, times, run ids and elapsed
-    /// times), its timestamps numbered by its position in the recording.
-    pub fn keep_text_lines(&mut self) {
-        self.keep_text = true;
-    }
-
-    /// One text line, rewritten; `index` is its place in the recording.
-    fn text_line(&mut self, line: &str, index: usize) -> String {
-        // A time-sortable id only the logs name is numbered after the events' ones.
-        let unseen: Vec<(String, String)> = self
-            .sortable_id
-            .captures_iter(line)
-            .filter_map(|c| Some((c.get(1)?.as_str().to_owned(), c.get(0)?.as_str().to_owned())))
-            .filter(|(_, full)| !self.ids.contains_key(full))
-            .collect();
-        for (prefix, full) in unseen {
-            let taken = self
-                .ids
-                .values()
-                .filter(|id| id.starts_with(&format!("{prefix}_")))
-                .count();
-            self.ids
-                .entry(full)
-                .or_insert_with(|| format!("{prefix}_{:026}", taken + 1));
-        }
-        self.position = Some((index * 10, 0));
-        let mut text = self.string(line);
-        self.position = None;
-        for (pattern, to) in &self.log_volatile {
-            text = pattern.replace_all(&text, *to).into_owned();
-        }
-        // An epoch time is the events' placeholder for it, or the base time.
-        self.epoch_ms_text
-            .replace_all(&text, |c: &regex::Captures<'_>| {
-                let raw = c.get(0).map_or("", |m| m.as_str());
-                self.ms_map
-                    .get(raw)
-                    .copied()
-                    .unwrap_or(BASE_EPOCH_S * 1000)
-                    .to_string()
-            })
-            .into_owned()
     }
 
     /// Numbers UUIDs as `other` did, and new ones after its own: a stream written
@@ -272,7 +219,7 @@ impl Normalizer {
     /// lines are dropped and counted, or kept as text ([`Normalizer::keep_text_lines`]).
     pub fn normalize_lines(&mut self, lines: &[String]) -> (Vec<String>, usize) {
         let (json, dropped) = self.normalize_json_lines(lines);
-        if !self.keep_text {
+        if self.text.is_none() {
             return (json, dropped);
         }
         let mut json = json.into_iter();

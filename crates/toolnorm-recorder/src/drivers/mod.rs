@@ -271,7 +271,7 @@ impl Recorder {
             run::write_lines(&self.scratch.join("raw").join(&rel), &lines)?;
             let mut norm = Normalizer::new(subs.clone())?;
             if scenario.options.print_logs {
-                norm.keep_text_lines();
+                norm.keep_text_lines()?;
             }
             if let Some(main) = main
                 .as_ref()

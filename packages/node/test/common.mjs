@@ -149,3 +149,7 @@ export function randomChunks(data, seed, max = 4096) {
 
 /** The lines a format writes for these values (the binding's objects, serialized again). */
 export const asLines = (values) => values.map((value) => JSON.stringify(value));
+
+/** The command's JSON lines as JavaScript writes the same values: a number the provider
+ * wrote as `1.0` is `1` in JavaScript, which has no other way to hold it. */
+export const asJsonLines = (lines) => lines.map((line) => JSON.stringify(JSON.parse(line)));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 
 import { Normalizer, normalize } from "../index.js";
-import { asLines, cli, fixtureName, fixtures, fixturesDir, stderrOf } from "./common.mjs";
+import { asJsonLines, asLines, cli, fixtureName, fixtures, fixturesDir, stderrOf } from "./common.mjs";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolnorm-node-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -24,7 +24,7 @@ function same(input, options, flags) {
   const expected = cli(["--format", "parts", ...flags], input);
   assert.equal(expected.status, 0, expected.stderr.join("\n"));
   const got = normalize(typeof input === "string" ? readFileSync(input) : input, options);
-  assert.deepEqual(asLines(got.parts), expected.stdout);
+  assert.deepEqual(asLines(got.parts), asJsonLines(expected.stdout));
   assert.deepEqual(
     got.diagnostics.map((d) => d.text),
     stderrOf(expected).diagnostics,
@@ -71,7 +71,7 @@ test("outputCap: partial and final output capped as with --output-cap", () => {
     const expected = cli(["--format", "updates", "--output-cap", "8"], path);
     assert.equal(expected.status, 0, expected.stderr.join("\n"));
     const got = streamed(readFileSync(path), { outputCap: 8 });
-    assert.deepEqual(asLines(got), expected.stdout, fixtureName(path));
+    assert.deepEqual(asLines(got), asJsonLines(expected.stdout), fixtureName(path));
     if (JSON.stringify(got) !== JSON.stringify(streamed(readFileSync(path)))) capped += 1;
   }
   assert.ok(capped > 0, "the cap changed the snapshots of some fixture");
@@ -137,7 +137,7 @@ test("format gives the lines of that format, as the command writes them", () => 
     const options = { format, ...(flags.length > 0 ? { otelContent: true } : {}) };
     const got = normalize(readFileSync(path), options);
     assert.equal(got.parts, undefined);
-    assert.deepEqual(asLines(got.lines), expected.stdout, `${fixture} ${format} ${flags}`);
+    assert.deepEqual(asLines(got.lines), asJsonLines(expected.stdout), `${fixture} ${format} ${flags}`);
   }
   const spans = normalize(readFileSync(join(fixturesDir, "claude-code/subagent.jsonl")), { format: "otel" })
     .lines.flatMap((line) => line.resourceSpans[0].scopeSpans[0].spans);

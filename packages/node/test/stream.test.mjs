@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { Normalizer } from "../index.js";
-import { asLines, cliMany, fixtureName, fixtures, randomChunks, seedOf, stderrOf } from "./common.mjs";
+import { asJsonLines, asLines, cliMany, fixtureName, fixtures, randomChunks, seedOf, stderrOf } from "./common.mjs";
 
 /** Every update and diagnostic of `chunks` pushed one by one, then finish. */
 function stream(chunks, options) {
@@ -31,7 +31,7 @@ for (const [index, path] of all.entries()) {
     const expected = expectations[index];
     if (expected.status !== 3) {
       assert.equal(expected.status, 0, expected.stderr.join("\n"));
-      assert.deepEqual(asLines(whole.updates), expected.stdout);
+      assert.deepEqual(asLines(whole.updates), asJsonLines(expected.stdout));
       assert.deepEqual(
         whole.diagnostics.map((d) => d.text),
         stderrOf(expected).diagnostics,

@@ -18,6 +18,7 @@
 //! the provider's own title, and whether the provider fixed the title.
 
 mod approval;
+mod arguments;
 mod fact;
 mod failure;
 mod output;
@@ -39,6 +40,7 @@ use toolnorm::{
 };
 
 pub use approval::option_kind;
+pub use arguments::arguments_from_text;
 pub use fact::{Ending, Sighting};
 pub use failure::{
     MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_permission_check, is_refusal,

@@ -10,7 +10,7 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
-use crate::track::{Ending, Facts, Sighting, content_text};
+use crate::track::{Ending, Facts, Sighting, arguments_from_text, content_text};
 
 /// The raw item type of the calls (`metadata.itemType`): a Chat Completions tool call's
 /// `type`.
@@ -210,16 +210,9 @@ fn arguments(
         Some(Value::String(text)) if text.trim().is_empty() => {
             parsed.unwrap_or_else(|| Value::Object(JsonObject::new()))
         }
-        Some(Value::String(text)) => match serde_json::from_str::<Value>(&text) {
-            Ok(object @ Value::Object(_)) => object,
-            _ => {
-                facts.diagnostic(Diagnostic::notice(
-                    line,
-                    DiagnosticKind::MalformedEvent,
-                    format!("the arguments of Continue tool call `{id}` are not a JSON object"),
-                ));
-                parsed.unwrap_or(Value::String(text))
-            }
+        Some(Value::String(text)) => match arguments_from_text(line, "Continue", id, text, facts) {
+            Value::String(text) => parsed.unwrap_or(Value::String(text)),
+            object => object,
         },
         Some(other) => other,
     }

@@ -11,7 +11,7 @@ use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
 use crate::rules::mcp;
-use crate::track::{Ending, Facts, Sighting};
+use crate::track::{Ending, Facts, Sighting, arguments_from_text};
 
 /// The raw item type of the calls (`metadata.itemType`): a Chat Completions tool call's
 /// `type`.
@@ -98,18 +98,7 @@ pub(super) fn arguments(
 ) -> Value {
     match arguments {
         None | Some(Value::Null) => Value::Object(JsonObject::new()),
-        Some(Value::String(text)) if text.trim().is_empty() => Value::Object(JsonObject::new()),
-        Some(Value::String(text)) => match serde_json::from_str::<Value>(&text) {
-            Ok(object @ Value::Object(_)) => object,
-            _ => {
-                facts.diagnostic(Diagnostic::notice(
-                    line,
-                    DiagnosticKind::MalformedEvent,
-                    format!("the arguments of Grok CLI tool call `{id}` are not a JSON object"),
-                ));
-                Value::String(text)
-            }
-        },
+        Some(Value::String(text)) => arguments_from_text(line, "Grok CLI", id, text, facts),
         Some(other) => other,
     }
 }

@@ -29,7 +29,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
-use crate::track::{Ending, Facts};
+use crate::track::{Ending, Facts, arguments_from_text};
 
 /// The dialect: Vibe's session journal, with Vibe's provider for the rules.
 pub(crate) const DIALECT: Dialect = Dialect::new("vibe-journal", "vibe");
@@ -254,20 +254,7 @@ fn announced(line: u64, result: &Value, facts: &mut Facts<'_>) {
 /// A call's arguments: the JSON text the model sent, read; a text that is not a JSON
 /// object is kept as it is, with a notice (Vibe then refuses the call).
 fn arguments(line: u64, id: &str, text: Option<String>, facts: &mut Facts<'_>) -> Value {
-    let Some(text) = text.filter(|text| !text.trim().is_empty()) else {
-        return Value::Object(JsonObject::new());
-    };
-    match serde_json::from_str::<Value>(&text) {
-        Ok(object @ Value::Object(_)) => object,
-        _ => {
-            facts.diagnostic(Diagnostic::notice(
-                line,
-                DiagnosticKind::MalformedEvent,
-                format!("the arguments of Mistral Vibe tool call `{id}` are not a JSON object"),
-            ));
-            Value::String(text)
-        }
-    }
+    arguments_from_text(line, "Mistral Vibe", id, text.unwrap_or_default(), facts)
 }
 
 /// A tool's result ends its call.

@@ -32,6 +32,8 @@ pub(crate) mod codex;
 pub(crate) mod continue_cli;
 #[cfg(feature = "copilot")]
 pub(crate) mod copilot;
+#[cfg(feature = "crush")]
+pub(crate) mod crush;
 #[cfg(feature = "cursor")]
 pub(crate) mod cursor;
 #[cfg(feature = "droid")]
@@ -166,6 +168,8 @@ pub(crate) const TABLE: &[Entry] = &[
     openhands::ENTRY,
     #[cfg(feature = "openhands")]
     openhands::sdk::ENTRY,
+    #[cfg(feature = "crush")]
+    crush::ENTRY,
     event_log::ENTRY,
 ];
 

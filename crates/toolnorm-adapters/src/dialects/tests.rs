@@ -46,6 +46,7 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
             "src/dialects/goose/rules.toml",
             "src/dialects/continue_cli/rules.toml",
             "src/dialects/openhands/rules.toml",
+            "src/dialects/crush/rules.toml",
             "rules/default.toml"
         ]
     );

@@ -8,7 +8,10 @@
 //!   `opencode-export` dialect;
 //! - [`goose`]: Goose's `sessions.db` (since 1.10: `schema_version`, `sessions`,
 //!   `messages` with `content_json`), each session as the lines of Goose's session file
-//!   before 1.10, read by the `goose-session` dialect.
+//!   before 1.10, read by the `goose-session` dialect;
+//! - [`crush`]: Crush's `crush.db` (its migrations' `goose_db_version`, `sessions`,
+//!   `messages` with `parts`), each session with its subagents' as their rows, one a
+//!   line, read by the `crush` dialect.
 //!
 //! A file is taken for a database by its SQLite header alone; an SQLite database of none
 //! of these is refused naming the stores known.
@@ -21,6 +24,7 @@
 //! a read-only connection would otherwise create the `-wal` and `-shm` files beside it.
 //! Its schema is checked first: one toolnorm does not know is refused, not read wrong.
 
+mod crush;
 mod goose;
 mod opencode;
 
@@ -86,10 +90,12 @@ pub(crate) enum Store {
     OpenCode,
     /// Goose's `sessions.db`.
     Goose,
+    /// Crush's `crush.db`.
+    Crush,
 }
 
 /// Every store, in the order they are told apart.
-const STORES: &[Store] = &[Store::OpenCode, Store::Goose];
+const STORES: &[Store] = &[Store::OpenCode, Store::Goose, Store::Crush];
 
 impl Store {
     /// The store whose tables a database with `tables` has, if any.
@@ -97,6 +103,7 @@ impl Store {
         STORES.iter().copied().find(|store| match store {
             Store::OpenCode => opencode::is_its(tables),
             Store::Goose => goose::is_its(tables),
+            Store::Crush => crush::is_its(tables),
         })
     }
 
@@ -105,6 +112,7 @@ impl Store {
         match self {
             Store::OpenCode => "OpenCode",
             Store::Goose => "Goose",
+            Store::Crush => "Crush",
         }
     }
 
@@ -113,6 +121,7 @@ impl Store {
         match self {
             Store::OpenCode => "an OpenCode database",
             Store::Goose => "a Goose database",
+            Store::Crush => "a Crush database",
         }
     }
 
@@ -121,6 +130,7 @@ impl Store {
         match self {
             Store::OpenCode => opencode::DESCRIBED,
             Store::Goose => goose::DESCRIBED,
+            Store::Crush => crush::DESCRIBED,
         }
     }
 
@@ -130,6 +140,7 @@ impl Store {
         match self {
             Store::OpenCode => opencode::check(connection),
             Store::Goose => goose::check(connection),
+            Store::Crush => crush::check(connection),
         }
     }
 
@@ -138,6 +149,7 @@ impl Store {
         match self {
             Store::OpenCode => opencode::session_ids(connection),
             Store::Goose => goose::session_ids(connection),
+            Store::Crush => crush::session_ids(connection),
         }
     }
 
@@ -147,6 +159,7 @@ impl Store {
         match self {
             Store::OpenCode => opencode::session_stamps(connection),
             Store::Goose => goose::session_stamps(connection),
+            Store::Crush => crush::session_stamps(connection),
         }
     }
 
@@ -156,6 +169,7 @@ impl Store {
         match self {
             Store::OpenCode => opencode::document(connection, id),
             Store::Goose => goose::document(connection, id),
+            Store::Crush => crush::document(connection, id),
         }
     }
 }
@@ -266,7 +280,7 @@ fn unknown_store(tables: &[String]) -> String {
     let known: Vec<&str> = STORES.iter().map(|store| store.described()).collect();
     format!(
         "an SQLite database of no session store toolnorm reads ({shown}); toolnorm reads {}",
-        known.join(" and ")
+        known.join(", ")
     )
 }
 

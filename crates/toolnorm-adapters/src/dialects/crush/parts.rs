@@ -1,0 +1,214 @@
+//! The parts of a Crush message, `{"type", "data"}` each: its calls and their results.
+
+use serde_json::Value;
+use toolnorm::{JsonObject, Timestamp, meta};
+
+use super::outcome::{Outcome, outcome};
+use super::wire::{Part, ToolCall, ToolResult};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::read::json;
+use crate::read::partial_json::parse_partial;
+use crate::track::{Ending, Facts, Sighting, arguments_from_text};
+
+/// The raw item type of a call (`metadata.itemType`).
+const ITEM_TYPE: &str = "tool_call";
+
+/// The name a call is given when nothing says its tool.
+const UNNAMED: &str = "tool";
+
+/// The parts that carry nothing about a call.
+const KNOWN: &[&str] = &[
+    "text",
+    "reasoning",
+    "image_url",
+    "binary",
+    "finish",
+    "shell_command",
+];
+
+/// Where a message's parts are read.
+pub(super) struct Context<'a> {
+    /// Its line.
+    pub line: u64,
+    /// When it was written.
+    pub at: Option<Timestamp>,
+    /// The call that started its session, for a subagent's message.
+    pub parent: Option<&'a str>,
+}
+
+/// A message's parts, in order.
+pub(super) fn read(context: &Context<'_>, parts: Vec<Value>, facts: &mut Facts<'_>) {
+    let line = context.line;
+    for raw in parts {
+        let part: Part = match serde_json::from_value(raw) {
+            Ok(part) => part,
+            Err(error) => {
+                facts.diagnostic(json::malformed(line, "a Crush message part", &error));
+                continue;
+            }
+        };
+        let kind = part.kind.unwrap_or_default();
+        match kind.as_str() {
+            "tool_call" => match serde_json::from_value::<ToolCall>(part.data) {
+                Ok(call) => sighted(context, call, facts),
+                Err(error) => facts.diagnostic(json::malformed(line, "a tool_call part", &error)),
+            },
+            "tool_result" => match serde_json::from_value::<ToolResult>(part.data) {
+                Ok(result) => ended(context, result, facts),
+                Err(error) => {
+                    facts.diagnostic(json::malformed(line, "a tool_result part", &error));
+                }
+            },
+            known if KNOWN.contains(&known) => {}
+            other => {
+                facts.diagnostic(Diagnostic::notice(
+                    line,
+                    DiagnosticKind::UnknownEvent,
+                    format!("a Crush message part of unknown type `{other}`"),
+                ));
+                // Nothing tool-like is dropped.
+                let data = part.data;
+                if data.get("tool_call_id").is_some() {
+                    if let Ok(result) = serde_json::from_value::<ToolResult>(data) {
+                        ended(context, result, facts);
+                    }
+                } else if data.get("id").is_some()
+                    && data.get("name").is_some()
+                    && let Ok(call) = serde_json::from_value::<ToolCall>(data)
+                {
+                    sighted(context, call, facts);
+                }
+            }
+        }
+    }
+}
+
+/// A `tool_call` part: its call starts (or, seen again, its input is the one it has now).
+fn sighted(context: &Context<'_>, call: ToolCall, facts: &mut Facts<'_>) {
+    let line = context.line;
+    let Some(id) = call.id.filter(|id| !id.is_empty()) else {
+        return facts.diagnostic(Diagnostic::at(
+            line,
+            DiagnosticKind::MalformedEvent,
+            "a Crush tool call without an id",
+        ));
+    };
+    if !facts.is_open(&id) && facts.finished(&id).is_some() && !facts.is_other_sessions(&id) {
+        return facts.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownCall,
+            format!("tool call `{id}` again, after it ended"),
+        ));
+    }
+    let name = call
+        .name
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| {
+            facts.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::MalformedEvent,
+                format!("Crush tool call `{id}` names no tool"),
+            ));
+            UNNAMED.to_owned()
+        });
+    let text = call.input.unwrap_or_default();
+    let input = match call.finished {
+        true => arguments_from_text(line, "Crush", &id, text, facts),
+        // Crush stopped while the model streamed the call: its input as far as it came.
+        false => parse_partial(&text)
+            .filter(Value::is_object)
+            .unwrap_or_else(|| Value::Object(JsonObject::new())),
+    };
+    let mut metadata = JsonObject::new();
+    metadata.insert(meta::ITEM_TYPE.into(), ITEM_TYPE.into());
+    if let Some(parent) = context.parent {
+        metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), parent.into());
+    }
+    if call.provider_executed {
+        metadata.insert("providerExecuted".into(), true.into());
+    }
+    let mut sighting = Sighting::new(id, name.clone(), input)
+        .metadata(metadata)
+        .at(context.at.clone());
+    if let Some((server, tool)) = mcp_tool(&name) {
+        sighting = sighting.mcp(server, tool);
+    }
+    facts.sighted(line, sighting);
+}
+
+/// An MCP server's tool as Crush names it, `mcp_<server>_<tool>`: (server, tool), split
+/// as Crush's own UI splits it (the server is the word after `mcp_`).
+pub(super) fn mcp_tool(name: &str) -> Option<(&str, &str)> {
+    let (server, tool) = name.strip_prefix("mcp_")?.split_once('_')?;
+    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+}
+
+/// A `tool_result` part: its call ends.
+fn ended(context: &Context<'_>, result: ToolResult, facts: &mut Facts<'_>) {
+    let line = context.line;
+    let Some(id) = result.tool_call_id.clone().filter(|id| !id.is_empty()) else {
+        return facts.diagnostic(Diagnostic::at(
+            line,
+            DiagnosticKind::MalformedEvent,
+            "a Crush tool result without the id of its call",
+        ));
+    };
+    if !facts.is_open(&id) {
+        if facts.finished(&id).is_some() && !facts.is_other_sessions(&id) {
+            return facts.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::Rejected,
+                format!("a second result for call `{id}`"),
+            ));
+        }
+        facts.diagnostic(Diagnostic::notice(
+            line,
+            DiagnosticKind::UnknownCall,
+            format!("a result for call `{id}`, whose call the input does not hold"),
+        ));
+        let call = ToolCall {
+            id: Some(id.clone()),
+            name: result.name.clone(),
+            ..ToolCall::default()
+        };
+        sighted(context, call, facts);
+    }
+    let ending = Ending::at(context.at.clone()).elapsed_ms(elapsed_ms(result.metadata.as_deref()));
+    match outcome(result) {
+        Outcome::Done(output) => facts.complete(line, &id, output, ending),
+        Outcome::Failed(error) => facts.fail(line, &id, error, ending),
+    }
+}
+
+/// How long a tool ran, from the metadata it gave Crush's UI: `start_time` and `end_time`
+/// in milliseconds (`bash`'s).
+fn elapsed_ms(metadata: Option<&str>) -> Option<u64> {
+    let metadata: Value = serde_json::from_str(metadata?).ok()?;
+    let start = metadata.get("start_time")?.as_u64()?;
+    let end = metadata.get("end_time")?.as_u64()?;
+    end.checked_sub(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{elapsed_ms, mcp_tool};
+
+    #[test]
+    fn a_tools_times_say_how_long_it_ran() {
+        let metadata = r#"{"start_time":1764921605000,"end_time":1764921606250,"output":""}"#;
+        assert_eq!(elapsed_ms(Some(metadata)), Some(1250));
+        assert_eq!(elapsed_ms(Some(r#"{"additions":1}"#)), None);
+        assert_eq!(elapsed_ms(Some("not json")), None);
+        assert_eq!(elapsed_ms(None), None);
+    }
+
+    #[test]
+    fn an_mcp_tool_is_split_as_crush_splits_it() {
+        assert_eq!(
+            mcp_tool("mcp_github_list_issues"),
+            Some(("github", "list_issues"))
+        );
+        assert_eq!(mcp_tool("mcp_github"), None);
+        assert_eq!(mcp_tool("view"), None);
+    }
+}

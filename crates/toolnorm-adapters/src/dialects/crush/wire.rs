@@ -1,0 +1,99 @@
+//! Crush's rows, as far as the tool calls need them: hand-written serde structs of the
+//! fields read. Crush is written in Go and publishes no schema of its store; these follow
+//! its tables (`internal/db/migrations/*.sql`) and the parts of a message
+//! (`internal/message/content.go`: `marshalParts` writes each part as
+//! `{"type", "data"}`). Every field is optional, so a row that lacks one still reads and
+//! the reader says what is missing.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One line: a `sessions` row or a `messages` row, each a JSON object of its columns.
+#[derive(Deserialize, Default)]
+pub(super) struct Row {
+    /// The session's or the message's id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// A message's session.
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// A message's role: `user`, `assistant`, `tool`, `system`.
+    #[serde(default)]
+    pub role: Option<String>,
+    /// A message's parts: a JSON array of `{"type", "data"}`, or its JSON text as the
+    /// column holds it (what `sqlite3 -json` prints).
+    #[serde(default)]
+    pub parts: Option<Value>,
+    /// When the message was written (Crush writes seconds where its schema says
+    /// milliseconds).
+    #[serde(default)]
+    pub created_at: Option<i64>,
+    /// A session's parent: the session whose call started it (a subagent's).
+    #[serde(default)]
+    pub parent_session_id: Option<String>,
+    /// A session's message count, which only a `sessions` row has.
+    #[serde(default)]
+    pub message_count: Option<Value>,
+    /// A session's title.
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// One part of a message: its `type` and its `data`.
+#[derive(Deserialize, Default)]
+pub(super) struct Part {
+    /// `reasoning`, `text`, `image_url`, `binary`, `tool_call`, `tool_result`, `finish`,
+    /// `shell_command`.
+    #[serde(rename = "type", default)]
+    pub kind: Option<String>,
+    /// The part itself.
+    #[serde(default)]
+    pub data: Value,
+}
+
+/// A `tool_call` part (`ToolCall`): the model's call, as it streams in and once whole.
+#[derive(Deserialize, Default)]
+pub(super) struct ToolCall {
+    /// The call's id (the model's).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The tool's name (`mcp_<server>_<tool>` for an MCP server's).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The arguments' JSON text, empty while they stream in.
+    #[serde(default)]
+    pub input: Option<String>,
+    /// Whether the model's provider ran the tool itself (a server-side web search).
+    #[serde(default)]
+    pub provider_executed: bool,
+    /// Whether the call is whole (its input streamed in); a call Crush cut short is made
+    /// `finished` with input `{}`.
+    #[serde(default)]
+    pub finished: bool,
+}
+
+/// A `tool_result` part (`ToolResult`), alone in a `tool` message.
+#[derive(Deserialize, Default)]
+pub(super) struct ToolResult {
+    /// The call it answers.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// The tool's name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The result's text (the error's, when `is_error`).
+    #[serde(default)]
+    pub content: Option<String>,
+    /// Media the tool returned, base64.
+    #[serde(default)]
+    pub data: Option<String>,
+    /// The media's type.
+    #[serde(default)]
+    pub mime_type: Option<String>,
+    /// The tool's metadata for Crush's UI, JSON text.
+    #[serde(default)]
+    pub metadata: Option<String>,
+    /// Whether the call failed.
+    #[serde(default)]
+    pub is_error: bool,
+}

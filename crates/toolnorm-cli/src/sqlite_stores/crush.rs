@@ -447,6 +447,27 @@ mod tests {
     }
 
     #[test]
+    fn an_older_schema_is_read_without_the_columns_it_lacks() {
+        // Crush 0.1 to 0.12: the migrations up to the messages' `provider`.
+        let schema = include_str!("../../../../schemas/crush/crush-db@0.90.0.sql");
+        let older = &schema[..schema.find("-- 20250810000000").unwrap()];
+        let connection = Connection::open_in_memory().unwrap();
+        connection.execute_batch(older).unwrap();
+        assert_eq!(check(&connection), Ok(()));
+        connection
+            .execute_batch(
+                "INSERT INTO sessions (id, title, updated_at, created_at) VALUES ('s', 'T', 1, 1); \
+                 INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) \
+                   VALUES ('m', 's', 'user', '[]', 1, 1);",
+            )
+            .unwrap();
+        let text = document(&connection, "s").unwrap().unwrap();
+        let message: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(message["parts"], serde_json::json!([]));
+        assert!(message.get("is_summary_message").is_none());
+    }
+
+    #[test]
     fn a_loop_of_parents_ends() {
         let connection = database();
         connection

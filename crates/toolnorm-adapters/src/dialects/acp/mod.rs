@@ -30,8 +30,8 @@ mod scan;
 mod seen;
 mod titles;
 
+use foldhash::{HashMap, HashSet};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};

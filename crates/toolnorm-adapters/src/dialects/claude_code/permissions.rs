@@ -13,7 +13,7 @@
 //! `title`), and the host's `control_response` (`allow` / `deny`, when the stream holds
 //! it) decides it.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;

@@ -5,7 +5,7 @@
 //! (`taskId`, `description`, `subagentType`, `taskType`, `parentTaskId`, `workflowName`,
 //! `status`, `progress`, `summary`, `lastToolName`, `toolUses`, `error`, `background`).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::Value;

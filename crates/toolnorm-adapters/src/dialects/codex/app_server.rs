@@ -3,8 +3,8 @@
 mod approvals;
 mod thread_items;
 
+use foldhash::HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -150,7 +150,7 @@ impl CodexAppServerAdapter {
         CodexAppServerAdapter {
             items: Items::new(),
             approvals: approvals::Approvals::default(),
-            terminal_input: HashMap::new(),
+            terminal_input: HashMap::default(),
             last_line: 0,
         }
     }

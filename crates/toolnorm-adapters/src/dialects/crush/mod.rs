@@ -16,7 +16,7 @@
 //! message as it last was, so each call is seen once, whole (or, when Crush stopped while
 //! the model streamed it, with the input it had). Its calls' ids are the model's.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::Value;
 use toolnorm::{JsonObject, Timestamp, meta};

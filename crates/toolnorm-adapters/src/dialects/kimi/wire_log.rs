@@ -18,7 +18,7 @@
 //! | `StepInterrupted`; the answer to a cancelled `prompt` (`{"status": "cancelled"}`, `kimi --wire`) | `toolCallFailed` (`interrupted`) for each call still open |
 //! | `TurnBegin`, `TurnEnd`, `SteerInput`, `StepBegin`, `StepRetry`, `ContentPart`, `StatusUpdate`, `CompactionBegin`, `CompactionEnd`, `MCPLoadingBegin`, `MCPLoadingEnd`, `HookTriggered`, `HookResolved`, `Notification`, `PlanDisplay`, `BtwBegin`, `BtwEnd`, `QuestionRequest`, `QuestionResponse`, `ToolCallRequest`, `HookRequest`, `HookResponse` | (known, nothing a call needs) |
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use serde_json::{Number, Value};
 use toolnorm::{

@@ -12,7 +12,7 @@
 //!
 //! A request for a call not seen yet, or an answer to a request not seen, is a notice.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde::Deserialize;
 use serde_json::{Value, json};

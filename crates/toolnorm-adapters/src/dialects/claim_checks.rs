@@ -156,6 +156,8 @@ pub(crate) fn assert_no_other_fixture_is(own: &[&str], dialects: &[Dialect]) {
 
 /// What a text read as one dialect gave.
 pub(crate) struct TextRead {
+    /// The dialect it was read as (the one detected, when none was named).
+    pub(crate) dialect: Option<Dialect>,
     /// The final parts.
     pub(crate) parts: Vec<NormalizedToolPart>,
     /// Every diagnostic, in order.
@@ -203,6 +205,7 @@ pub(crate) fn read(dialect: impl Into<Option<Dialect>>, text: &str) -> TextRead 
     normalizer.push(text.as_bytes(), &mut on_step);
     normalizer.finish(&mut on_step);
     TextRead {
+        dialect: normalizer.dialect(),
         parts: normalizer.fold().parts(),
         diagnostics,
     }

@@ -6,7 +6,7 @@ use serde_json::json;
 use toolnorm::{ErrorCode, ToolState};
 
 use crate::dialects::claim_checks::{self, EachLine, no_line, read};
-use crate::{Dialect, Normalizer, detect_line};
+use crate::{Dialect, detect_line};
 
 #[test]
 fn detection_picks_goose_for_every_sample() {
@@ -185,18 +185,9 @@ fn the_json_document_is_read_as_goose_prints_it_indented() {
         "metadata": {"total_tokens": null, "status": "completed"}
     });
     let pretty = serde_json::to_string_pretty(&document).unwrap();
-    let mut normalizer = Normalizer::new();
-    let mut diagnostics = 0;
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(_) = step {
-            diagnostics += 1;
-        }
-    };
-    normalizer.push(format!("{pretty}\n").as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    assert_eq!(normalizer.dialect(), Some(Dialect::GOOSE));
-    assert_eq!(diagnostics, 0);
-    let parts = normalizer.fold().parts();
+    let reading = read(None, &format!("{pretty}\n"));
+    assert_eq!(reading.dialect, Some(Dialect::GOOSE));
+    let parts = reading.clean_parts();
     assert_eq!(parts.len(), 1);
     assert_eq!(
         (parts[0].title.as_str(), parts[0].output.clone()),

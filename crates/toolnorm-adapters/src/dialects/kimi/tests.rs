@@ -105,7 +105,9 @@ fn no_other_recording_is_detected_as_kimi() {
 
 #[test]
 fn wire_arguments_streamed_in_pieces_give_the_whole_input() {
-    let TextRead { parts, diagnostics } = read(
+    let TextRead {
+        parts, diagnostics, ..
+    } = read(
         Dialect::KIMI_WIRE,
         &one_a_line(&[
             r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCall","payload":{"type":"function","id":"c","function":{"name":"Shell","arguments":""}}}}"#,
@@ -123,7 +125,9 @@ fn wire_arguments_streamed_in_pieces_give_the_whole_input() {
 
 #[test]
 fn odd_wire_lines_are_told_with_their_line() {
-    let TextRead { parts, diagnostics } = read(
+    let TextRead {
+        parts, diagnostics, ..
+    } = read(
         Dialect::KIMI_WIRE,
         &one_a_line(&[
             r#"{"type": "metadata", "protocol_version": "1.10"}"#,
@@ -152,7 +156,9 @@ fn odd_wire_lines_are_told_with_their_line() {
 
 #[test]
 fn odd_messages_are_told_with_their_line() {
-    let TextRead { parts, diagnostics } = read(
+    let TextRead {
+        parts, diagnostics, ..
+    } = read(
         Dialect::KIMI,
         &one_a_line(&[
             r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function","id":"c","function":{"name":"Shell","arguments":"{\"command\":"}}]}"#,

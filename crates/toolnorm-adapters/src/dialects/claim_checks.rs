@@ -13,33 +13,14 @@ use toolnorm::NormalizedToolPart;
 use crate::dialects::detect_line;
 use crate::{Diagnostic, Dialect, Normalizer, Step};
 
-/// The workspace's `fixtures/` folder.
-pub(crate) fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
+// The fixture lister the integration tests use too.
+#[path = "../../tests/common/fixture_files.rs"]
+mod fixture_files;
+pub(crate) use fixture_files::{fixtures, recordings_where};
 
 /// A fixture folder's name without its version: `vibe` of `vibe@2.7.0`.
 pub(crate) fn unversioned(folder: &str) -> &str {
     folder.split('@').next().unwrap_or_default()
-}
-
-/// Every `.jsonl` file right in the fixture folders whose name `folder` accepts, sorted.
-pub(crate) fn recordings_where(folder: impl Fn(&str) -> bool) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() || !folder(&dir.file_name().unwrap().to_string_lossy()) {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_some_and(|ext| ext == "jsonl") {
-                files.push(file);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// Every recording of the fixture folders `folders`, each version's too:

@@ -108,8 +108,9 @@ pub(crate) fn assert_recordings_detected_as(
 
 /// Asserts no file of any other fixture folder than `own` (each version's, subfolders
 /// included, `.jsonl` and `.json`) is detected as one of `dialects`, and none of its
-/// lines is claimed by one of them.
-pub(crate) fn assert_no_other_fixture_is(own: &[&str], dialects: &[Dialect]) {
+/// lines is claimed by one of them; returns how many files it read.
+pub(crate) fn assert_no_other_fixture_is(own: &[&str], dialects: &[Dialect]) -> usize {
+    let mut read = 0;
     let ours =
         |dialect: Option<Dialect>| dialect.is_some_and(|dialect| dialects.contains(&dialect));
     for entry in std::fs::read_dir(fixtures()).unwrap() {
@@ -131,8 +132,10 @@ pub(crate) fn assert_no_other_fixture_is(own: &[&str], dialects: &[Dialect]) {
             }
             let whole = detected(&bytes);
             assert!(!ours(whole), "{}: detected as {whole:?}", path.display());
+            read += 1;
         }
     }
+    read
 }
 
 /// What a text read as one dialect gave.

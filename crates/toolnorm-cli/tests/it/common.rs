@@ -1,5 +1,5 @@
 //! What several test files do alike: find the workspace, run the binary in it, make a
-//! scratch folder, run `toolnorm index` and `toolnorm stats --json`, and take a file's
+//! scratch folder, run `toolnorm normalize`, `toolnorm index` and `toolnorm stats --json`, and take a file's
 //! state on disk.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -36,6 +36,16 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// `toolnorm normalize ARGS`: its status code, stdout and stderr.
+pub fn normalize(args: &[&OsStr]) -> (Option<i32>, String, String) {
+    let output = toolnorm().arg("normalize").args(args).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
 }
 
 /// `toolnorm index --db DB ARGS…`, which must succeed: its counts (`N new, …

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{file_state, index_counts, root, scratch, toolnorm};
+use crate::common::{file_state, index_counts, normalize, root, scratch, toolnorm};
 
 /// The id of the sample session (Goose names them `YYYYMMDD_<n>`).
 const SESSION: &str = "20250924_1";
@@ -78,16 +78,6 @@ fn sample_database(dir: &Path) -> PathBuf {
     }
     drop(connection);
     path
-}
-
-/// `toolnorm normalize ARGS`: its status code, stdout and stderr.
-fn normalize(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
-    let output = toolnorm().arg("normalize").args(args).output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
 }
 
 #[test]

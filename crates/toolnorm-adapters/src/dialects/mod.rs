@@ -20,6 +20,8 @@
 pub(crate) mod acp;
 #[cfg(feature = "amp")]
 pub(crate) mod amp;
+#[cfg(test)]
+pub(crate) mod claim_checks;
 #[cfg(feature = "claude-code")]
 pub(crate) mod claude_code;
 #[cfg(feature = "cline")]

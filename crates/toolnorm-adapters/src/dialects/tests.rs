@@ -54,22 +54,9 @@ fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
 
 #[test]
 fn no_line_of_any_fixture_is_claimed_by_two_dialects() {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    // Every `.jsonl` file under `fixtures/`, session folders included.
-    fn jsonl_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                jsonl_files(&path, out);
-            } else if path.extension().is_some_and(|ext| ext == "jsonl") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    jsonl_files(&fixtures, &mut files);
     let mut lines = 0;
-    for file in files {
+    // Every `.jsonl` file under `fixtures/`, session folders included.
+    for file in claim_checks::files_under(&claim_checks::fixtures(), &["jsonl"]) {
         let bytes = std::fs::read(file).unwrap();
         for line in bytes.split(|byte| *byte == b'\n') {
             let Some(keys) = LineKeys::of(line) else {

@@ -2,10 +2,9 @@
 //! field by field: a switch that turns every scan off on this thread, and the check that
 //! both readings give the same events and diagnostics.
 
-use std::cell::Cell;
-use std::path::Path;
-
+use crate::dialects::claim_checks::recordings_where;
 use crate::{Dialect, Normalizer, Step};
+use std::cell::Cell;
 
 thread_local! {
     /// Whether this thread's adapters read every line field by field (no scan).
@@ -44,27 +43,15 @@ pub(crate) fn steps(dialect: Dialect, text: &[u8], field_by_field: bool) -> Vec<
 /// Reads every recording under the fixture folders `folder` accepts as `dialect` both
 /// ways, asserts the two give the same, and returns how many files it read.
 pub(crate) fn recordings_read_alike(dialect: Dialect, folder: impl Fn(&str) -> bool) -> usize {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    let mut files = 0;
-    for dir in std::fs::read_dir(&fixtures).unwrap() {
-        let dir = dir.unwrap().path();
-        if !folder(&dir.file_name().unwrap().to_string_lossy()) {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let text = std::fs::read(&file).unwrap();
-            assert_eq!(
-                steps(dialect, &text, false),
-                steps(dialect, &text, true),
-                "{}",
-                file.display()
-            );
-            files += 1;
-        }
+    let files = recordings_where(folder);
+    for file in &files {
+        let text = std::fs::read(file).unwrap();
+        assert_eq!(
+            steps(dialect, &text, false),
+            steps(dialect, &text, true),
+            "{}",
+            file.display()
+        );
     }
-    files
+    files.len()
 }

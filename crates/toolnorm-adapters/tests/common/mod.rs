@@ -2,17 +2,15 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod call_ids;
+mod fixture_files;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 use toolnorm::NormalizedToolPart;
 use toolnorm_adapters::{Diagnostic, Dialect, Normalizer, Severity, Step};
 
-/// The workspace's `fixtures/` directory.
-pub fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
+pub use fixture_files::{fixtures, recordings_where};
 
 /// The recordings of one fixture directory (`.jsonl` files), in name order: each file's
 /// name and text.
@@ -30,6 +28,12 @@ pub fn recordings(dir: &str) -> Vec<(String, String)> {
             (name, std::fs::read_to_string(path).unwrap())
         })
         .collect()
+}
+
+/// Every recording right in a fixture directory (`.jsonl` files), all directories, in
+/// path order.
+pub fn all_recordings() -> Vec<PathBuf> {
+    recordings_where(|_| true)
 }
 
 /// Runs `bytes` through `normalizer`: the final parts and every diagnostic.

@@ -119,28 +119,10 @@ pub(crate) fn check_sequence(frames: &[Value], origin: &str) {
     }
 }
 
-fn fixture_files() -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(common::fixtures()).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_some_and(|ext| ext == "jsonl") {
-                files.push(file);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn every_fixture_emits_valid_frames_in_order_and_round_trips() {
     let mut validated = 0;
-    let files = fixture_files();
+    let files = common::all_recordings();
     assert!(files.len() > 100, "{} fixtures", files.len());
     for path in &files {
         let origin = path.display().to_string();

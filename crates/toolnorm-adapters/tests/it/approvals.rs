@@ -98,21 +98,13 @@ fn codex_the_clients_decision_when_the_stream_holds_it_else_the_items_end() {
 /// Diagnostics of a stream read as `toolnorm normalize` reads it: finished calls are
 /// dropped from the fold as soon as they end.
 fn evicting_diagnostics(dialect: &str, lines: &[Value]) -> Vec<String> {
-    use toolnorm_adapters::{Normalizer, Step};
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let mut normalizer = Normalizer::builder()
+    let normalizer = toolnorm_adapters::Normalizer::builder()
         .dialect(Dialect::from_name(dialect))
         .evict_finished(true)
         .build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: Step<'_>| {
-        if let Step::Diagnostic(diagnostic) = step {
-            diagnostics.push(diagnostic.to_string());
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    diagnostics
+    let (_, diagnostics) = common::run(normalizer, text.as_bytes());
+    diagnostics.iter().map(ToString::to_string).collect()
 }
 
 #[test]

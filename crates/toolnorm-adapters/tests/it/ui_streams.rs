@@ -12,23 +12,6 @@ use serde_json::{Value, json};
 use toolnorm::NormalizedToolPart;
 use toolnorm_adapters::{AgUiEmitter, AiSdkEmitter, Normalizer, Step};
 
-fn fixture_files() -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(common::fixtures()).unwrap() {
-        let dir = dir.unwrap().path();
-        if dir.is_dir() {
-            for file in std::fs::read_dir(&dir).unwrap() {
-                let file = file.unwrap().path();
-                if file.extension().is_some_and(|ext| ext == "jsonl") {
-                    files.push(file);
-                }
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// The part snapshots of a stream, in order, and the final parts by id.
 pub(crate) fn snapshots(
     bytes: &[u8],
@@ -458,7 +441,7 @@ pub(crate) fn check_ag_ui(
 
 #[test]
 fn every_fixture_streams_by_the_protocols_rules() {
-    let files = fixture_files();
+    let files = common::all_recordings();
     assert!(files.len() > 100, "{} fixtures", files.len());
     let (mut denied, mut failed, mut subagents) = (0, 0, 0);
     for path in &files {

@@ -5,24 +5,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::common::{index_counts, root, stats_json, toolnorm, with_each_database_and_home};
 use crate::databases;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command
-        .current_dir(root())
-        .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("XDG_DATA_HOME");
-    command
-}
 
 /// Copies fixture `from` to `to` under `home`; its size.
 fn place(home: &Path, from: &str, to: &str) -> u64 {
@@ -97,39 +83,13 @@ fn the_sessions_of_every_agent_under_the_home_folder_are_listed() {
 
 /// `toolnorm index --db DB --home HOME`: its summary line.
 fn index(db: &Path, home: &Path) -> String {
-    let output = toolnorm()
-        .args(["index", "--db"])
-        .arg(db)
-        .arg("--home")
-        .arg(home)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    let (_, counts) = stderr.split_once(": ").unwrap();
-    let (_, counts) = counts.split_once(": ").unwrap();
-    counts.trim_end().to_owned()
-}
-
-/// `toolnorm stats --json` of the index, and of the files (their paths as named).
-fn stats_of(args: &[&std::ffi::OsStr]) -> Value {
-    let output = toolnorm()
-        .arg("stats")
-        .arg("--json")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    serde_json::from_slice(&output.stdout).unwrap()
+    index_counts(db, &["--home".as_ref(), home.as_os_str()])
 }
 
 #[test]
 fn the_index_reads_only_what_changed_and_equals_the_files() {
     let base = std::env::temp_dir().join(format!("toolnorm-index-{}", std::process::id()));
-    for (n, db) in databases::each(&base, "changes").iter().enumerate() {
-        changes(db, &base.join(format!("home-{n}")));
-    }
-    let _ = std::fs::remove_dir_all(&base);
+    with_each_database_and_home(&base, "changes", changes);
 }
 
 /// Through appends, a cut and a delete, the index in `db` of the stores under `home`.
@@ -148,8 +108,8 @@ fn changes(db: &Path, home: &Path) {
         ".codex/sessions/2026/01/01/rollout-a.jsonl",
     );
     let same_as_files = || {
-        let indexed = stats_of(&["--db".as_ref(), db.as_os_str()]);
-        let files = stats_of(&[transcript.as_os_str(), rollout.as_os_str()]);
+        let indexed = stats_json(&["--db".as_ref(), db.as_os_str()]);
+        let files = stats_json(&[transcript.as_os_str(), rollout.as_os_str()]);
         assert_eq!(indexed, files, "stats of the index and of the files");
     };
 
@@ -392,9 +352,9 @@ fn stats_equal_over_recordings(db: &Path) {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let indexed = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    let indexed = stats_json(&["--db".as_ref(), db.as_os_str()]);
     let folders: Vec<&std::ffi::OsStr> = folders.iter().map(|path| path.as_os_str()).collect();
-    let files = stats_of(&folders);
+    let files = stats_json(&folders);
     assert!(
         files["approvals"].as_array().unwrap().len() > 1,
         "{}",
@@ -417,14 +377,14 @@ fn an_index_of_an_older_schema_is_migrated_when_opened() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let expected = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    let expected = stats_json(&["--db".as_ref(), db.as_os_str()]);
     // Back to schema 1: no approval column.
     let connection = rusqlite::Connection::open(&db).unwrap();
     connection
         .execute_batch("ALTER TABLE calls DROP COLUMN approval; PRAGMA user_version = 1;")
         .unwrap();
     drop(connection);
-    let migrated = stats_of(&["--db".as_ref(), db.as_os_str()]);
+    let migrated = stats_json(&["--db".as_ref(), db.as_os_str()]);
     assert_eq!(migrated, expected);
     assert!(!migrated["approvals"].as_array().unwrap().is_empty());
     let connection = rusqlite::Connection::open(&db).unwrap();
@@ -536,7 +496,7 @@ fn an_index_run_killed_midway_leaves_every_session_as_one_run_stored_it() {
         files.len()
     );
     // The next run reads the sessions the killed one did not store, and only those.
-    let next = index_paths(&db, &sessions);
+    let next = index_counts(&db, &[sessions.as_os_str()]);
     assert!(
         next.starts_with(&format!(
             "0 new, {stale} grown, 0 rewritten, {} unchanged, 0 removed",
@@ -544,24 +504,9 @@ fn an_index_run_killed_midway_leaves_every_session_as_one_run_stored_it() {
         )),
         "{next}"
     );
-    let indexed = stats_of(&["--db".as_ref(), db.as_os_str()]);
-    let from_files = stats_of(&[sessions.as_os_str()]);
+    let indexed = stats_json(&["--db".as_ref(), db.as_os_str()]);
+    let from_files = stats_json(&[sessions.as_os_str()]);
     assert_eq!(indexed["calls"], from_files["calls"]);
     assert_eq!(indexed["tools"], from_files["tools"]);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `toolnorm index --db DB PATH`'s summary.
-fn index_paths(db: &Path, path: &Path) -> String {
-    let output = toolnorm()
-        .args(["index", "--db"])
-        .arg(db)
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    let (_, counts) = stderr.split_once(": ").unwrap();
-    let (_, counts) = counts.split_once(": ").unwrap();
-    counts.trim_end().to_owned()
 }

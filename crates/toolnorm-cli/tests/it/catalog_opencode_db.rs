@@ -2,59 +2,16 @@
 //! change and dropped when the database no longer holds it, in SQLite and PostgreSQL.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::databases;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command
-        .current_dir(root())
-        .env_remove("XDG_DATA_HOME")
-        .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR");
-    command
-}
-
-/// `toolnorm index --db DB ARGS…`'s counts (`N new, … session(s); … updated`).
-fn index(db: &Path, args: &[&std::ffi::OsStr]) -> String {
-    let output = toolnorm()
-        .args(["index", "--db"])
-        .arg(db)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    let (_, counts) = stderr.split_once(": ").unwrap();
-    let (_, counts) = counts.split_once(": ").unwrap();
-    counts.trim_end().to_owned()
-}
-
-fn stats(args: &[&std::ffi::OsStr]) -> Value {
-    let output = toolnorm()
-        .args(["stats", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    serde_json::from_slice(&output.stdout).unwrap()
-}
+use crate::common::{index_counts, root, stats_json, toolnorm, with_each_database_and_home};
 
 #[test]
 fn each_session_of_an_opencode_database_is_indexed_and_kept_up_to_date() {
     let base = std::env::temp_dir().join(format!("toolnorm-index-ocdb-{}", std::process::id()));
-    for (n, db) in databases::each(&base, "opencode_db").iter().enumerate() {
-        follows_the_database(db, &base.join(format!("home-{n}")));
-    }
-    let _ = std::fs::remove_dir_all(&base);
+    with_each_database_and_home(&base, "opencode_db", follows_the_database);
 }
 
 /// Through a part added to one session and another session deleted, the index in `db`
@@ -69,8 +26,8 @@ fn follows_the_database(db: &Path, home: &Path) {
     .unwrap();
     let home_arg = [std::ffi::OsStr::new("--home"), home.as_os_str()];
     let same_as_database = || {
-        let indexed = stats(&["--db".as_ref(), db.as_os_str()]);
-        let read = stats(&[store.as_os_str()]);
+        let indexed = stats_json(&["--db".as_ref(), db.as_os_str()]);
+        let read = stats_json(&[store.as_os_str()]);
         assert_eq!(
             indexed["calls"], read["calls"],
             "calls of the index and of the database"
@@ -81,14 +38,15 @@ fn follows_the_database(db: &Path, home: &Path) {
         );
     };
 
-    let first = index(db, &home_arg);
+    let first = index_counts(db, &home_arg);
     assert_eq!(
         first,
         "15 new, 0 grown, 0 rewritten, 0 unchanged, 0 removed session(s); 17 call(s) added, 0 updated"
     );
     same_as_database();
     assert!(
-        index(db, &home_arg).starts_with("0 new, 0 grown, 0 rewritten, 15 unchanged, 0 removed")
+        index_counts(db, &home_arg)
+            .starts_with("0 new, 0 grown, 0 rewritten, 15 unchanged, 0 removed")
     );
 
     // OpenCode writes: a part added to one session, a session (with no child) deleted.
@@ -124,7 +82,7 @@ fn follows_the_database(db: &Path, home: &Path) {
         .execute("DELETE FROM session WHERE id = ?1", [&leaf])
         .unwrap();
     drop(connection);
-    let changed = index(db, &home_arg);
+    let changed = index_counts(db, &home_arg);
     assert!(
         changed.starts_with("0 new, 1 grown, 0 rewritten, 13 unchanged, 1 removed"),
         "{changed}"
@@ -150,13 +108,13 @@ fn follows_the_database(db: &Path, home: &Path) {
 
     // A run over other files keeps the database's sessions.
     let other = root().join("fixtures/opencode-run/shell-ok.jsonl");
-    let others = index(db, &[other.as_os_str()]);
+    let others = index_counts(db, &[other.as_os_str()]);
     assert!(
         others.starts_with("1 new, 0 grown, 0 rewritten, 0 unchanged, 0 removed"),
         "{others}"
     );
     // And the database gone, its sessions go.
     std::fs::remove_file(&store).unwrap();
-    let gone = index(db, &home_arg);
+    let gone = index_counts(db, &home_arg);
     assert!(gone.contains(", 14 removed"), "{gone}");
 }

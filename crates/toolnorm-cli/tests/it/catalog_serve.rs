@@ -10,11 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::root;
 use crate::databases;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// A scratch folder of its own for each test.
 fn scratch(name: &str) -> PathBuf {

@@ -8,30 +8,14 @@
 //! and sees it change.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::common::{index_counts, normalize, root, scratch, toolnorm};
 
 /// The id of the sample's session.
 const SESSION: &str = "7f3c2a9e-5b1d-4c8e-9a6f-2d4b8e1c0a53";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    Command::cargo_bin("toolnorm").unwrap()
-}
-
-/// A scratch folder of this test's own, made empty.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("toolnorm-crushdb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The sample's rows.
 fn sample() -> PathBuf {
@@ -115,19 +99,9 @@ fn sample_database(dir: &Path) -> PathBuf {
     path
 }
 
-/// `toolnorm normalize ARGS`: its status code, stdout and stderr.
-fn normalize(args: &[&OsStr]) -> (Option<i32>, String, String) {
-    let output = toolnorm().arg("normalize").args(args).output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn a_session_reads_as_its_rows_with_its_subagents() {
-    let dir = scratch("equivalence");
+    let dir = scratch("crushdb-equivalence");
     let db = sample_database(&dir);
     for format in ["parts", "updates"] {
         let args = ["--strict".as_ref(), "--format".as_ref(), format.as_ref()];
@@ -162,7 +136,7 @@ fn a_session_reads_as_its_rows_with_its_subagents() {
 
 #[test]
 fn reading_changes_nothing_on_disk() {
-    let dir = scratch("unchanged");
+    let dir = scratch("crushdb-unchanged");
     let db = sample_database(&dir);
     let names = || {
         let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -188,7 +162,7 @@ fn reading_changes_nothing_on_disk() {
 
 #[test]
 fn an_unknown_migration_is_refused_naming_it_and_the_known_ones() {
-    let dir = scratch("migration");
+    let dir = scratch("crushdb-migration");
     let db = sample_database(&dir);
     let writer = rusqlite::Connection::open(&db).unwrap();
     writer
@@ -213,32 +187,17 @@ fn an_unknown_migration_is_refused_naming_it_and_the_known_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `toolnorm index --db INDEX PATH`'s counts (`N new, … session(s); … updated`).
-fn index(index_db: &Path, path: &Path) -> String {
-    let output = toolnorm()
-        .args(["index", "--db"])
-        .arg(index_db)
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    let (_, counts) = stderr.split_once(": ").unwrap();
-    let (_, counts) = counts.split_once(": ").unwrap();
-    counts.trim_end().to_owned()
-}
-
 #[test]
 fn the_session_is_indexed_and_read_again_when_a_subagent_writes() {
-    let dir = scratch("index");
+    let dir = scratch("crushdb-index");
     let db = sample_database(&dir);
     let index_db = dir.join("index.sqlite");
-    let first = index(&index_db, &db);
+    let first = index_counts(&index_db, &[db.as_os_str()]);
     assert!(
         first.starts_with("1 new, 0 grown, 0 rewritten, 0 unchanged, 0 removed"),
         "{first}"
     );
-    let again = index(&index_db, &db);
+    let again = index_counts(&index_db, &[db.as_os_str()]);
     assert!(
         again.starts_with("0 new, 0 grown, 0 rewritten, 1 unchanged, 0 removed"),
         "{again}"
@@ -255,7 +214,7 @@ fn the_session_is_indexed_and_read_again_when_a_subagent_writes() {
         )
         .unwrap();
     drop(writer);
-    let changed = index(&index_db, &db);
+    let changed = index_counts(&index_db, &[db.as_os_str()]);
     assert!(
         changed.contains(", 0 unchanged, 0 removed") && !changed.starts_with("1 new"),
         "{changed}"

@@ -4,7 +4,6 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::mpsc;
 use std::thread;
@@ -17,13 +16,10 @@ use toolnorm_adapters::otlp::tonic::collector::trace::v1::{
 };
 use toolnorm_adapters::otlp::tonic::trace::v1::Span;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::{self, root};
 
 fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command.current_dir(root());
+    let mut command = common::toolnorm();
     for variable in [
         "OTEL_EXPORTER_OTLP_ENDPOINT",
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",

@@ -10,32 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::common::{file_state, index_counts, normalize, root, scratch, toolnorm};
 
 /// The id of the sample session (Goose names them `YYYYMMDD_<n>`).
 const SESSION: &str = "20250924_1";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command
-        .env_remove("XDG_DATA_HOME")
-        .env_remove("CODEX_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR");
-    command
-}
-
-/// A scratch folder of this test's own, made empty.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("toolnorm-goosedb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The sample session file.
 fn session_file() -> PathBuf {
@@ -100,19 +80,9 @@ fn sample_database(dir: &Path) -> PathBuf {
     path
 }
 
-/// `toolnorm normalize ARGS`: its status code, stdout and stderr.
-fn normalize(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
-    let output = toolnorm().arg("normalize").args(args).output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn a_session_reads_as_its_session_file() {
-    let dir = scratch("equivalence");
+    let dir = scratch("goosedb-equivalence");
     let db = sample_database(&dir);
     for format in ["parts", "updates"] {
         let (code, from_db, stderr) = normalize(&[
@@ -145,22 +115,11 @@ fn a_session_reads_as_its_session_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The bytes and modification time of a file, and the names in its folder.
-fn state(path: &Path) -> (Vec<u8>, std::time::SystemTime, Vec<String>) {
-    let mut names: Vec<String> = std::fs::read_dir(path.parent().unwrap())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    let modified = std::fs::metadata(path).unwrap().modified().unwrap();
-    (std::fs::read(path).unwrap(), modified, names)
-}
-
 #[test]
 fn reading_changes_nothing_on_disk() {
-    let dir = scratch("unchanged");
+    let dir = scratch("goosedb-unchanged");
     let db = sample_database(&dir);
-    let before = state(&db);
+    let before = file_state(&db);
     assert_eq!(before.2, ["sessions.db"]);
     let (code, _, stderr) = normalize(&[db.as_os_str()]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -169,13 +128,13 @@ fn reading_changes_nothing_on_disk() {
     let view = toolnorm().arg("view").arg(&db).output().unwrap();
     assert!(view.status.success(), "{view:?}");
     // No `-wal`, `-shm` or `-journal` file was made beside it, and it is as it was.
-    assert!(state(&db) == before, "{:?}", state(&db).2);
+    assert!(file_state(&db) == before, "{:?}", file_state(&db).2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn an_unknown_schema_version_is_refused_naming_it_and_the_known_one() {
-    let dir = scratch("version");
+    let dir = scratch("goosedb-version");
     let db = sample_database(&dir);
     let writer = rusqlite::Connection::open(&db).unwrap();
     writer
@@ -193,7 +152,7 @@ fn an_unknown_schema_version_is_refused_naming_it_and_the_known_one() {
 
 #[test]
 fn a_database_of_no_known_store_is_refused_naming_the_known_ones() {
-    let dir = scratch("other");
+    let dir = scratch("goosedb-other");
     let db = dir.join("other.db");
     let writer = rusqlite::Connection::open(&db).unwrap();
     writer
@@ -212,24 +171,9 @@ fn a_database_of_no_known_store_is_refused_naming_the_known_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `toolnorm index --db INDEX ARGS…`'s counts (`N new, … session(s); … updated`).
-fn index(db: &Path, args: &[&std::ffi::OsStr]) -> String {
-    let output = toolnorm()
-        .args(["index", "--db"])
-        .arg(db)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    let (_, counts) = stderr.split_once(": ").unwrap();
-    let (_, counts) = counts.split_once(": ").unwrap();
-    counts.trim_end().to_owned()
-}
-
 #[test]
 fn each_session_is_indexed_from_goose_store_and_kept_up_to_date() {
-    let home = scratch("index");
+    let home = scratch("goosedb-index");
     let store = home.join(".local/share/goose/sessions");
     std::fs::create_dir_all(&store).unwrap();
     let db = sample_database(&store);
@@ -245,12 +189,12 @@ fn each_session_is_indexed_from_goose_store_and_kept_up_to_date() {
     assert_eq!(listed[0]["path"], db.display().to_string());
     let index_db = home.join("index.sqlite");
     let home_arg = [std::ffi::OsStr::new("--home"), home.as_os_str()];
-    let first = index(&index_db, &home_arg);
+    let first = index_counts(&index_db, &home_arg);
     assert!(
         first.starts_with("1 new, 0 grown, 0 rewritten, 0 unchanged, 0 removed"),
         "{first}"
     );
-    let again = index(&index_db, &home_arg);
+    let again = index_counts(&index_db, &home_arg);
     assert!(
         again.starts_with("0 new, 0 grown, 0 rewritten, 1 unchanged, 0 removed"),
         "{again}"
@@ -267,7 +211,7 @@ fn each_session_is_indexed_from_goose_store_and_kept_up_to_date() {
         )
         .unwrap();
     drop(writer);
-    let changed = index(&index_db, &home_arg);
+    let changed = index_counts(&index_db, &home_arg);
     assert!(
         changed.contains(", 0 unchanged, 0 removed") && !changed.starts_with("1 new"),
         "{changed}"

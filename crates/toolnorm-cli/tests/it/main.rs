@@ -6,6 +6,7 @@ mod catalog;
 mod catalog_opencode_db;
 mod catalog_serve;
 mod cli;
+mod common;
 mod crush_db;
 mod databases;
 mod export;

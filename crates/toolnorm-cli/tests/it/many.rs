@@ -7,13 +7,11 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::{self, root};
 
 fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command.current_dir(root()).env_remove("RAYON_NUM_THREADS");
+    let mut command = common::toolnorm();
+    command.env_remove("RAYON_NUM_THREADS");
     command
 }
 

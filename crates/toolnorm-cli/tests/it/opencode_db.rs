@@ -8,16 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    Command::cargo_bin("toolnorm").unwrap()
-}
+use crate::common::{file_state, index_counts, root, scratch, toolnorm};
 
 /// The recorded databases: (version, its folder), by version.
 fn recorded() -> Vec<(String, PathBuf)> {
@@ -33,14 +26,6 @@ fn recorded() -> Vec<(String, PathBuf)> {
     found.sort();
     assert!(found.len() >= 2, "{found:?}");
     found
-}
-
-/// A scratch folder of this test's own, made empty.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("toolnorm-ocdb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A copy of the newest recorded database in `dir`.
@@ -64,7 +49,7 @@ fn normalized(args: &[&std::ffi::OsStr]) -> Vec<u8> {
 
 #[test]
 fn every_session_reads_as_its_opencode_export() {
-    let dir = scratch("equivalence");
+    let dir = scratch("ocdb-equivalence");
     let mut sessions = 0;
     let mut calls = 0;
     for (version, folder) in recorded() {
@@ -190,22 +175,11 @@ fn every_recorded_database_has_the_pinned_schema() {
     }
 }
 
-/// The bytes and modification time of a file, and the names in its folder.
-fn state(path: &Path) -> (Vec<u8>, std::time::SystemTime, Vec<String>) {
-    let mut names: Vec<String> = std::fs::read_dir(path.parent().unwrap())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    let modified = std::fs::metadata(path).unwrap().modified().unwrap();
-    (std::fs::read(path).unwrap(), modified, names)
-}
-
 #[test]
 fn reading_changes_nothing_on_disk() {
-    let dir = scratch("unchanged");
+    let dir = scratch("ocdb-unchanged");
     let db = copy_of_newest(&dir);
-    let before = state(&db);
+    let before = file_state(&db);
     assert_eq!(before.2, ["opencode.db"]);
     normalized(&[db.as_os_str()]);
     let stats = toolnorm().arg("stats").arg(&db).output().unwrap();
@@ -213,7 +187,7 @@ fn reading_changes_nothing_on_disk() {
     let view = toolnorm().arg("view").arg(&db).output().unwrap();
     assert!(view.status.success(), "{view:?}");
     // No `-wal`, `-shm` or `-journal` file was made beside it, and it is as it was.
-    assert!(state(&db) == before, "{:?}", state(&db).2);
+    assert!(file_state(&db) == before, "{:?}", file_state(&db).2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -230,7 +204,7 @@ fn copy_aside(from: &Path, to: &Path) {
 
 #[test]
 fn a_database_being_written_is_read_as_committed_without_a_lock() {
-    let dir = scratch("writer");
+    let dir = scratch("ocdb-writer");
     let db = copy_of_newest(&dir);
     let all = normalized(&[db.as_os_str()]);
     // OpenCode's way: WAL, and a writer that does not checkpoint while it runs.
@@ -263,7 +237,7 @@ fn a_database_being_written_is_read_as_committed_without_a_lock() {
         copy_aside(&dir.join(name), &left.join(name));
     }
     let (left_db, left_wal) = (left.join("opencode.db"), left.join("opencode.db-wal"));
-    let before = (state(&left_db), state(&left_wal));
+    let before = (file_state(&left_db), file_state(&left_wal));
     let output = toolnorm()
         .args(["normalize", "--only-session", &session])
         .arg(&left_db)
@@ -271,7 +245,7 @@ fn a_database_being_written_is_read_as_committed_without_a_lock() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     assert!(output.stdout.is_empty(), "the deleted calls are gone");
-    assert!((state(&left_db), state(&left_wal)) == before);
+    assert!((file_state(&left_db), file_state(&left_wal)) == before);
     // A write transaction held open meanwhile: readers are not blocked by it.
     writer
         .execute_batch("BEGIN IMMEDIATE; UPDATE session SET title = 'x';")
@@ -298,7 +272,7 @@ fn a_database_being_written_is_read_as_committed_without_a_lock() {
 
 #[test]
 fn an_unknown_schema_is_refused_naming_it_and_the_known_ones() {
-    let dir = scratch("schema");
+    let dir = scratch("ocdb-schema");
     let db = copy_of_newest(&dir);
     let writer = rusqlite::Connection::open(&db).unwrap();
     writer
@@ -324,7 +298,7 @@ fn an_unknown_schema_is_refused_naming_it_and_the_known_ones() {
 
 #[test]
 fn a_corrupt_database_and_a_file_named_like_one_are_told_apart() {
-    let dir = scratch("corrupt");
+    let dir = scratch("ocdb-corrupt");
     // SQLite's header, then no database.
     let corrupt = dir.join("corrupt.db");
     let mut bytes = b"SQLite format 3\0".to_vec();
@@ -350,7 +324,7 @@ fn a_corrupt_database_and_a_file_named_like_one_are_told_apart() {
 
 #[test]
 fn an_unknown_session_is_an_error_naming_it() {
-    let dir = scratch("session");
+    let dir = scratch("ocdb-session");
     let db = copy_of_newest(&dir);
     let output = toolnorm()
         .args(["normalize", "--only-session", "ses_nonesuch"])
@@ -374,7 +348,7 @@ fn an_unknown_session_is_an_error_naming_it() {
 
 #[test]
 fn an_empty_database_gives_no_parts() {
-    let dir = scratch("empty");
+    let dir = scratch("ocdb-empty");
     let db = copy_of_newest(&dir);
     let writer = rusqlite::Connection::open(&db).unwrap();
     writer
@@ -397,7 +371,7 @@ fn an_empty_database_gives_no_parts() {
 
 #[test]
 fn sessions_lists_the_database_and_index_reads_its_sessions() {
-    let home = scratch("store");
+    let home = scratch("ocdb-store");
     let data = home.join(".local/share/opencode");
     std::fs::create_dir_all(&data).unwrap();
     let db = copy_of_newest(&data);
@@ -420,17 +394,9 @@ fn sessions_lists_the_database_and_index_reads_its_sessions() {
         .output()
         .unwrap();
     assert_eq!(moved.stdout, b"[]\n");
-    let index = toolnorm()
-        .args(["index", "--db"])
-        .arg(home.join("index.sqlite"))
-        .arg("--home")
-        .arg(&home)
-        .env_remove("XDG_DATA_HOME")
-        .output()
-        .unwrap();
-    assert!(index.status.success(), "{index:?}");
+    let home_arg = [std::ffi::OsStr::new("--home"), home.as_os_str()];
+    let counts = index_counts(&home.join("index.sqlite"), &home_arg);
     // Each of its sessions is one of the index (`catalog_opencode_db` follows changes).
-    let stderr = String::from_utf8(index.stderr).unwrap();
-    assert!(stderr.contains(": 15 new, "), "{stderr}");
+    assert!(counts.starts_with("15 new, "), "{counts}");
     std::fs::remove_dir_all(&home).unwrap();
 }

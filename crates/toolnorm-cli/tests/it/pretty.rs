@@ -2,17 +2,13 @@
 //! options that do not apply to a format refused.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-
 use assert_cmd::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common;
 
 fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command.current_dir(root()).env_remove("NO_COLOR");
+    let mut command = common::toolnorm();
+    command.env_remove("NO_COLOR");
     command
 }
 

@@ -2,16 +2,12 @@
 //! file is appended to line by line.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::common::root;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// The server, killed when dropped.
 struct Server {

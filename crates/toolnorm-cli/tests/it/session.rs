@@ -4,18 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command.current_dir(root());
-    command
-}
+use crate::common::{root, toolnorm};
 
 /// The session folders recorded, with the joined transcript of the same run.
 const RUNS: &[(&str, &str)] = &[

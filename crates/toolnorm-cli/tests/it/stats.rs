@@ -3,13 +3,7 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
-
-fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command.current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."));
-    command
-}
+use crate::common::toolnorm;
 
 /// Three providers' recordings, directories and a file.
 const INPUTS: &[&str] = &[

@@ -3,21 +3,10 @@
 //! checked in Chromium by `checks/view`.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn toolnorm() -> Command {
-    let mut command = Command::cargo_bin("toolnorm").unwrap();
-    command.current_dir(root());
-    command
-}
+use crate::common::{root, toolnorm};
 
 fn view(args: &[&str]) -> String {
     let output = toolnorm().arg("view").args(args).output().unwrap();

@@ -32,23 +32,6 @@ pub(super) fn lines_of(path: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The version of the Python package installed in the virtual environment `venv`, from
-/// the name of its `<dist>-<version>.dist-info` folder (`kimi_cli`, `mistral_vibe`).
-pub(super) fn dist_info_version(venv: &Path, dist: &str) -> Option<String> {
-    let prefix = format!("{dist}-");
-    std::fs::read_dir(venv.join("lib"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|python| python.path().join("site-packages"))
-        .flat_map(|site| std::fs::read_dir(site).into_iter().flatten().flatten())
-        .find_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let version = name.strip_prefix(&prefix)?.strip_suffix(".dist-info")?;
-            Some(version.to_owned())
-        })
-}
-
 /// Whether `path` names a `.<extension>` file.
 pub(super) fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension().is_some_and(|x| x == extension)

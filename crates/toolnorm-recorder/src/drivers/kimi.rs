@@ -18,8 +18,9 @@ use std::process::Command;
 
 use serde_json::json;
 
-use super::files::{dist_info_version, files_under, lines_of};
+use super::files::{files_under, lines_of};
 use super::oneshot::OneShot;
+use super::python_cli::PythonCli;
 use super::{Raw, Recorder};
 use crate::error::{Error, Result};
 use crate::run::RunDirs;
@@ -27,6 +28,14 @@ use crate::scenario::Scenario;
 
 /// The PyPI package.
 pub(super) const PACKAGE: &str = "kimi-cli";
+
+/// Kimi as installed: its virtual environment, command and version.
+pub(super) const CLI: PythonCli = PythonCli {
+    package: PACKAGE,
+    dist: "kimi_cli",
+    venv_variable: "TOOLNORM_KIMI_VENV",
+    command: "kimi",
+};
 
 /// Appended to the command of a Kimi context fixture: which file it holds.
 pub(super) const CONTEXT_SHOWN: &str =
@@ -40,26 +49,6 @@ pub(super) const WIRE_SHOWN: &str =
 const MODEL: &str = "mock-kimi-model";
 
 impl Recorder {
-    /// The virtual environment Kimi is installed in.
-    pub(super) fn kimi_venv(&self) -> PathBuf {
-        if let Some(dir) = std::env::var_os("TOOLNORM_KIMI_VENV") {
-            return PathBuf::from(dir);
-        }
-        self.npm_dir.parent().unwrap_or(&self.npm_dir).join(PACKAGE)
-    }
-
-    /// The version of Kimi installed in its virtual environment, from the name of its
-    /// `kimi_cli-<version>.dist-info` folder.
-    pub(super) fn kimi_version(&self) -> Result<String> {
-        let venv = self.kimi_venv();
-        dist_info_version(&venv, "kimi_cli").ok_or_else(|| {
-            Error::NotFound(format!(
-                "no kimi_cli-*.dist-info under {} (is kimi-cli installed?)",
-                venv.join("lib").display()
-            ))
-        })
-    }
-
     /// The command that runs Kimi against the mock model, and the arguments that point
     /// it there (its config file, written for the scenario, and the mock MCP server);
     /// `block`: with the scenario's blocking hook.
@@ -85,7 +74,7 @@ impl Recorder {
             "command": self.mcp_bin,
             "args": [],
         }}});
-        let cmd = self.command_at(&self.kimi_venv().join("bin").join("kimi"), dirs);
+        let cmd = self.command_at(&self.command_of(&CLI), dirs);
         let args = vec![
             "--config-file".into(),
             config.display().to_string(),

@@ -45,6 +45,7 @@ mod opencode;
 pub mod opencode_db;
 mod openhands;
 mod pi;
+mod python_cli;
 mod qwen;
 mod sandbox;
 mod serve;
@@ -154,14 +155,10 @@ impl Recorder {
 
     /// The installed version of a CLI package.
     pub fn cli_version(&self, package: &str) -> Result<String> {
-        if package == kimi::PACKAGE {
-            return self.kimi_version();
-        }
-        if package == vibe::PACKAGE {
-            return self.vibe_version();
-        }
-        if package == openhands::PACKAGE {
-            return self.openhands_version();
+        for cli in [&kimi::CLI, &vibe::CLI, &openhands::CLI] {
+            if package == cli.package {
+                return self.python_cli_version(cli);
+            }
         }
         let p = self
             .npm_dir

@@ -15,8 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::files::{dist_info_version, files_under, has_extension};
+use super::files::{files_under, has_extension};
 use super::oneshot::OneShot;
+use super::python_cli::PythonCli;
 use super::{Raw, Recorder};
 use crate::error::{Error, Result};
 use crate::run::RunDirs;
@@ -25,30 +26,19 @@ use crate::scenario::Scenario;
 /// The PyPI package.
 pub(super) const PACKAGE: &str = "openhands";
 
+/// OpenHands CLI as installed: its virtual environment, command and version.
+pub(super) const CLI: PythonCli = PythonCli {
+    package: PACKAGE,
+    dist: "openhands",
+    venv_variable: "TOOLNORM_OPENHANDS_VENV",
+    command: "openhands",
+};
+
 /// Appended to the command of a stored-events fixture: which files it holds.
 pub(super) const EVENTS_SHOWN: &str =
     "  # the events it stored: ~/.openhands/conversations/<id>/events/event-*.json, one a line";
 
 impl Recorder {
-    /// The virtual environment the OpenHands CLI is installed in.
-    fn openhands_venv(&self) -> PathBuf {
-        if let Some(dir) = std::env::var_os("TOOLNORM_OPENHANDS_VENV") {
-            return PathBuf::from(dir);
-        }
-        self.npm_dir.parent().unwrap_or(&self.npm_dir).join(PACKAGE)
-    }
-
-    /// The version of the OpenHands CLI installed in its virtual environment.
-    pub(super) fn openhands_version(&self) -> Result<String> {
-        let venv = self.openhands_venv();
-        dist_info_version(&venv, "openhands").ok_or_else(|| {
-            Error::NotFound(format!(
-                "no openhands-*.dist-info under {} (is openhands installed?)",
-                venv.join("lib").display()
-            ))
-        })
-    }
-
     /// Records one scenario with `openhands --headless --json`, and the stored events
     /// beside it.
     pub(super) fn openhands(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
@@ -57,7 +47,7 @@ impl Recorder {
             .map_err(|e| Error::io("creating the OpenHands home folder", e))?;
         std::fs::write(home.join("mcp.json"), mcp_config(&self.mcp_bin))
             .map_err(|e| Error::io("writing the OpenHands MCP config", e))?;
-        let mut cmd = self.command_at(&self.openhands_venv().join("bin").join("openhands"), dirs);
+        let mut cmd = self.command_at(&self.command_of(&CLI), dirs);
         cmd.env("LLM_MODEL", "openai/mock-model")
             .env("LLM_API_KEY", "mock-openhands-key")
             .env(

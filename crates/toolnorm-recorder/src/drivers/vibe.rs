@@ -14,8 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::files::{dist_info_version, files_under, has_extension, lines_of};
+use super::files::{files_under, has_extension, lines_of};
 use super::oneshot::OneShot;
+use super::python_cli::PythonCli;
 use super::{Raw, Recorder};
 use crate::error::{Error, Result};
 use crate::run::RunDirs;
@@ -23,6 +24,14 @@ use crate::scenario::Scenario;
 
 /// The PyPI package.
 pub(super) const PACKAGE: &str = "mistral-vibe";
+
+/// Vibe as installed: its virtual environment, command and version.
+pub(super) const CLI: PythonCli = PythonCli {
+    package: PACKAGE,
+    dist: "mistral_vibe",
+    venv_variable: "TOOLNORM_VIBE_VENV",
+    command: "vibe",
+};
 
 /// Appended to the command of a Vibe journal fixture: which files it holds.
 pub(super) const JOURNAL_SHOWN: &str =
@@ -32,25 +41,6 @@ pub(super) const JOURNAL_SHOWN: &str =
 const MODEL: &str = "mock-vibe-model";
 
 impl Recorder {
-    /// The virtual environment Vibe is installed in.
-    fn vibe_venv(&self) -> PathBuf {
-        if let Some(dir) = std::env::var_os("TOOLNORM_VIBE_VENV") {
-            return PathBuf::from(dir);
-        }
-        self.npm_dir.parent().unwrap_or(&self.npm_dir).join(PACKAGE)
-    }
-
-    /// The version of Vibe installed in its virtual environment.
-    pub(super) fn vibe_version(&self) -> Result<String> {
-        let venv = self.vibe_venv();
-        dist_info_version(&venv, "mistral_vibe").ok_or_else(|| {
-            Error::NotFound(format!(
-                "no mistral_vibe-*.dist-info under {} (is mistral-vibe installed?)",
-                venv.join("lib").display()
-            ))
-        })
-    }
-
     /// Records one scenario with `vibe --output streaming -p`, and the session journal
     /// beside it.
     pub(super) fn vibe(&self, sc: &Scenario, dirs: &RunDirs) -> Result<Raw> {
@@ -62,7 +52,7 @@ impl Recorder {
             config_text(&self.base_url(), &self.mcp_bin),
         )
         .map_err(|e| Error::io("writing the Vibe config", e))?;
-        let mut cmd = self.command_at(&self.vibe_venv().join("bin").join("vibe"), dirs);
+        let mut cmd = self.command_at(&self.command_of(&CLI), dirs);
         cmd.env("MOCK_VIBE_API_KEY", "mock-vibe-key")
             .env("NO_COLOR", "1");
         let args = vec![

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::Dialect;
+use crate::dialects::claim_checks;
 use crate::read::scan_check;
 
 /// A `session/update` line of `update`.
@@ -153,29 +154,18 @@ fn the_common_lines_are_read_in_one_scan() {
 
 #[test]
 fn every_recorded_line_but_permission_requests_is_read_in_one_scan() {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut lines = 0;
-    for dir in std::fs::read_dir(&fixtures).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.file_name().unwrap().to_string_lossy().contains("acp") {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).unwrap();
-            for line in text.lines().filter(|line| !line.trim().is_empty()) {
-                let permission = line.contains(r#""method":"session/request_permission""#);
-                assert_eq!(
-                    scanned(line).is_some(),
-                    !permission,
-                    "{}: {line}",
-                    file.display()
-                );
-                lines += 1;
-            }
+    for file in claim_checks::recordings_where(|name| name.contains("acp")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for line in text.lines().filter(|line| !line.trim().is_empty()) {
+            let permission = line.contains(r#""method":"session/request_permission""#);
+            assert_eq!(
+                scanned(line).is_some(),
+                !permission,
+                "{}: {line}",
+                file.display()
+            );
+            lines += 1;
         }
     }
     assert!(lines > 1000, "{lines} lines");

@@ -435,22 +435,12 @@ mod tests {
     use serde_json::Value;
     use toolnorm::NormalizedToolPart;
 
-    use crate::{Dialect, Normalizer, Step};
+    use crate::Dialect;
+    use crate::dialects::claim_checks::{self, one_a_line};
 
     /// The parts Claude Code lines make; no line may give a diagnostic.
     pub(super) fn parts(lines: &[Value]) -> Vec<NormalizedToolPart> {
-        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
-        let mut diagnostics = Vec::new();
-        let mut on_step = |step: Step<'_>| {
-            if let Step::Diagnostic(diagnostic) = step {
-                diagnostics.push(diagnostic.clone());
-            }
-        };
-        normalizer.push(text.as_bytes(), &mut on_step);
-        normalizer.finish(&mut on_step);
-        assert!(diagnostics.is_empty(), "{diagnostics:?}");
-        normalizer.fold().parts()
+        claim_checks::read(Dialect::CLAUDE_CODE, &one_a_line(lines)).clean_parts()
     }
 
     /// The one part Claude Code lines make.
@@ -462,17 +452,13 @@ mod tests {
 
     /// The parts and the diagnostics (as shown) of Claude Code lines.
     fn run(lines: &[Value]) -> (Vec<NormalizedToolPart>, Vec<String>) {
-        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-        let mut normalizer = Normalizer::builder().dialect(Dialect::CLAUDE_CODE).build();
-        let mut diagnostics = Vec::new();
-        let mut on_step = |step: Step<'_>| {
-            if let Step::Diagnostic(diagnostic) = step {
-                diagnostics.push(diagnostic.to_string());
-            }
-        };
-        normalizer.push(text.as_bytes(), &mut on_step);
-        normalizer.finish(&mut on_step);
-        (normalizer.fold().parts(), diagnostics)
+        let reading = claim_checks::read(Dialect::CLAUDE_CODE, &one_a_line(lines));
+        let diagnostics = reading
+            .diagnostics
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        (reading.parts, diagnostics)
     }
 
     #[test]

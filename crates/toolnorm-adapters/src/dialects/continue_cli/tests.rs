@@ -8,67 +8,12 @@
     clippy::indexing_slicing
 )]
 
-use std::path::{Path, PathBuf};
-
 use serde_json::json;
 use toolnorm::{ErrorCode, ToolState};
 
+use crate::Dialect;
+use crate::dialects::claim_checks::{self, EachLine, detected, read};
 use crate::dialects::detect_line;
-use crate::{Dialect, Normalizer};
-
-/// The workspace's `fixtures/` folder.
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-/// The dialect a whole file is read as when none is named.
-fn detected(bytes: &[u8]) -> Option<Dialect> {
-    let mut normalizer = Normalizer::builder().build();
-    normalizer.push(bytes, &mut |_| {});
-    normalizer.finish(&mut |_| {});
-    normalizer.dialect()
-}
-
-/// Every recording of `continue-session` (every version's folder).
-fn recordings() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name.split('@').next() != Some("continue-session") {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().is_some_and(|ext| ext == "jsonl") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
-/// `text` read as `dialect` (or detected, with `None`): the final parts and each
-/// diagnostic's (line, kind).
-fn read(
-    dialect: Option<Dialect>,
-    text: &str,
-) -> (Vec<toolnorm::NormalizedToolPart>, Vec<(u64, String)>) {
-    let mut normalizer = Normalizer::builder().dialect(dialect).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((
-                diagnostic.line.unwrap_or_default(),
-                diagnostic.kind.as_str().to_owned(),
-            ));
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (normalizer.fold().parts(), diagnostics)
-}
 
 /// A saved session of these history items, on one line.
 fn session(history: &str) -> String {
@@ -129,24 +74,14 @@ fn a_saved_session_is_claimed_by_its_keys() {
 
 #[test]
 fn every_recording_is_detected_as_a_continue_session_one_line_or_indented() {
-    let files = recordings();
-    assert!(files.len() >= 20, "{files:?}");
-    for path in files {
+    let files = claim_checks::assert_recordings_detected_as(
+        &["continue-session"],
+        Dialect::CONTINUE_SESSION,
+        EachLine::Claimed,
+    );
+    assert!(files >= 20, "{files} Continue recordings");
+    for path in claim_checks::recordings_of(&["continue-session"]) {
         let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(
-            detected(text.as_bytes()),
-            Some(Dialect::CONTINUE_SESSION),
-            "{}",
-            path.display()
-        );
-        for line in text.lines() {
-            assert_eq!(
-                detect_line(line.as_bytes()),
-                Some(Dialect::CONTINUE_SESSION),
-                "{}",
-                path.display()
-            );
-        }
         // As the CLI writes it: indented by two spaces (key order kept).
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         let indented = serde_json::to_string_pretty(&value).unwrap();
@@ -156,57 +91,28 @@ fn every_recording_is_detected_as_a_continue_session_one_line_or_indented() {
             "{}",
             path.display()
         );
-        let (one_line, one_line_diagnostics) = read(None, &text);
-        let (parts, diagnostics) = read(None, &indented);
+        let one_line = read(None, &text);
+        let reading = read(None, &indented);
         assert!(
-            diagnostics.is_empty(),
-            "{}: {diagnostics:?}",
-            path.display()
+            reading.diagnostics.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            reading.diagnostics
         );
-        assert!(one_line_diagnostics.is_empty(), "{}", path.display());
-        assert!(!parts.is_empty(), "{}", path.display());
-        assert_eq!(parts, one_line, "{}", path.display());
+        assert!(
+            one_line.diagnostics.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            one_line.diagnostics
+        );
+        assert!(!reading.parts.is_empty(), "{}", path.display());
+        assert_eq!(reading.parts, one_line.parts, "{}", path.display());
     }
 }
 
 #[test]
 fn no_other_recording_is_detected_as_continue() {
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name.split('@').next() == Some("continue-session") || !dir.is_dir() {
-            continue;
-        }
-        let mut files = vec![dir.clone()];
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            if path
-                .extension()
-                .is_none_or(|ext| ext != "jsonl" && ext != "json")
-            {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            for line in bytes.split(|byte| *byte == b'\n') {
-                assert_ne!(
-                    detect_line(line),
-                    Some(Dialect::CONTINUE_SESSION),
-                    "{}: {}",
-                    path.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-            assert_ne!(
-                detected(&bytes),
-                Some(Dialect::CONTINUE_SESSION),
-                "{}",
-                path.display()
-            );
-        }
-    }
+    claim_checks::assert_no_other_fixture_is(&["continue-session"], &[Dialect::CONTINUE_SESSION]);
 }
 
 #[test]
@@ -244,8 +150,7 @@ fn each_status_ends_its_call_as_continue_meant() {
         listed.join(","),
         states.join(",")
     );
-    let (parts, diagnostics) = read(Some(Dialect::CONTINUE_SESSION), &session(&item));
-    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let parts = read(Dialect::CONTINUE_SESSION, &session(&item)).clean_parts();
     let states: Vec<(&str, ToolState, Option<ErrorCode>)> = parts
         .iter()
         .map(|part| {
@@ -302,11 +207,8 @@ fn every_odd_record_is_told_with_its_line() {
     ]
     .join(",");
     let text = format!("{}\nnot json\n", session(&history));
-    let (parts, diagnostics) = read(Some(Dialect::CONTINUE_SESSION), &text);
-    let kinds: Vec<(u64, &str)> = diagnostics
-        .iter()
-        .map(|(line, kind)| (*line, kind.as_str()))
-        .collect();
+    let reading = read(Dialect::CONTINUE_SESSION, &text);
+    let (kinds, diagnostics, parts) = (reading.kinds(), reading.diagnostics, reading.parts);
     assert_eq!(
         kinds,
         [
@@ -352,8 +254,7 @@ fn an_ide_sessions_mcp_tool_is_named_by_its_server() {
         r#"{{"message":{{"role":"assistant","content":"","toolCalls":[{}]}},"toolCallStates":[{mcp_state}]}}"#,
         call("p1", "echo", r#"{"text":"ping"}"#)
     );
-    let (parts, diagnostics) = read(Some(Dialect::CONTINUE_SESSION), &session(&item));
-    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let parts = read(Dialect::CONTINUE_SESSION, &session(&item)).clean_parts();
     let mcp = &parts[0].metadata.as_ref().expect("metadata")["mcp"];
     assert_eq!(mcp["server"], json!("toolbox"));
     assert_eq!(mcp["tool"], json!("echo"));

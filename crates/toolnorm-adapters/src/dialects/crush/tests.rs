@@ -3,24 +3,11 @@
 //! with their lines.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-
 use serde_json::Value;
 use toolnorm::{ErrorCode, ToolState, meta};
 
-use crate::{Dialect, Normalizer, detect_line};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-/// The dialect detected for a whole input.
-fn detect(bytes: &[u8]) -> Option<Dialect> {
-    let mut normalizer = Normalizer::builder().build();
-    normalizer.push(bytes, &mut |_| {});
-    normalizer.finish(&mut |_| {});
-    normalizer.dialect()
-}
+use crate::dialects::claim_checks::{self, EachLine, fixtures};
+use crate::{Dialect, detect_line};
 
 /// A part's metadata entry `key` (null when it has none).
 fn meta_of(part: &toolnorm::NormalizedToolPart, key: &str) -> Value {
@@ -31,59 +18,16 @@ fn meta_of(part: &toolnorm::NormalizedToolPart, key: &str) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// The diagnostics (line, kind) and the parts of `input` read as Crush's.
-fn read(input: &str) -> (Vec<(u64, String)>, Vec<toolnorm::NormalizedToolPart>) {
-    let mut normalizer = Normalizer::builder().dialect(Dialect::CRUSH).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((
-                diagnostic.line.unwrap_or_default(),
-                diagnostic.kind.as_str().to_owned(),
-            ));
-        }
-    };
-    normalizer.push(input.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (diagnostics, normalizer.fold().parts())
-}
-
 #[test]
 fn the_sample_is_detected_as_crush_line_by_line() {
-    let text = std::fs::read_to_string(fixtures().join("crush/session.jsonl")).unwrap();
-    assert_eq!(detect(text.as_bytes()), Some(Dialect::CRUSH));
-    for line in text.lines() {
-        assert_eq!(detect_line(line.as_bytes()), Some(Dialect::CRUSH), "{line}");
-    }
+    let files =
+        claim_checks::assert_recordings_detected_as(&["crush"], Dialect::CRUSH, EachLine::Claimed);
+    assert!(files > 0);
 }
 
 #[test]
 fn no_other_fixture_is_detected_as_crush() {
-    let mut read = 0;
-    for dir in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = dir.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name == "crush" || name.starts_with("crush@") || !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let text = std::fs::read(&file).unwrap();
-            for line in text.split(|&byte| byte == b'\n') {
-                assert_ne!(
-                    detect_line(line),
-                    Some(Dialect::CRUSH),
-                    "{}: {}",
-                    file.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-            read += 1;
-        }
-    }
+    let read = claim_checks::assert_no_other_fixture_is(&["crush"], &[Dialect::CRUSH]);
     assert!(read > 100, "{read}");
 }
 
@@ -106,9 +50,7 @@ fn the_claims_are_crushs_columns_only() {
 /// The sample's parts, by id.
 fn sample_parts() -> Vec<toolnorm::NormalizedToolPart> {
     let text = std::fs::read_to_string(fixtures().join("crush/session.jsonl")).unwrap();
-    let (diagnostics, parts) = read(&text);
-    assert!(diagnostics.is_empty(), "{diagnostics:?}");
-    parts
+    claim_checks::read(Dialect::CRUSH, &text).clean_parts()
 }
 
 #[test]
@@ -186,11 +128,8 @@ fn every_odd_row_is_told_with_its_line() {
         "not json".to_owned(),
     ]
     .join("\n");
-    let (diagnostics, parts) = read(&input);
-    let lines: Vec<(u64, &str)> = diagnostics
-        .iter()
-        .map(|(line, kind)| (*line, kind.as_str()))
-        .collect();
+    let reading = claim_checks::read(Dialect::CRUSH, &input);
+    let (lines, parts) = (reading.kinds(), reading.parts);
     assert_eq!(
         lines,
         [

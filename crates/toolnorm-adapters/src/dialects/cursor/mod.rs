@@ -251,20 +251,12 @@ fn tool_call(line: u64, envelope: Envelope<'_>, facts: &mut Facts<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Normalizer, Step};
+    use crate::dialects::claim_checks;
     use toolnorm::{ToolKind, ToolState};
 
     fn read(text: &str) -> (Vec<toolnorm::NormalizedToolPart>, Vec<Diagnostic>) {
-        let mut normalizer = Normalizer::builder().dialect(DIALECT).build();
-        let mut diagnostics = Vec::new();
-        let mut on_step = |step: Step<'_>| {
-            if let Step::Diagnostic(diagnostic) = step {
-                diagnostics.push(diagnostic.clone());
-            }
-        };
-        normalizer.push(text.as_bytes(), &mut on_step);
-        normalizer.finish(&mut on_step);
-        (normalizer.fold().parts(), diagnostics)
+        let reading = claim_checks::read(DIALECT, text);
+        (reading.parts, reading.diagnostics)
     }
 
     #[test]

@@ -2,108 +2,31 @@
 //! its odd records are told with their lines.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-
 use serde_json::json;
 use toolnorm::{ErrorCode, ToolState};
 
-use crate::{Dialect, Normalizer, detect_line};
-
-/// Every fixture of a Goose dialect: `fixtures/<dir>/` and `fixtures/<dir>@<version>/`.
-fn fixtures_of(wanted: &str) -> Vec<PathBuf> {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(&fixtures).unwrap() {
-        let dir = dir.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name != wanted && !name.starts_with(&format!("{wanted}@")) {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_some_and(|ext| ext == "jsonl") {
-                files.push(file);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use crate::dialects::claim_checks::{self, EachLine, no_line, read};
+use crate::{Dialect, detect_line};
 
 #[test]
 fn detection_picks_goose_for_every_sample() {
-    let streams = fixtures_of("goose");
-    assert!(!streams.is_empty());
-    detected_as(&streams, Dialect::GOOSE);
-    let sessions = fixtures_of("goose-session");
-    assert!(!sessions.is_empty());
-    detected_as(&sessions, Dialect::GOOSE_SESSION);
-}
-
-/// Each file is detected as `dialect`, and none of its lines is claimed by another.
-fn detected_as(files: &[PathBuf], dialect: Dialect) {
-    for file in files {
-        let bytes = std::fs::read(file).unwrap();
-        let mut normalizer = Normalizer::new();
-        normalizer.push(&bytes, &mut |_| {});
-        normalizer.finish(&mut |_| {});
-        assert_eq!(normalizer.dialect(), Some(dialect), "{}", file.display());
-        for line in bytes.split(|byte| *byte == b'\n').filter(|l| !l.is_empty()) {
-            let claimant = detect_line(line);
-            assert!(
-                claimant.is_none() || claimant == Some(dialect),
-                "{}: {claimant:?} claims {}",
-                file.display(),
-                String::from_utf8_lossy(line)
-            );
-        }
-    }
+    let lines = EachLine::ClaimedByNoOther { exempt: no_line };
+    let streams = claim_checks::assert_recordings_detected_as(&["goose"], Dialect::GOOSE, lines);
+    assert!(streams > 0);
+    let sessions = claim_checks::assert_recordings_detected_as(
+        &["goose-session"],
+        Dialect::GOOSE_SESSION,
+        lines,
+    );
+    assert!(sessions > 0);
 }
 
 #[test]
 fn no_other_fixture_is_detected_as_goose() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    let goose = [Dialect::GOOSE, Dialect::GOOSE_SESSION];
-    for entry in std::fs::read_dir(&fixtures).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let folder = name.split('@').next().unwrap_or_default();
-        if folder == "goose" || folder == "goose-session" || !dir.is_dir() {
-            continue;
-        }
-        let mut files = vec![dir.clone()];
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            if path
-                .extension()
-                .is_none_or(|ext| ext != "jsonl" && ext != "json")
-            {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            for line in bytes.split(|byte| *byte == b'\n') {
-                let claimed = detect_line(line);
-                assert!(
-                    claimed.is_none_or(|claimed| !goose.contains(&claimed)),
-                    "{}: {}",
-                    path.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-            let mut normalizer = Normalizer::new();
-            normalizer.push(&bytes, &mut |_| {});
-            normalizer.finish(&mut |_| {});
-            let detected = normalizer.dialect();
-            assert!(
-                detected.is_none_or(|detected| !goose.contains(&detected)),
-                "{}",
-                path.display()
-            );
-        }
-    }
+    claim_checks::assert_no_other_fixture_is(
+        &["goose", "goose-session"],
+        &[Dialect::GOOSE, Dialect::GOOSE_SESSION],
+    );
 }
 
 #[test]
@@ -147,23 +70,6 @@ fn the_claims_are_gooses_own_keys_only() {
     }
 }
 
-/// The diagnostics (line, kind) and the parts of `input` read as `dialect`.
-fn read(dialect: Dialect, input: &str) -> (Vec<(u64, String)>, Vec<toolnorm::NormalizedToolPart>) {
-    let mut normalizer = Normalizer::builder().dialect(dialect).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((
-                diagnostic.line.unwrap_or_default(),
-                diagnostic.kind.as_str().to_owned(),
-            ));
-        }
-    };
-    normalizer.push(input.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (diagnostics, normalizer.fold().parts())
-}
-
 /// A stream `message` event with these content items.
 fn event(role: &str, items: &str) -> String {
     format!(
@@ -200,11 +106,8 @@ fn every_odd_stream_line_is_told_with_its_line() {
         "not json".to_owned(),
     ]
     .join("\n");
-    let (diagnostics, parts) = read(Dialect::GOOSE, &input);
-    let kinds: Vec<(u64, &str)> = diagnostics
-        .iter()
-        .map(|(line, kind)| (*line, kind.as_str()))
-        .collect();
+    let reading = read(Dialect::GOOSE, &input);
+    let (kinds, diagnostics, parts) = (reading.kinds(), reading.diagnostics, reading.parts);
     assert_eq!(
         kinds,
         [
@@ -252,11 +155,8 @@ fn every_odd_session_line_is_told_with_its_line() {
         r#"{"summary":"?"}"#,
     ]
     .join("\n");
-    let (diagnostics, parts) = read(Dialect::GOOSE_SESSION, &input);
-    let kinds: Vec<(u64, &str)> = diagnostics
-        .iter()
-        .map(|(line, kind)| (*line, kind.as_str()))
-        .collect();
+    let reading = read(Dialect::GOOSE_SESSION, &input);
+    let (kinds, diagnostics, parts) = (reading.kinds(), reading.diagnostics, reading.parts);
     assert_eq!(kinds, [(4, "unknown-event")], "{diagnostics:?}");
     assert_eq!(parts.len(), 2);
     let invalid = parts[0].error.as_ref().unwrap();
@@ -285,18 +185,9 @@ fn the_json_document_is_read_as_goose_prints_it_indented() {
         "metadata": {"total_tokens": null, "status": "completed"}
     });
     let pretty = serde_json::to_string_pretty(&document).unwrap();
-    let mut normalizer = Normalizer::new();
-    let mut diagnostics = 0;
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(_) = step {
-            diagnostics += 1;
-        }
-    };
-    normalizer.push(format!("{pretty}\n").as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    assert_eq!(normalizer.dialect(), Some(Dialect::GOOSE));
-    assert_eq!(diagnostics, 0);
-    let parts = normalizer.fold().parts();
+    let reading = read(None, &format!("{pretty}\n"));
+    assert_eq!(reading.dialect, Some(Dialect::GOOSE));
+    let parts = reading.clean_parts();
     assert_eq!(parts.len(), 1);
     assert_eq!(
         (parts[0].title.as_str(), parts[0].output.clone()),

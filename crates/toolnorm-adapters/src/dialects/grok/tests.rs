@@ -1,65 +1,29 @@
 //! Grok's files are detected as its own, and its claims take no other agent's lines.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use crate::dialects::claim_checks::{self, EachLine, read};
+use crate::{Dialect, detect_line};
 
-use crate::{Dialect, Normalizer, detect_line};
-
-/// Every fixture of a Grok dialect: `fixtures/<dir>/` and `fixtures/<dir>@<version>/`.
-fn fixtures_of(wanted: &str) -> Vec<PathBuf> {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(&fixtures).unwrap() {
-        let dir = dir.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name != wanted && !name.starts_with(&format!("{wanted}@")) {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_some_and(|ext| ext == "jsonl") {
-                files.push(file);
-            }
-        }
-    }
-    files.sort();
-    files
+/// A chat history's `system` record, which Claude Code claims (every `system` line):
+/// detection puts Claude Code on trial, which understands none of the lines, and goes on.
+fn claude_codes_system_record(line: &[u8]) -> bool {
+    line.starts_with(br#"{"type":"system","#)
 }
 
 #[test]
 fn detection_picks_grok_for_every_recording() {
-    let files = fixtures_of("grok");
-    assert!(files.len() >= 10, "{files:?}");
-    detected_as(&files, Dialect::GROK);
-    let sessions = fixtures_of("grok-session");
-    assert!(!sessions.is_empty());
-    detected_as(&sessions, Dialect::GROK_SESSION);
-}
-
-/// Each file is detected as `dialect`, and none of its lines is claimed by another.
-fn detected_as(files: &[PathBuf], dialect: Dialect) {
-    for file in files {
-        let bytes = std::fs::read(file).unwrap();
-        let mut normalizer = Normalizer::new();
-        normalizer.push(&bytes, &mut |_| {});
-        normalizer.finish(&mut |_| {});
-        assert_eq!(normalizer.dialect(), Some(dialect), "{}", file.display());
-        // Each line is the dialect's or claimed by nobody, but a chat history's `system`
-        // record, which Claude Code claims (every `system` line): detection puts Claude
-        // Code on trial, which understands none of the lines, and goes on.
-        for line in bytes
-            .split(|byte| *byte == b'\n')
-            .filter(|l| !l.is_empty() && !l.starts_with(br#"{"type":"system","#))
-        {
-            let claimant = detect_line(line);
-            assert!(
-                claimant.is_none() || claimant == Some(dialect),
-                "{}: {claimant:?} claims {}",
-                file.display(),
-                String::from_utf8_lossy(line)
-            );
-        }
-    }
+    // Each line is the dialect's or claimed by nobody, but that `system` record.
+    let lines = EachLine::ClaimedByNoOther {
+        exempt: claude_codes_system_record,
+    };
+    let files = claim_checks::assert_recordings_detected_as(&["grok"], Dialect::GROK, lines);
+    assert!(files >= 10, "{files} Grok recordings");
+    let sessions = claim_checks::assert_recordings_detected_as(
+        &["grok-session"],
+        Dialect::GROK_SESSION,
+        lines,
+    );
+    assert!(sessions > 0);
 }
 
 #[test]
@@ -112,30 +76,6 @@ fn the_chat_history_claims_its_own_records() {
     }
 }
 
-/// The diagnostics (line, kind, severity) and the parts of `input` read as `dialect`.
-fn read(
-    dialect: Dialect,
-    input: &str,
-) -> (
-    Vec<(u64, String, String)>,
-    Vec<toolnorm::NormalizedToolPart>,
-) {
-    let mut normalizer = Normalizer::builder().dialect(dialect).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((
-                diagnostic.line.unwrap_or_default(),
-                diagnostic.kind.as_str().to_owned(),
-                format!("{:?}", diagnostic.severity),
-            ));
-        }
-    };
-    normalizer.push(input.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (diagnostics, normalizer.fold().parts())
-}
-
 #[test]
 fn every_odd_headless_line_is_told_with_its_line() {
     let input = [
@@ -149,11 +89,8 @@ fn every_odd_headless_line_is_told_with_its_line() {
         "not json",
     ]
     .join("\n");
-    let (diagnostics, parts) = read(Dialect::GROK, &input);
-    let kinds: Vec<(u64, &str)> = diagnostics
-        .iter()
-        .map(|(line, kind, _)| (*line, kind.as_str()))
-        .collect();
+    let reading = read(Dialect::GROK, &input);
+    let (kinds, diagnostics, parts) = (reading.kinds(), reading.diagnostics, reading.parts);
     assert_eq!(
         kinds,
         [
@@ -187,11 +124,8 @@ fn every_odd_history_record_is_told_with_its_line() {
         r#"{"type":"tool_result","tool_call_id":"c2","content":[{"type":"text","text":"seen"}],"images":[{"type":"image","url":"x"}]}"#,
     ]
     .join("\n");
-    let (diagnostics, parts) = read(Dialect::GROK_SESSION, &input);
-    let kinds: Vec<(u64, &str)> = diagnostics
-        .iter()
-        .map(|(line, kind, _)| (*line, kind.as_str()))
-        .collect();
+    let reading = read(Dialect::GROK_SESSION, &input);
+    let (kinds, diagnostics, parts) = (reading.kinds(), reading.diagnostics, reading.parts);
     assert_eq!(
         kinds,
         [

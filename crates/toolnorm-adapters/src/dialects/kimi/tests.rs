@@ -8,23 +8,9 @@
     clippy::indexing_slicing
 )]
 
-use std::path::{Path, PathBuf};
-
+use crate::Dialect;
+use crate::dialects::claim_checks::{self, EachLine, TextRead, one_a_line, read};
 use crate::dialects::detect_line;
-use crate::{Dialect, Normalizer};
-
-/// The workspace's `fixtures/` folder.
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-/// The dialect a whole file is read as when none is named.
-fn detected(bytes: &[u8]) -> Option<Dialect> {
-    let mut normalizer = Normalizer::builder().build();
-    normalizer.push(bytes, &mut |_| {});
-    normalizer.finish(&mut |_| {});
-    normalizer.dialect()
-}
 
 /// What claims a Grok CLI message: Grok's dialect, when it is built.
 #[cfg(feature = "grok")]
@@ -97,88 +83,39 @@ fn each_kimi_line_kind_is_claimed_by_its_dialect() {
 
 #[test]
 fn every_kimi_recording_is_detected_as_its_own_dialect() {
-    let mut seen = 0;
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let base = name.split('@').next().unwrap_or_default().to_owned();
-        let expected = match base.as_str() {
-            "kimi" | "kimi-context" => Dialect::KIMI,
-            "kimi-wire" => Dialect::KIMI_WIRE,
-            _ => continue,
-        };
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            assert_eq!(detected(&bytes), Some(expected), "{}", path.display());
-            seen += 1;
-        }
-    }
+    let seen = claim_checks::assert_recordings_detected_as(
+        &["kimi", "kimi-context"],
+        Dialect::KIMI,
+        EachLine::Unchecked,
+    ) + claim_checks::assert_recordings_detected_as(
+        &["kimi-wire"],
+        Dialect::KIMI_WIRE,
+        EachLine::Unchecked,
+    );
     assert!(seen >= 30, "{seen} Kimi recordings");
 }
 
 #[test]
 fn no_other_recording_is_detected_as_kimi() {
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name.starts_with("kimi") || !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            for line in bytes.split(|byte| *byte == b'\n') {
-                let claimed = detect_line(line);
-                assert!(
-                    claimed != Some(Dialect::KIMI) && claimed != Some(Dialect::KIMI_WIRE),
-                    "{}: {}",
-                    path.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-        }
-    }
-}
-
-/// `lines` read as `dialect`: the final parts and each diagnostic as (line, message).
-fn read(
-    dialect: Dialect,
-    lines: &[&str],
-) -> (
-    Vec<toolnorm::NormalizedToolPart>,
-    Vec<(Option<u64>, String)>,
-) {
-    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push((diagnostic.line, diagnostic.message.clone()));
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (normalizer.fold().parts(), diagnostics)
+    claim_checks::assert_no_other_fixture_is(
+        &["kimi", "kimi-context", "kimi-wire", "kimi-rpc"],
+        &[Dialect::KIMI, Dialect::KIMI_WIRE],
+    );
 }
 
 #[test]
 fn wire_arguments_streamed_in_pieces_give_the_whole_input() {
-    let (parts, diagnostics) = read(
+    let TextRead {
+        parts, diagnostics, ..
+    } = read(
         Dialect::KIMI_WIRE,
-        &[
+        &one_a_line(&[
             r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCall","payload":{"type":"function","id":"c","function":{"name":"Shell","arguments":""}}}}"#,
             r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCallPart","payload":{"arguments_part":"{\"command\":\"ec"}}}"#,
             r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCallPart","payload":{"arguments_part":"ho hi\"}"}}}"#,
             r#"{"jsonrpc":"2.0","method":"event","params":{"type":"ToolResult","payload":{"tool_call_id":"c","return_value":{"is_error":false,"output":"hi\n","message":""}}}}"#,
             r#"{"jsonrpc":"2.0","id":"2","result":{"status":"finished"}}"#,
-        ],
+        ]),
     );
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     assert_eq!(parts.len(), 1);
@@ -188,18 +125,23 @@ fn wire_arguments_streamed_in_pieces_give_the_whole_input() {
 
 #[test]
 fn odd_wire_lines_are_told_with_their_line() {
-    let (parts, diagnostics) = read(
+    let TextRead {
+        parts, diagnostics, ..
+    } = read(
         Dialect::KIMI_WIRE,
-        &[
+        &one_a_line(&[
             r#"{"type": "metadata", "protocol_version": "1.10"}"#,
             r#"{"timestamp": 1.5, "message": {"type": "ToolCallPart", "payload": {"arguments_part": "{"}}}"#,
             r#"{"timestamp": 1.5, "message": {"type": "ToolResult", "payload": {"tool_call_id": "x", "return_value": {"is_error": true, "message": "Tool `Nope` not found"}}}}"#,
             r#"{"timestamp": 1.5, "message": {"type": "Brand-new", "payload": {}}}"#,
             r#"{"timestamp": 1.5, "message": {"type": "ToolResult", "payload": {}}}"#,
             "not json",
-        ],
+        ]),
     );
-    let lines: Vec<Option<u64>> = diagnostics.iter().map(|(line, _)| *line).collect();
+    let lines: Vec<Option<u64>> = diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.line)
+        .collect();
     assert_eq!(
         lines,
         [Some(2), Some(3), Some(4), Some(5), Some(6)],
@@ -214,18 +156,23 @@ fn odd_wire_lines_are_told_with_their_line() {
 
 #[test]
 fn odd_messages_are_told_with_their_line() {
-    let (parts, diagnostics) = read(
+    let TextRead {
+        parts, diagnostics, ..
+    } = read(
         Dialect::KIMI,
-        &[
+        &one_a_line(&[
             r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function","id":"c","function":{"name":"Shell","arguments":"{\"command\":"}}]}"#,
             r#"{"role":"tool","content":"<system>ERROR: Command failed with exit code: 2.</system>","tool_call_id":"c"}"#,
             r#"{"role":"tool","content":"again","tool_call_id":"c"}"#,
             r#"{"role":"narrator","content":"?"}"#,
             r#"{"role":"assistant","content":[],"tool_calls":[{"type":"function"}]}"#,
             r#"{"category":"task","type":"done","title":"t","body":"b"}"#,
-        ],
+        ]),
     );
-    let lines: Vec<Option<u64>> = diagnostics.iter().map(|(line, _)| *line).collect();
+    let lines: Vec<Option<u64>> = diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.line)
+        .collect();
     // The arguments that are no JSON object, the second result, the unknown role, the
     // call without its function; the notification is known.
     assert_eq!(

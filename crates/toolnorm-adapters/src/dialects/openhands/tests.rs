@@ -7,25 +7,11 @@
     clippy::indexing_slicing
 )]
 
-use std::path::{Path, PathBuf};
-
 use toolnorm::{ErrorCode, ToolKind, ToolState};
 
+use crate::Dialect;
+use crate::dialects::claim_checks::{self, EachLine, one_a_line};
 use crate::dialects::detect_line;
-use crate::{Dialect, Normalizer};
-
-/// The workspace's `fixtures/` folder.
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-/// The dialect a whole file is read as when none is named.
-fn detected(bytes: &[u8]) -> Option<Dialect> {
-    let mut normalizer = Normalizer::builder().build();
-    normalizer.push(bytes, &mut |_| {});
-    normalizer.finish(&mut |_| {});
-    normalizer.dialect()
-}
 
 /// An action event with `tool_call_metadata` naming call `call` of function `function`.
 fn action(id: u64, action: &str, function: &str, call: &str, args: &str) -> String {
@@ -76,96 +62,43 @@ fn each_openhands_event_kind_is_claimed_by_its_dialect() {
     }
 }
 
-/// The dialect of an OpenHands fixture folder (`openhands@<version>`, …).
-fn dialect_of(folder: &str) -> Option<Dialect> {
-    match folder.split('@').next()? {
-        "openhands" => Some(Dialect::OPENHANDS),
-        "openhands-cli" | "openhands-events" => Some(Dialect::OPENHANDS_SDK),
-        _ => None,
-    }
-}
+/// The fixture folders of OpenHands' files read as [`Dialect::OPENHANDS`].
+const OPENHANDS_FOLDERS: &[&str] = &["openhands"];
+/// The fixture folders of OpenHands' files read as [`Dialect::OPENHANDS_SDK`].
+const SDK_FOLDERS: &[&str] = &["openhands-cli", "openhands-events"];
 
 #[test]
 fn every_openhands_file_is_detected_as_its_own_dialect() {
-    let mut seen = 0;
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let Some(expected) = dialect_of(&name) else {
-            continue;
-        };
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            assert_eq!(detected(&bytes), Some(expected), "{}", path.display());
-            seen += 1;
-        }
-    }
+    let seen = claim_checks::assert_recordings_detected_as(
+        OPENHANDS_FOLDERS,
+        Dialect::OPENHANDS,
+        EachLine::Unchecked,
+    ) + claim_checks::assert_recordings_detected_as(
+        SDK_FOLDERS,
+        Dialect::OPENHANDS_SDK,
+        EachLine::Unchecked,
+    );
     assert!(seen >= 4, "{seen} OpenHands files");
 }
 
 #[test]
 fn no_other_file_is_detected_as_openhands() {
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if dialect_of(&name).is_some() || !dir.is_dir() {
-            continue;
-        }
-        let mut files = vec![dir.clone()];
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            if path
-                .extension()
-                .is_none_or(|ext| ext != "jsonl" && ext != "json")
-            {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            let ours = [Some(Dialect::OPENHANDS), Some(Dialect::OPENHANDS_SDK)];
-            for line in bytes.split(|byte| *byte == b'\n') {
-                assert!(
-                    !ours.contains(&detect_line(line)),
-                    "{}: {}",
-                    path.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-            assert!(!ours.contains(&detected(&bytes)), "{}", path.display());
-        }
-    }
+    claim_checks::assert_no_other_fixture_is(
+        &[OPENHANDS_FOLDERS, SDK_FOLDERS].concat(),
+        &[Dialect::OPENHANDS, Dialect::OPENHANDS_SDK],
+    );
 }
 
 /// `text` read as OpenHands': the final parts and each diagnostic's line.
 fn read(text: &str) -> (Vec<toolnorm::NormalizedToolPart>, Vec<u64>) {
-    let mut normalizer = Normalizer::builder()
-        .dialect(Some(Dialect::OPENHANDS))
-        .build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push(diagnostic.line.unwrap_or_default());
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (normalizer.fold().parts(), diagnostics)
-}
-
-/// Lines joined, one a line.
-fn lines(lines: &[String]) -> String {
-    lines.iter().map(|line| format!("{line}\n")).collect()
+    let reading = claim_checks::read(Dialect::OPENHANDS, text);
+    let lines = reading.lines();
+    (reading.parts, lines)
 }
 
 #[test]
 fn stored_events_one_a_line_end_their_calls() {
-    let (parts, diagnostics) = read(&lines(&[
+    let (parts, diagnostics) = read(&one_a_line(&[
         action(2, "run", "execute_bash", "c1", r#"{"command":"exit 3"}"#),
         observation(
             3,
@@ -298,7 +231,7 @@ fn an_indented_trajectory_is_one_document() {
 
 #[test]
 fn odd_events_are_told_with_their_line() {
-    let (parts, diagnostics) = read(&lines(&[
+    let (parts, diagnostics) = read(&one_a_line(&[
         // 1: an observation of an action the input does not hold, named by its call.
         r#"{"id":4,"source":"agent","cause":3,"observation":"run","content":"hi","extras":{"metadata":{"exit_code":0}},"tool_call_metadata":{"function_name":"execute_bash","tool_call_id":"c0"}}"#
             .to_owned(),
@@ -392,7 +325,7 @@ fn each_sdk_event_kind_is_claimed_by_its_dialect() {
 
 #[test]
 fn odd_sdk_events_are_told_with_their_line() {
-    let text = lines(&[
+    let text = one_a_line(&[
         // 1, 2: a command that exited 3.
         sdk(
             "ActionEvent",
@@ -432,18 +365,8 @@ fn odd_sdk_events_are_told_with_their_line() {
         sdk("Hologram", ""),
         r#"{"kind":"#.to_owned(),
     ]);
-    let mut normalizer = Normalizer::builder()
-        .dialect(Some(Dialect::OPENHANDS_SDK))
-        .build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push(diagnostic.line.unwrap_or_default());
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    let parts = normalizer.fold().parts();
+    let reading = claim_checks::read(Dialect::OPENHANDS_SDK, &text);
+    let (diagnostics, parts) = (reading.lines(), reading.parts);
     assert_eq!(diagnostics, [3, 4, 9, 10, 11]);
     assert_eq!(parts.len(), 4, "{parts:#?}");
     assert_eq!(parts[0].title, "false");

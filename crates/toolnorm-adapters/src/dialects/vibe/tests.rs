@@ -8,25 +8,11 @@
     clippy::indexing_slicing
 )]
 
-use std::path::{Path, PathBuf};
-
 use toolnorm::{ErrorCode, ToolState};
 
+use crate::Dialect;
+use crate::dialects::claim_checks::{self, EachLine, one_a_line, read};
 use crate::dialects::detect_line;
-use crate::{Dialect, Normalizer};
-
-/// The workspace's `fixtures/` folder.
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-/// The dialect a whole file is read as when none is named.
-fn detected(bytes: &[u8]) -> Option<Dialect> {
-    let mut normalizer = Normalizer::builder().build();
-    normalizer.push(bytes, &mut |_| {});
-    normalizer.finish(&mut |_| {});
-    normalizer.dialect()
-}
 
 /// A streamed effect entry of `status`, its `state` the rest.
 fn effect(id: &str, tool: &str, state: &str) -> String {
@@ -68,102 +54,29 @@ fn each_vibe_line_kind_is_claimed_by_its_dialect() {
 
 #[test]
 fn every_vibe_recording_is_detected_as_its_own_dialect() {
-    let mut seen = 0;
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let expected = match name.split('@').next().unwrap_or_default() {
-            "vibe" => Dialect::VIBE,
-            "vibe-journal" => Dialect::VIBE_JOURNAL,
-            _ => continue,
-        };
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            assert_eq!(detected(&bytes), Some(expected), "{}", path.display());
-            for line in bytes.split(|byte| *byte == b'\n').filter(|l| !l.is_empty()) {
-                assert_eq!(
-                    detect_line(line),
-                    Some(expected),
-                    "{}: {}",
-                    path.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-            seen += 1;
-        }
-    }
+    let seen =
+        claim_checks::assert_recordings_detected_as(&["vibe"], Dialect::VIBE, EachLine::Claimed)
+            + claim_checks::assert_recordings_detected_as(
+                &["vibe-journal"],
+                Dialect::VIBE_JOURNAL,
+                EachLine::Claimed,
+            );
     assert!(seen >= 10, "{seen} Vibe recordings");
 }
 
 #[test]
 fn no_other_recording_is_detected_as_vibe() {
-    for entry in std::fs::read_dir(fixtures()).unwrap() {
-        let dir = entry.unwrap().path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        if name.split('@').next() == Some("vibe")
-            || name.split('@').next() == Some("vibe-journal")
-            || !dir.is_dir()
-        {
-            continue;
-        }
-        let mut files = vec![dir.clone()];
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            if path
-                .extension()
-                .is_none_or(|ext| ext != "jsonl" && ext != "json")
-            {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            for line in bytes.split(|byte| *byte == b'\n') {
-                let claimed = detect_line(line);
-                assert!(
-                    claimed != Some(Dialect::VIBE) && claimed != Some(Dialect::VIBE_JOURNAL),
-                    "{}: {}",
-                    path.display(),
-                    String::from_utf8_lossy(line)
-                );
-            }
-            assert!(
-                !matches!(
-                    detected(&bytes),
-                    Some(Dialect::VIBE | Dialect::VIBE_JOURNAL)
-                ),
-                "{}",
-                path.display()
-            );
-        }
-    }
-}
-
-/// `lines` read as `dialect`: the final parts and each diagnostic's line.
-fn read(dialect: Dialect, lines: &[String]) -> (Vec<toolnorm::NormalizedToolPart>, Vec<u64>) {
-    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
-    let mut diagnostics = Vec::new();
-    let mut on_step = |step: crate::Step<'_>| {
-        if let crate::Step::Diagnostic(diagnostic) = step {
-            diagnostics.push(diagnostic.line.unwrap_or_default());
-        }
-    };
-    normalizer.push(text.as_bytes(), &mut on_step);
-    normalizer.finish(&mut on_step);
-    (normalizer.fold().parts(), diagnostics)
+    claim_checks::assert_no_other_fixture_is(
+        &["vibe", "vibe-journal"],
+        &[Dialect::VIBE, Dialect::VIBE_JOURNAL],
+    );
 }
 
 #[test]
 fn odd_stream_entries_are_told_with_their_line() {
-    let (parts, lines) = read(
+    let reading = read(
         Dialect::VIBE,
-        &[
+        &one_a_line(&[
             effect("effect-1", "file_system.bash", r#"{"status":"running"}"#),
             effect(
                 "effect-1",
@@ -181,8 +94,9 @@ fn odd_stream_entries_are_told_with_their_line() {
                 r#"{"status":"failed","error":{"code":"mcp_tool_error","message":"division by zero"}}"#,
             ),
             "not json".to_owned(),
-        ],
+        ]),
     );
+    let (lines, parts) = (reading.lines(), reading.parts);
     // The effect without an id; the one naming no tool and of an unknown status (two);
     // the unknown entry; the line that is not JSON.
     assert_eq!(lines, [4, 5, 5, 6, 8]);
@@ -203,9 +117,9 @@ fn odd_journal_records_are_told_with_their_line() {
             r#"{{"action_id":"a1","state":"succeeded","result":{{"action_id":"a1","type":"completion_succeeded","result":{{"finish_reason":"tool_call","parts":{parts}}}}}}}"#
         )
     };
-    let (parts, lines) = read(
+    let reading = read(
         Dialect::VIBE_JOURNAL,
-        &[
+        &one_a_line(&[
             record(
                 1,
                 "action_result",
@@ -245,8 +159,9 @@ fn odd_journal_records_are_told_with_their_line() {
                 r#"{"action_id":"a4","kind":"tool","request":{}}"#,
             ),
             "{\"type\":".to_owned(),
-        ],
+        ]),
     );
+    let (lines, parts) = (reading.lines(), reading.parts);
     // The arguments that are no JSON object and the call without an id (line 1), the
     // second result, the result of a call not held, the unknown record, the tool action
     // without its call, the cut line.

@@ -351,6 +351,7 @@ mod tests {
     use toolnorm::ToolKind;
 
     use super::*;
+    use crate::dialects::claim_checks;
     use crate::rules::{TitleRules, ToolRef};
 
     /// Every collab tool: its name is its wire name, and a built-in rule makes it a
@@ -386,20 +387,8 @@ mod tests {
 
     /// The parts of app-server lines given as JSON.
     fn parts(lines: &[Value]) -> Vec<toolnorm::NormalizedToolPart> {
-        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-        let mut normalizer = crate::Normalizer::builder()
-            .dialect(crate::Dialect::CODEX_APP_SERVER)
-            .build();
-        let mut diagnostics = Vec::new();
-        let mut on_step = |step: crate::Step<'_>| {
-            if let crate::Step::Diagnostic(diagnostic) = step {
-                diagnostics.push(diagnostic.to_string());
-            }
-        };
-        normalizer.push(text.as_bytes(), &mut on_step);
-        normalizer.finish(&mut on_step);
-        assert!(diagnostics.is_empty(), "{diagnostics:?}");
-        normalizer.fold().parts()
+        let text = claim_checks::one_a_line(lines);
+        claim_checks::read(crate::Dialect::CODEX_APP_SERVER, &text).clean_parts()
     }
 
     fn completed(item: Value) -> Value {

@@ -18,7 +18,7 @@
 
 use foldhash::HashMap;
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 use toolnorm::{JsonObject, Timestamp, meta};
 
 use crate::Dialect;
@@ -35,7 +35,7 @@ mod parts;
 mod tests;
 mod wire;
 
-use wire::Row;
+use wire::{Parts, Row};
 
 /// The dialect: the rows of Crush's `crush.db`.
 pub(crate) const DIALECT: Dialect = Dialect::new("crush", "crush");
@@ -96,7 +96,7 @@ impl Adapter for CrushAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        let row: Row = match json::parse_line(line, bytes, "not a row of Crush's store") {
+        let row: Row<'_> = match json::parse_line(line, bytes, "not a row of Crush's store") {
             Ok(row) => row,
             Err(diagnostic) => return facts.diagnostic(diagnostic),
         };
@@ -117,7 +117,7 @@ impl Adapter for CrushAdapter {
 impl CrushAdapter {
     /// A `sessions` row: a subagent's names the call that started it, which learns the
     /// session's id.
-    fn session(&mut self, line: u64, row: Row, facts: &mut Facts<'_>) {
+    fn session(&mut self, line: u64, row: Row<'_>, facts: &mut Facts<'_>) {
         let Some(id) = row.id.filter(|id| !id.is_empty()) else {
             return facts.diagnostic(Diagnostic::at(
                 line,
@@ -142,33 +142,37 @@ impl CrushAdapter {
     }
 
     /// A `messages` row: its parts, read in order, in its session.
-    fn message(&mut self, line: u64, row: Row, facts: &mut Facts<'_>) {
+    fn message(&mut self, line: u64, row: Row<'_>, facts: &mut Facts<'_>) {
         let session = row.session_id.unwrap_or_default();
         if !session.is_empty() {
             facts.session(&session);
         }
-        let parts = match row.parts {
-            None | Some(Value::Null) => return,
-            Some(Value::Array(parts)) => parts,
+        let text;
+        let parts: Vec<&RawValue> = match row.parts {
+            None => return,
+            Some(Parts::List(parts)) => parts,
             // As the column holds it: the parts' JSON text.
-            Some(Value::String(text)) => match serde_json::from_str::<Vec<Value>>(&text) {
-                Ok(parts) => parts,
-                Err(error) => {
-                    return facts.diagnostic(Diagnostic::at(
-                        line,
-                        DiagnosticKind::MalformedEvent,
-                        format!(
-                            "a Crush message whose parts do not read: {}",
-                            json::without_position(&error)
-                        ),
-                    ));
+            Some(Parts::Text(json)) => {
+                text = json;
+                match serde_json::from_str(&text) {
+                    Ok(parts) => parts,
+                    Err(error) => {
+                        return facts.diagnostic(Diagnostic::at(
+                            line,
+                            DiagnosticKind::MalformedEvent,
+                            format!(
+                                "a Crush message whose parts' text does not read: {}",
+                                json::without_position(&error)
+                            ),
+                        ));
+                    }
                 }
-            },
-            Some(_) => {
+            }
+            Some(Parts::Other(what)) => {
                 return facts.diagnostic(Diagnostic::at(
                     line,
                     DiagnosticKind::MalformedEvent,
-                    "a Crush message whose parts are not a list",
+                    format!("a Crush message whose parts are {what}, not a list"),
                 ));
             }
         };
@@ -177,7 +181,7 @@ impl CrushAdapter {
             at: row.created_at.map(epoch),
             parent: self.parents.get(&session).map(String::as_str),
         };
-        parts::read(&context, parts, facts);
+        parts::read(&context, &parts, facts);
     }
 }
 

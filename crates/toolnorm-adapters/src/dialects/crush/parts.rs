@@ -1,6 +1,7 @@
 //! The parts of a Crush message, `{"type", "data"}` each: its calls and their results.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 use toolnorm::{JsonObject, Timestamp, meta};
 
 use super::outcome::{Outcome, outcome};
@@ -36,24 +37,24 @@ pub(super) struct Context<'a> {
     pub parent: Option<&'a str>,
 }
 
-/// A message's parts, in order.
-pub(super) fn read(context: &Context<'_>, parts: Vec<Value>, facts: &mut Facts<'_>) {
+/// A message's parts, in order: each read apart, and only a call's or a result's data.
+pub(super) fn read(context: &Context<'_>, parts: &[&RawValue], facts: &mut Facts<'_>) {
     let line = context.line;
     for raw in parts {
-        let part: Part = match serde_json::from_value(raw) {
+        let part: Part<'_> = match serde_json::from_str(raw.get()) {
             Ok(part) => part,
             Err(error) => {
                 facts.diagnostic(json::malformed(line, "a Crush message part", &error));
                 continue;
             }
         };
-        let kind = part.kind.unwrap_or_default();
-        match kind.as_str() {
-            "tool_call" => match serde_json::from_value::<ToolCall>(part.data) {
+        let data = part.data.map_or("null", RawValue::get);
+        match part.kind.as_deref().unwrap_or_default() {
+            "tool_call" => match serde_json::from_str::<ToolCall>(data) {
                 Ok(call) => sighted(context, call, facts),
                 Err(error) => facts.diagnostic(json::malformed(line, "a tool_call part", &error)),
             },
-            "tool_result" => match serde_json::from_value::<ToolResult>(part.data) {
+            "tool_result" => match serde_json::from_str::<ToolResult>(data) {
                 Ok(result) => ended(context, result, facts),
                 Err(error) => {
                     facts.diagnostic(json::malformed(line, "a tool_result part", &error));
@@ -67,14 +68,17 @@ pub(super) fn read(context: &Context<'_>, parts: Vec<Value>, facts: &mut Facts<'
                     format!("a Crush message part of unknown type `{other}`"),
                 ));
                 // Nothing tool-like is dropped.
-                let data = part.data;
-                if data.get("tool_call_id").is_some() {
-                    if let Ok(result) = serde_json::from_value::<ToolResult>(data) {
+                let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(data) else {
+                    continue;
+                };
+                if fields.contains_key("tool_call_id") {
+                    if let Ok(result) = serde_json::from_value::<ToolResult>(Value::Object(fields))
+                    {
                         ended(context, result, facts);
                     }
-                } else if data.get("id").is_some()
-                    && data.get("name").is_some()
-                    && let Ok(call) = serde_json::from_value::<ToolCall>(data)
+                } else if fields.contains_key("id")
+                    && fields.contains_key("name")
+                    && let Ok(call) = serde_json::from_value::<ToolCall>(Value::Object(fields))
                 {
                     sighted(context, call, facts);
                 }

@@ -126,6 +126,8 @@ fn every_odd_row_is_told_with_its_line() {
         // 9: a row that is neither; not JSON.
         r#"{"id":"x","session_id":"s","parts_count":3}"#.to_owned(),
         "not json".to_owned(),
+        // 11: parts that are neither a list nor its text.
+        message(r#"{"type":"tool_call"}"#),
     ]
     .join("\n");
     let reading = claim_checks::read(Dialect::CRUSH, &input);
@@ -144,6 +146,7 @@ fn every_odd_row_is_told_with_its_line() {
             (7, "malformed-event"),
             (9, "unknown-event"),
             (10, "invalid-json"),
+            (11, "malformed-event"),
         ]
     );
     let input_of = |id: &str| -> Value {

@@ -5,12 +5,15 @@
 //! `{"type", "data"}`). Every field is optional, so a row that lacks one still reads and
 //! the reader says what is missing.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// One line: a `sessions` row or a `messages` row, each a JSON object of its columns.
 #[derive(Deserialize, Default)]
-pub(super) struct Row {
+pub(super) struct Row<'a> {
     /// The session's or the message's id.
     #[serde(default)]
     pub id: Option<String>,
@@ -22,8 +25,8 @@ pub(super) struct Row {
     pub role: Option<String>,
     /// A message's parts: a JSON array of `{"type", "data"}`, or its JSON text as the
     /// column holds it (what `sqlite3 -json` prints).
-    #[serde(default)]
-    pub parts: Option<Value>,
+    #[serde(default, borrow)]
+    pub parts: Option<Parts<'a>>,
     /// When the message was written (Crush writes seconds where its schema says
     /// milliseconds).
     #[serde(default)]
@@ -39,16 +42,81 @@ pub(super) struct Row {
     pub title: Option<String>,
 }
 
-/// One part of a message: its `type` and its `data`.
+/// A message's `parts` as the line holds them: the list, each part kept raw and read
+/// apart (so that one part that does not read leaves the others), or the list's JSON text.
+pub(super) enum Parts<'a> {
+    /// The parts.
+    List(Vec<&'a RawValue>),
+    /// The parts' JSON text.
+    Text(String),
+    /// Neither: what the line holds instead.
+    Other(&'static str),
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Parts<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(PartsVisitor(std::marker::PhantomData))
+    }
+}
+
+/// Reads [`Parts`] in the one pass over the line.
+struct PartsVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> serde::de::Visitor<'de> for PartsVisitor<'a> {
+    type Value = Parts<'a>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a list of parts, or its JSON text")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut parts = Vec::with_capacity(seq.size_hint().unwrap_or(4));
+        while let Some(part) = seq.next_element()? {
+            parts.push(part);
+        }
+        Ok(Parts::List(parts))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Parts::Text(text.to_owned()))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Parts::Other("an object"))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Parts::Other("a boolean"))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Parts::Other("a number"))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Parts::Other("a number"))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Parts::Other("a number"))
+    }
+}
+
+/// One part of a message: its `type` and its `data`, kept raw (only a call's or a
+/// result's is read).
 #[derive(Deserialize, Default)]
-pub(super) struct Part {
+pub(super) struct Part<'a> {
     /// `reasoning`, `text`, `image_url`, `binary`, `tool_call`, `tool_result`, `finish`,
     /// `shell_command`.
-    #[serde(rename = "type", default)]
-    pub kind: Option<String>,
+    #[serde(rename = "type", default, borrow)]
+    pub kind: Option<Cow<'a, str>>,
     /// The part itself.
-    #[serde(default)]
-    pub data: Value,
+    #[serde(default, borrow)]
+    pub data: Option<&'a RawValue>,
 }
 
 /// A `tool_call` part (`ToolCall`): the model's call, as it streams in and once whole.

@@ -38,10 +38,11 @@ use toolnorm::{Approval, ApprovalStatus, DecidedBy, NormalizedToolPart, ToolKind
 
 use super::acp::Fields;
 use super::format::FormatSpec;
+use super::frames::Frames;
 use super::json::{Object, json};
 use super::ui::{
-    Frames, UiEmitter, approval_of, is_denial, meta_differs, open_json, parent_of, session_of,
-    ui_writer, write_meta,
+    UiEmitter, approval_of, is_denial, meta_differs, open_json, parent_of, session_of, ui_writer,
+    write_meta,
 };
 
 /// What a call looks like in the stream, as last sent.
@@ -103,8 +104,8 @@ pub struct AiSdkEmitter {
     subagents: HashMap<String, String>,
     /// The `toolMetadata` of the snapshot being written, as JSON text.
     meta: Vec<u8>,
-    /// The chunks of [`part`](Self::part) and [`finish`](Self::finish).
-    frames: Frames,
+    /// The buffer the chunks of [`part`](Self::part) and [`finish`](Self::finish) are written in.
+    buffer: Vec<u8>,
 }
 
 impl AiSdkEmitter {
@@ -118,32 +119,30 @@ impl AiSdkEmitter {
             calls: HashMap::default(),
             subagents: HashMap::default(),
             meta: Vec::new(),
-            frames: Frames::new(false),
+            buffer: Vec::new(),
         }
     }
 
     /// The chunks for a new snapshot of `part` (none when nothing the stream shows
     /// changed). Feed it the changes the normalizer reports, in order.
     pub fn part(&mut self, part: &NormalizedToolPart) -> Vec<Value> {
-        let mut frames = std::mem::take(&mut self.frames);
-        frames.clear();
+        let mut frames = Frames::held(std::mem::take(&mut self.buffer));
         let written = self.write(Fields::from(part), &mut frames);
         let values = if written.is_ok() {
             frames.values()
         } else {
             Vec::new()
         };
-        self.frames = frames;
+        self.buffer = frames.into_buffer();
         values
     }
 
     /// The chunks that end the stream: `finish` of the open message.
     pub fn finish(&mut self) -> Vec<Value> {
-        let mut frames = std::mem::take(&mut self.frames);
-        frames.clear();
+        let mut frames = Frames::held(std::mem::take(&mut self.buffer));
         self.write_finish(&mut frames);
         let values = frames.values();
-        self.frames = frames;
+        self.buffer = frames.into_buffer();
         values
     }
 
@@ -151,7 +150,7 @@ impl AiSdkEmitter {
     pub(crate) fn write(
         &mut self,
         part: Fields<'_>,
-        frames: &mut Frames,
+        frames: &mut Frames<'_>,
     ) -> serde_json::Result<()> {
         let key = self.key(&part);
         if part.kind == ToolKind::Subagent {
@@ -188,7 +187,7 @@ impl AiSdkEmitter {
         part: &Fields<'_>,
         stretch: u64,
         meta: &[u8],
-        frames: &mut Frames,
+        frames: &mut Frames<'_>,
     ) -> serde_json::Result<()> {
         let id = part.id;
         let fresh = self
@@ -268,7 +267,7 @@ impl AiSdkEmitter {
     }
 
     /// Writes the chunks that end the stream: `finish` of the open message.
-    pub(crate) fn write_finish(&mut self, frames: &mut Frames) {
+    pub(crate) fn write_finish(&mut self, frames: &mut Frames<'_>) {
         if self.current.take().is_some() {
             frames.raw(br#"{"type":"finish"}"#);
         }
@@ -291,7 +290,7 @@ impl AiSdkEmitter {
 
     /// Makes `key`'s message the open one (closing another, opening a new one) and
     /// returns its stretch number.
-    fn enter(&mut self, key: &str, frames: &mut Frames) -> u64 {
+    fn enter(&mut self, key: &str, frames: &mut Frames<'_>) -> u64 {
         if let Some((open, stretch)) = &self.current
             && open == key
         {
@@ -372,7 +371,7 @@ fn ends_denied(part: &Fields<'_>, approval: Option<&Approval>) -> bool {
 /// The approval chunks not sent yet: the request (after the complete input it is about),
 /// then the response once decided.
 fn write_approval(
-    frames: &mut Frames,
+    frames: &mut Frames<'_>,
     part: &Fields<'_>,
     meta: &[u8],
     sent: &mut Sent,
@@ -430,12 +429,12 @@ fn write_approval(
 }
 
 /// `"type"` and `"toolCallId"`, the first entries of every tool chunk.
-fn tool_chunk(chunk: &mut Object<'_>, kind: &str, id: &str) {
+fn tool_chunk(chunk: &mut Object<'_, Frames<'_>>, kind: &str, id: &str) {
     chunk.str("type", kind);
     chunk.str("toolCallId", id);
 }
 
-fn input_start(frames: &mut Frames, part: &Fields<'_>, meta: &[u8]) {
+fn input_start(frames: &mut Frames<'_>, part: &Fields<'_>, meta: &[u8]) {
     let _ = frames.object(|chunk| {
         tool_chunk(chunk, "tool-input-start", part.id);
         chunk.str("toolName", part.name);
@@ -446,7 +445,11 @@ fn input_start(frames: &mut Frames, part: &Fields<'_>, meta: &[u8]) {
     });
 }
 
-fn input_available(frames: &mut Frames, part: &Fields<'_>, meta: &[u8]) -> serde_json::Result<()> {
+fn input_available(
+    frames: &mut Frames<'_>,
+    part: &Fields<'_>,
+    meta: &[u8],
+) -> serde_json::Result<()> {
     frames.object(|chunk| {
         tool_chunk(chunk, "tool-input-available", part.id);
         chunk.str("toolName", part.name);
@@ -458,7 +461,7 @@ fn input_available(frames: &mut Frames, part: &Fields<'_>, meta: &[u8]) -> serde
     })
 }
 
-fn input_delta(frames: &mut Frames, id: &str, delta: &str) {
+fn input_delta(frames: &mut Frames<'_>, id: &str, delta: &str) {
     let _ = frames.object(|chunk| {
         tool_chunk(chunk, "tool-input-delta", id);
         chunk.str("inputTextDelta", delta);
@@ -470,7 +473,7 @@ fn input_delta(frames: &mut Frames, id: &str, delta: &str) {
 /// restart otherwise (or when the title or metadata changed, which a delta cannot say).
 /// `just_started`: a `tool-input-start` was the last chunk written.
 fn stream_input(
-    frames: &mut Frames,
+    frames: &mut Frames<'_>,
     part: &Fields<'_>,
     meta: &[u8],
     sent: &mut Sent,
@@ -515,11 +518,11 @@ impl UiEmitter for AiSdkEmitter {
         AiSdkEmitter::new(session_id)
     }
 
-    fn write(&mut self, part: Fields<'_>, frames: &mut Frames) -> serde_json::Result<()> {
+    fn write(&mut self, part: Fields<'_>, frames: &mut Frames<'_>) -> serde_json::Result<()> {
         AiSdkEmitter::write(self, part, frames)
     }
 
-    fn write_finish(&mut self, frames: &mut Frames) {
+    fn write_finish(&mut self, frames: &mut Frames<'_>) {
         AiSdkEmitter::write_finish(self, frames);
     }
 }

@@ -1,14 +1,37 @@
 //! A small JSON writer for frames written straight into a byte buffer: objects with
 //! their commas, strings escaped by serde_json.
 
+use std::io;
+
+/// Where [`Object`] writes: a byte buffer, or the frames of a UI stream format, which pass
+/// a long value on to the output as it is written instead of holding it whole.
+pub(crate) trait Bytes: io::Write {
+    /// Appends one byte.
+    fn push(&mut self, byte: u8);
+    /// Appends bytes.
+    fn extend_from_slice(&mut self, bytes: &[u8]);
+}
+
+impl Bytes for Vec<u8> {
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        Vec::push(self, byte);
+    }
+
+    #[inline]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        Vec::extend_from_slice(self, bytes);
+    }
+}
+
 /// Writes a JSON object's entries with the commas between them.
-pub(crate) struct Object<'b> {
-    out: &'b mut Vec<u8>,
+pub(crate) struct Object<'b, B: Bytes + ?Sized = Vec<u8>> {
+    out: &'b mut B,
     first: bool,
 }
 
-impl<'b> Object<'b> {
-    pub(crate) fn open(out: &'b mut Vec<u8>) -> Self {
+impl<'b, B: Bytes + ?Sized> Object<'b, B> {
+    pub(crate) fn open(out: &'b mut B) -> Self {
         out.push(b'{');
         Object { out, first: true }
     }
@@ -59,11 +82,11 @@ impl<'b> Object<'b> {
     }
 
     /// The buffer, to write the value of the entry just started.
-    pub(crate) fn out(&mut self) -> &mut Vec<u8> {
+    pub(crate) fn out(&mut self) -> &mut B {
         self.out
     }
 
-    pub(crate) fn close(self) -> &'b mut Vec<u8> {
+    pub(crate) fn close(self) -> &'b mut B {
         self.out.push(b'}');
         self.out
     }
@@ -77,7 +100,8 @@ impl<'b> Object<'b> {
 }
 
 /// `text` as a JSON string.
-pub(crate) fn json(out: &mut Vec<u8>, text: &str) {
-    // Writing a string into a Vec cannot fail.
+pub(crate) fn json<B: Bytes + ?Sized>(out: &mut B, text: &str) {
+    // Writing into a Vec cannot fail; the frames of a UI stream keep their output's
+    // first error themselves, for the writer to return.
     let _ = serde_json::to_writer(out, text);
 }

@@ -25,6 +25,7 @@ mod ag_ui;
 mod ai_sdk;
 mod events;
 mod format;
+mod frames;
 mod json;
 #[cfg(feature = "otel")]
 mod otel;

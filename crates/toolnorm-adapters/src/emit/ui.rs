@@ -2,8 +2,6 @@
 //! carries the contract fields the protocols have no field for, how a call is grouped
 //! with its session, and the argument text of a partial input.
 
-use std::io::Write;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use toolnorm::{
@@ -12,7 +10,8 @@ use toolnorm::{
 };
 
 use super::acp::Fields;
-use super::json::{Object, json};
+use super::frames::Frames;
+use super::json::{Bytes, Object, json};
 use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 use toolnorm::Fold;
@@ -86,8 +85,8 @@ const STREAMED_KEYS: &[&str] = &[
 
 /// Writes `{"toolnorm":{…}}`, the [`UiMeta`] of `part` wrapped, straight from the
 /// borrowed part: the same bytes as [`UiMeta::of`] then [`UiMeta::wrapped`] give.
-pub(crate) fn write_meta(
-    out: &mut Vec<u8>,
+pub(crate) fn write_meta<B: Bytes + ?Sized>(
+    out: &mut B,
     part: &Fields<'_>,
     with_title_and_state: bool,
 ) -> serde_json::Result<()> {
@@ -116,7 +115,10 @@ pub(crate) fn write_meta(
 /// The `metadata` entry of [`UiMeta`]: the part's metadata without [`STREAMED_KEYS`], in
 /// the order a `serde_json::Map` is left in when they are removed one by one (each
 /// removal moves the last entry into the hole); nothing when no entry is left.
-fn write_metadata(meta: &mut Object<'_>, metadata: &JsonObject) -> serde_json::Result<()> {
+fn write_metadata<B: Bytes + ?Sized>(
+    meta: &mut Object<'_, B>,
+    metadata: &JsonObject,
+) -> serde_json::Result<()> {
     let streamed = |key: &str| STREAMED_KEYS.contains(&key);
     if metadata.keys().all(|key| streamed(key)) {
         return Ok(());
@@ -201,7 +203,7 @@ pub(crate) fn open_json(input: &Value) -> String {
 
 /// Writes, as a JSON string, the text a result shows: a string output as it is,
 /// anything else as JSON; `""` for a missing or `null` output.
-pub(crate) fn output_text(out: &mut Vec<u8>, output: Option<&Value>) {
+pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Value>) {
     match output {
         None | Some(Value::Null) => json(out, ""),
         Some(Value::String(text)) => json(out, text),
@@ -214,114 +216,48 @@ pub(crate) fn approval_of(part: &Fields<'_>) -> Option<Approval> {
     Approval::deserialize(part.metadata?.get(meta::APPROVAL)?).ok()
 }
 
-/// Where the chunks (events) of a UI stream format go: one JSON line each, or one
-/// server-sent event each (`data: <json>` and a blank line).
-#[derive(Debug, Default)]
-pub(crate) struct Frames {
-    /// The bytes written since the last [`clear`](Self::clear).
-    pub(crate) bytes: Vec<u8>,
-    sse: bool,
-    /// Where each frame written since the last clear ends.
-    ends: Vec<usize>,
-}
-
-impl Frames {
-    /// Frames as lines, or as server-sent events when `sse`.
-    pub(crate) fn new(sse: bool) -> Self {
-        Frames {
-            sse,
-            ..Frames::default()
-        }
-    }
-
-    /// Writes one frame: the object `fill` writes the entries of.
-    pub(crate) fn object(
-        &mut self,
-        fill: impl FnOnce(&mut Object<'_>) -> serde_json::Result<()>,
-    ) -> serde_json::Result<()> {
-        if self.sse {
-            self.bytes.extend_from_slice(b"data: ");
-        }
-        let mut object = Object::open(&mut self.bytes);
-        fill(&mut object)?;
-        object.close();
-        self.end();
-        Ok(())
-    }
-
-    /// Writes one frame that is already JSON text.
-    pub(crate) fn raw(&mut self, text: &[u8]) {
-        if self.sse {
-            self.bytes.extend_from_slice(b"data: ");
-        }
-        self.bytes.extend_from_slice(text);
-        self.end();
-    }
-
-    fn end(&mut self) {
-        self.bytes
-            .extend_from_slice(if self.sse { b"\n\n" } else { b"\n" });
-        self.ends.push(self.bytes.len());
-    }
-
-    /// The frames written since the last clear, read back as values (lines only).
-    pub(crate) fn values(&self) -> Vec<Value> {
-        let mut start = 0;
-        let mut values = Vec::with_capacity(self.ends.len());
-        for &end in &self.ends {
-            values.extend(self.bytes.get(start..end).and_then(parse));
-            start = end;
-        }
-        values
-    }
-
-    /// Forgets what was written (keeping the buffer, unless one huge frame grew it).
-    pub(crate) fn clear(&mut self) {
-        self.bytes.clear();
-        self.ends.clear();
-        if self.bytes.capacity() > 1 << 20 {
-            self.bytes = Vec::new();
-        }
-    }
-}
-
 /// What the writer of a UI stream format needs of its emitter: the AI SDK's and AG-UI's
 /// emitters write the same steps, each in its own frames.
 pub(crate) trait UiEmitter: Send + 'static {
     /// An emitter for calls that name no session of their own.
     fn new(session_id: &str) -> Self;
     /// Writes the frames of a new snapshot of `part`.
-    fn write(&mut self, part: Fields<'_>, frames: &mut Frames) -> serde_json::Result<()>;
+    fn write(&mut self, part: Fields<'_>, frames: &mut Frames<'_>) -> serde_json::Result<()>;
     /// Writes the frames that close the stream.
-    fn write_finish(&mut self, frames: &mut Frames);
+    fn write_finish(&mut self, frames: &mut Frames<'_>);
 }
 
 /// The writer of a UI stream format: every applied step's part through `E`, its frames
-/// kept in one buffer between steps.
+/// written through one buffer kept between steps.
 struct UiWriter<E> {
     emitter: E,
-    frames: Frames,
+    sse: bool,
+    buffer: Vec<u8>,
 }
 
 /// A fresh writer of the UI stream format `E` emits (a format row's `make`).
 pub(crate) fn ui_writer<E: UiEmitter>(options: &WriterOptions) -> Box<dyn FormatWriter> {
     Box::new(UiWriter {
         emitter: E::new(&options.acp.session_id),
-        frames: Frames::new(options.sse),
+        sse: options.sse,
+        buffer: Vec::new(),
     })
 }
 
 impl<E: UiEmitter> UiWriter<E> {
-    /// Writes the frames `fill` makes into `out`.
+    /// Writes the frames `fill` makes into `out`, as they are made.
     fn write_frames(
         &mut self,
         out: &mut StepOut<'_>,
-        fill: impl FnOnce(&mut E, &mut Frames) -> serde_json::Result<()>,
+        fill: impl FnOnce(&mut E, &mut Frames<'_>) -> serde_json::Result<()>,
     ) -> std::io::Result<()> {
-        self.frames.clear();
-        fill(&mut self.emitter, &mut self.frames)?;
-        out.write_all(&self.frames.bytes)?;
-        self.frames.clear();
+        let mut frames = Frames::spilling(self.sse, std::mem::take(&mut self.buffer), out);
+        let filled = fill(&mut self.emitter, &mut frames);
+        let (buffer, written) = frames.finish();
+        self.buffer = buffer;
+        // The output's own error first: serde_json's would only wrap it.
+        written?;
+        filled?;
         Ok(())
     }
 }

@@ -31,8 +31,9 @@ use toolnorm::{NormalizedToolPart, ToolKind, ToolState};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
+use super::frames::Frames;
 use super::json::{Object, json};
-use super::ui::{Frames, UiEmitter, approval_of, output_text, parent_of, ui_writer, write_meta};
+use super::ui::{UiEmitter, approval_of, output_text, parent_of, ui_writer, write_meta};
 use interrupt::Interrupts;
 
 /// What was sent of an open call.
@@ -102,8 +103,8 @@ pub struct AgUiEmitter {
     interrupts: Interrupts,
     /// Subagent invocations that ended (ids are not reused within a run).
     ended_subagents: HashSet<String>,
-    /// The events of [`part`](Self::part) and [`finish`](Self::finish).
-    frames: Frames,
+    /// The buffer the events of [`part`](Self::part) and [`finish`](Self::finish) are written in.
+    buffer: Vec<u8>,
 }
 
 impl AgUiEmitter {
@@ -127,33 +128,31 @@ impl AgUiEmitter {
             suspended: Vec::new(),
             interrupts: Interrupts::default(),
             ended_subagents: HashSet::default(),
-            frames: Frames::new(false),
+            buffer: Vec::new(),
         }
     }
 
     /// The events for a new snapshot of `part` (none when nothing AG-UI shows changed).
     /// Feed it the changes the normalizer reports, in order.
     pub fn part(&mut self, part: &NormalizedToolPart) -> Vec<Value> {
-        let mut frames = std::mem::take(&mut self.frames);
-        frames.clear();
+        let mut frames = Frames::held(std::mem::take(&mut self.buffer));
         let written = self.write(Fields::from(part), &mut frames);
         let values = if written.is_ok() {
             frames.values()
         } else {
             Vec::new()
         };
-        self.frames = frames;
+        self.buffer = frames.into_buffer();
         values
     }
 
     /// The events that end the stream: the arguments of calls still open, the end of
     /// subagents still running (suspended), `RUN_FINISHED`.
     pub fn finish(&mut self) -> Vec<Value> {
-        let mut frames = std::mem::take(&mut self.frames);
-        frames.clear();
+        let mut frames = Frames::held(std::mem::take(&mut self.buffer));
         self.write_finish(&mut frames);
         let values = frames.values();
-        self.frames = frames;
+        self.buffer = frames.into_buffer();
         values
     }
 
@@ -161,7 +160,7 @@ impl AgUiEmitter {
     pub(crate) fn write(
         &mut self,
         part: Fields<'_>,
-        frames: &mut Frames,
+        frames: &mut Frames<'_>,
     ) -> serde_json::Result<()> {
         let approval = approval_of(&part);
         if self.interrupts.paused {
@@ -251,7 +250,7 @@ impl AgUiEmitter {
 
     /// Writes the events that end the stream: the arguments of calls still open, the end
     /// of subagents still running (suspended), `RUN_FINISHED`.
-    pub(crate) fn write_finish(&mut self, frames: &mut Frames) {
+    pub(crate) fn write_finish(&mut self, frames: &mut Frames<'_>) {
         if self.interrupts.paused {
             // The stream ended waiting: its last run ended with the interrupt.
             return;
@@ -279,7 +278,7 @@ impl AgUiEmitter {
         self.started = false;
     }
 
-    fn run_started(&mut self, frames: &mut Frames) {
+    fn run_started(&mut self, frames: &mut Frames<'_>) {
         if !self.started {
             self.started = true;
             self.runs += 1;
@@ -296,7 +295,7 @@ impl AgUiEmitter {
     /// Ends the run on the calls waiting for approval: the arguments of every open call,
     /// running subagents suspended (with the interrupts their calls raised), then
     /// `RUN_FINISHED` with outcome `interrupt`.
-    fn pause(&mut self, frames: &mut Frames) -> serde_json::Result<()> {
+    fn pause(&mut self, frames: &mut Frames<'_>) -> serde_json::Result<()> {
         let order: Vec<String> = self.order.values().cloned().collect();
         for id in order {
             self.end_call(&id, None, frames)?;
@@ -333,7 +332,7 @@ impl AgUiEmitter {
 
     /// Starts the run that continues after an interrupt: `RUN_STARTED` with the answers
     /// known (`input.resume`), then the suspended subagents again.
-    fn resume(&mut self, answers: Vec<Value>, frames: &mut Frames) -> serde_json::Result<()> {
+    fn resume(&mut self, answers: Vec<Value>, frames: &mut Frames<'_>) -> serde_json::Result<()> {
         self.runs += 1;
         self.run_id.clear();
         json(
@@ -371,7 +370,7 @@ impl AgUiEmitter {
         &mut self,
         id: &str,
         input: Option<&Value>,
-        frames: &mut Frames,
+        frames: &mut Frames<'_>,
     ) -> serde_json::Result<()> {
         let Some(open) = self.open.get(id).filter(|open| !open.ended) else {
             return Ok(());
@@ -403,7 +402,7 @@ impl AgUiEmitter {
         &mut self,
         id: &str,
         part: Option<&Fields<'_>>,
-        frames: &mut Frames,
+        frames: &mut Frames<'_>,
     ) -> serde_json::Result<()> {
         let children: Vec<String> = self
             .order
@@ -465,7 +464,11 @@ fn subagent_name<'a>(part: &Fields<'a>) -> &'a str {
 }
 
 /// `SUBAGENT_STARTED` of the subagent of call `id`.
-fn subagent_started(frames: &mut Frames, id: &str, subagent: &Subagent) -> serde_json::Result<()> {
+fn subagent_started(
+    frames: &mut Frames<'_>,
+    id: &str,
+    subagent: &Subagent,
+) -> serde_json::Result<()> {
     frames.object(|event| {
         event.str("type", "SUBAGENT_STARTED");
         event.str("subagentRunId", id);
@@ -481,7 +484,7 @@ fn subagent_started(frames: &mut Frames, id: &str, subagent: &Subagent) -> serde
 
 /// `type`, `toolCallId` and the `subagentRunId`, when there is one: how a tool-call
 /// event begins.
-fn head(event: &mut Object<'_>, kind: &str, id: &str, subagent: Option<&str>) {
+fn head(event: &mut Object<'_, Frames<'_>>, kind: &str, id: &str, subagent: Option<&str>) {
     event.str("type", kind);
     event.str("toolCallId", id);
     if let Some(subagent) = subagent {
@@ -505,11 +508,11 @@ impl UiEmitter for AgUiEmitter {
         AgUiEmitter::new(session_id)
     }
 
-    fn write(&mut self, part: Fields<'_>, frames: &mut Frames) -> serde_json::Result<()> {
+    fn write(&mut self, part: Fields<'_>, frames: &mut Frames<'_>) -> serde_json::Result<()> {
         AgUiEmitter::write(self, part, frames)
     }
 
-    fn write_finish(&mut self, frames: &mut Frames) {
+    fn write_finish(&mut self, frames: &mut Frames<'_>) {
         AgUiEmitter::write_finish(self, frames);
     }
 }

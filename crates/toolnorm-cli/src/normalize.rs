@@ -388,7 +388,8 @@ pub(crate) fn run_stream(
         Some(_) => Ok(()),
     };
     let stats = driver.normalizer().stats();
-    let unrecognized = unrecognized(&driver);
+    // Made before the driver is taken apart, and only for an input no dialect read.
+    let unrecognized = (end == StreamEnd::Unrecognized).then(|| unrecognized(&driver));
     let Output { report, .. } = driver.into_sink();
     let Report { stderr, files, .. } = report;
     let ended = |status| Ended {
@@ -412,7 +413,7 @@ pub(crate) fn run_stream(
         let _ = writeln!(stderr, "toolnorm: {name}: {}", io_message(&error));
         return ended(Status::Failed);
     }
-    if end == StreamEnd::Unrecognized {
+    if let Some(unrecognized) = unrecognized {
         let _ = writeln!(stderr, "toolnorm: {name}: {unrecognized}");
         return ended(Status::Unrecognized);
     }

@@ -152,6 +152,9 @@ pub struct TitleRules {
     by_name: std::sync::Arc<ByName>,
     /// The kinds the rules' files define (over the built-in `rules/kinds.toml`).
     kinds: std::sync::Arc<Kinds>,
+    /// Each provider's rules ([`for_provider`](Self::for_provider)), made once for every
+    /// copy of this set: a normalizer per file then costs no copy of the rules.
+    providers: std::sync::Arc<std::sync::Mutex<Vec<(String, TitleRules)>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -185,6 +188,7 @@ impl TitleRules {
             by_name: std::sync::Arc::new(ByName::of(&rules)),
             rules: rules.into(),
             kinds,
+            providers: std::sync::Arc::default(),
         }
     }
 
@@ -205,11 +209,21 @@ impl TitleRules {
     /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
     #[must_use]
     pub fn for_provider(&self, provider: &str) -> Self {
+        // A poisoned lock still holds whole entries: each is pushed complete.
+        let mut made = self
+            .providers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, rules)) = made.iter().find(|(name, _)| name == provider) {
+            return rules.clone();
+        }
         let rules = self
             .rules
             .iter()
             .filter(|rule| rule.provider.as_deref().is_none_or(|own| own == provider));
-        TitleRules::indexed(rules.cloned().collect(), self.kinds.clone())
+        let rules = TitleRules::indexed(rules.cloned().collect(), self.kinds.clone());
+        made.push((provider.to_owned(), rules.clone()));
+        rules
     }
 
     /// The rules that match `tool`, in order.

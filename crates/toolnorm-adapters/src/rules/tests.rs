@@ -87,6 +87,16 @@ fn rules_for_one_provider_keep_their_order_and_the_rules_for_any_provider() {
     }
     assert_eq!(rules.for_provider("codex").rules.len(), 2);
     assert_eq!(rules.for_provider("claude-code").rules.len(), 1);
+    // Each provider's rules are made once, for every copy of the set.
+    let copy = rules.clone();
+    assert!(std::sync::Arc::ptr_eq(
+        &rules.for_provider("codex").rules,
+        &copy.for_provider("codex").rules
+    ));
+    assert!(!std::sync::Arc::ptr_eq(
+        &rules.for_provider("codex").rules,
+        &rules.for_provider("opencode").rules
+    ));
 }
 
 #[test]

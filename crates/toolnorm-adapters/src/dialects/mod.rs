@@ -216,14 +216,48 @@ impl Dialect {
 
 impl TitleRules {
     /// The built-in rules: each dialect's rules file in the table's order, then
-    /// `rules/default.toml`.
+    /// `rules/default.toml`. They compile when first used, once per process: a reader
+    /// of one dialect compiles only the files of its provider.
     pub fn builtin() -> Self {
-        // Parsed once per process, then copied.
-        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
-        BUILTIN
-            .get_or_init(|| TitleRules::from_sources_that_parse(&rules_files()))
-            .clone()
+        TitleRules::lazy_builtin()
     }
+}
+
+/// The whole built-in rule set, compiled once per process.
+pub(crate) fn builtin_rules() -> &'static TitleRules {
+    static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
+    BUILTIN.get_or_init(|| TitleRules::from_sources_that_parse(&rules_files()))
+}
+
+/// The built-in rules that can match `provider`'s tools: the whole set's, or, until the
+/// whole set is compiled, only the files of `provider`'s dialects and the generic ones
+/// (each dialect's file holds its provider's rules only: tested), once per process.
+pub(crate) fn builtin_rules_for(provider: &str) -> TitleRules {
+    static PROVIDERS: std::sync::Mutex<Vec<(String, TitleRules)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut made = PROVIDERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, rules)) = made.iter().find(|(name, _)| name == provider) {
+        return rules.clone();
+    }
+    let rules =
+        TitleRules::from_sources_that_parse(&rules_files_for(provider)).for_provider(provider);
+    made.push((provider.to_owned(), rules.clone()));
+    rules
+}
+
+/// The built-in rules files that hold `provider`'s rules, then the generic ones.
+fn rules_files_for(provider: &str) -> Vec<(&'static str, &'static str)> {
+    let own = |file: &(&str, &str)| {
+        TABLE
+            .iter()
+            .any(|entry| entry.rules == *file && entry.dialect.provider() == provider)
+    };
+    rules_files()
+        .into_iter()
+        .filter(|file| *file == DEFAULT_RULES || own(file))
+        .collect()
 }
 
 /// The table's row of a dialect toolnorm reads.

@@ -21,6 +21,27 @@ fn builtin_rules_parse() {
 }
 
 #[test]
+fn one_providers_built_in_rules_compiled_alone_are_the_whole_sets_for_it() {
+    // Compiling only a provider's files (and the generic ones) gives the rules, in the
+    // same order, that the whole set gives that provider: every dialect's file holds its
+    // provider's rules only, and no file defines kinds another relies on.
+    let whole = builtin_rules();
+    for entry in TABLE {
+        let provider = entry.dialect.provider();
+        let alone = TitleRules::from_sources_that_parse(&rules_files_for(provider));
+        let expected = whole.for_provider(provider).rules_said();
+        assert!(expected.len() > 1, "{provider}");
+        assert_eq!(
+            alone.for_provider(provider).rules_said(),
+            expected,
+            "{provider}"
+        );
+        let lazy = TitleRules::builtin().for_provider(provider);
+        assert_eq!(lazy.rules_said(), expected, "{provider}");
+    }
+}
+
+#[test]
 fn every_rules_file_is_built_in_once_and_the_generic_ones_last() {
     let files = rules_files();
     let origins: Vec<&str> = files.iter().map(|(origin, _)| *origin).collect();

@@ -155,6 +155,9 @@ pub struct TitleRules {
     /// Each provider's rules ([`for_provider`](Self::for_provider)), made once for every
     /// copy of this set: a normalizer per file then costs no copy of the rules.
     providers: std::sync::Arc<std::sync::Mutex<Vec<(String, TitleRules)>>>,
+    /// The built-in rules, not compiled until used: a provider's rules compile only its
+    /// own files, anything else the whole set (each once per process).
+    lazy: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -189,26 +192,70 @@ impl TitleRules {
             rules: rules.into(),
             kinds,
             providers: std::sync::Arc::default(),
+            lazy: false,
         }
     }
 
     /// How many rules the set holds.
     #[cfg(test)]
     pub(crate) fn rules_len(&self) -> usize {
-        self.rules.len()
+        self.set().rules.len()
+    }
+
+    /// What each rule says, in order (for comparing rule sets): its fields but the
+    /// kind it took its titles from, which the titles hold.
+    #[cfg(test)]
+    pub(crate) fn rules_said(&self) -> Vec<String> {
+        self.set()
+            .rules
+            .iter()
+            .map(|rule| {
+                format!(
+                    "{:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                    rule.tool,
+                    rule.provider,
+                    rule.source,
+                    rule.server,
+                    rule.when,
+                    rule.titles,
+                    rule.kind
+                )
+            })
+            .collect()
+    }
+
+    /// The built-in rules before they are compiled: they compile when first used.
+    pub(crate) fn lazy_builtin() -> Self {
+        TitleRules {
+            lazy: true,
+            ..TitleRules::default()
+        }
+    }
+
+    /// The rules themselves: these, or the whole built-in set when these stand for it.
+    fn set(&self) -> &TitleRules {
+        if self.lazy {
+            crate::dialects::builtin_rules()
+        } else {
+            self
+        }
     }
 
     /// These rules, then `fallback`'s. A kind both define titles calls as these rules'
     /// define it, `fallback`'s rules included.
     #[must_use]
     pub fn then(self, fallback: TitleRules) -> Self {
-        let rules = self.rules.iter().chain(fallback.rules.iter()).cloned();
-        TitleRules::of(rules.collect(), self.kinds.then(&fallback.kinds))
+        let (first, fallback) = (self.set(), fallback.set());
+        let rules = first.rules.iter().chain(fallback.rules.iter()).cloned();
+        TitleRules::of(rules.collect(), first.kinds.then(&fallback.kinds))
     }
 
     /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
     #[must_use]
     pub fn for_provider(&self, provider: &str) -> Self {
+        if self.lazy {
+            return crate::dialects::builtin_rules_for(provider);
+        }
         // A poisoned lock still holds whole entries: each is pushed complete.
         let mut made = self
             .providers
@@ -228,9 +275,10 @@ impl TitleRules {
 
     /// The rules that match `tool`, in order.
     fn matching<'a>(&'a self, tool: &'a ToolRef<'_>) -> impl Iterator<Item = &'a Rule> {
-        self.by_name
+        let set = self.set();
+        set.by_name
             .candidates(tool.tool)
-            .filter_map(|index| self.rules.get(index))
+            .filter_map(|index| set.rules.get(index))
             .filter(|rule| rule.matches(tool))
     }
 
@@ -251,7 +299,8 @@ impl TitleRules {
     /// once. A provider's list of built-in tools is read from here, not kept in code.
     pub fn tools(&self, provider: &str) -> impl Iterator<Item = &str> {
         let mut seen = std::collections::HashSet::new();
-        self.rules
+        self.set()
+            .rules
             .iter()
             .filter_map(move |rule| rule.builtin_tool(provider))
             .filter(move |tool| seen.insert(*tool))
@@ -261,12 +310,13 @@ impl TitleRules {
     /// [`tools`](Self::tools)).
     pub fn knows(&self, provider: &str, tool: &str) -> bool {
         // Only a rule whose pattern is exactly `tool` names it as a built-in tool.
-        self.by_name
+        let set = self.set();
+        set.by_name
             .exact
             .get(tool)
             .into_iter()
             .flatten()
-            .filter_map(|&index| self.rules.get(index))
+            .filter_map(|&index| set.rules.get(index))
             .any(|rule| rule.builtin_tool(provider) == Some(tool))
     }
 }

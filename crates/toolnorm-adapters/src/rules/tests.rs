@@ -229,7 +229,7 @@ fn knows_a_providers_builtin_tools_only() {
 /// name: every exact name of the built-in rules, names only patterns match, and others.
 #[test]
 fn the_index_by_name_offers_the_rules_a_scan_would_match() {
-    let rules = TitleRules::builtin();
+    let rules = crate::dialects::builtin_rules();
     let mut names: Vec<String> = rules
         .rules
         .iter()

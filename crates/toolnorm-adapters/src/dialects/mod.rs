@@ -219,7 +219,11 @@ impl TitleRules {
     /// `rules/default.toml`. They compile when first used, once per process: a reader
     /// of one dialect compiles only the files of its provider.
     pub fn builtin() -> Self {
-        TitleRules::lazy_builtin()
+        static BUILTIN: crate::rules::LazyBuiltin = crate::rules::LazyBuiltin {
+            whole: builtin_rules,
+            for_provider: builtin_rules_for,
+        };
+        TitleRules::lazy_builtin(&BUILTIN)
     }
 }
 

@@ -98,6 +98,7 @@ impl OneOrMany {
 }
 
 /// What one file compiles to: its rules, and the kinds it defines.
+#[derive(Clone)]
 pub(super) struct Compiled {
     pub(super) rules: Vec<Rule>,
     pub(super) kinds: Kinds,
@@ -123,10 +124,10 @@ impl TitleRules {
     /// The rules of the `(origin, text)` sources that parse, in order (the built-in
     /// files, each tested to parse: one that did not would add no rule rather than fail
     /// every reader).
-    pub(crate) fn from_sources_that_parse(sources: &[(&str, &str)]) -> Self {
+    pub(crate) fn from_sources_that_parse(sources: &[(&'static str, &'static str)]) -> Self {
         let compiled = sources
             .iter()
-            .filter_map(|(origin, text)| compile_file(text, origin).ok());
+            .filter_map(|&(origin, text)| compiled_builtin(origin, text));
         TitleRules::joined(compiled.collect())
     }
 
@@ -141,6 +142,23 @@ impl TitleRules {
         }
         TitleRules::of(rules, kinds)
     }
+}
+
+/// A built-in file compiled, once per process (a copy each time): a stream whose calls
+/// are of several providers (ACP) takes the generic file with each provider's own.
+fn compiled_builtin(origin: &'static str, text: &'static str) -> Option<Compiled> {
+    type Files = Vec<(&'static str, Option<Compiled>)>;
+    static FILES: std::sync::Mutex<Files> = std::sync::Mutex::new(Vec::new());
+    // A poisoned lock still holds whole entries: each is pushed complete.
+    let mut files = FILES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, compiled)) = files.iter().find(|(file, _)| std::ptr::eq(*file, text)) {
+        return compiled.clone();
+    }
+    let compiled = compile_file(text, origin).ok();
+    files.push((text, compiled.clone()));
+    compiled
 }
 
 /// The rules of one file, in order, its defaults applied, and its kinds.

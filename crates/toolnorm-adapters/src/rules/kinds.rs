@@ -37,7 +37,7 @@ struct Kind {
 
 /// Kinds by name. A rule set holds the kinds its files define (a user's overrides); a
 /// name none defines is looked up in `rules/kinds.toml`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Kinds {
     by_name: HashMap<String, Arc<Kind>>,
 }

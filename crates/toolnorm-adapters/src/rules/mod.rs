@@ -157,7 +157,16 @@ pub struct TitleRules {
     providers: std::sync::Arc<std::sync::Mutex<Vec<(String, TitleRules)>>>,
     /// The built-in rules, not compiled until used: a provider's rules compile only its
     /// own files, anything else the whole set (each once per process).
-    lazy: bool,
+    lazy: Option<&'static LazyBuiltin>,
+}
+
+/// Where the built-in rules come from when first used (the dialect table's files).
+#[derive(Debug)]
+pub(crate) struct LazyBuiltin {
+    /// The whole set, compiled once.
+    pub whole: fn() -> &'static TitleRules,
+    /// The rules that can match one provider's tools, compiled once.
+    pub for_provider: fn(&str) -> TitleRules,
 }
 
 #[derive(Debug, Clone)]
@@ -192,7 +201,7 @@ impl TitleRules {
             rules: rules.into(),
             kinds,
             providers: std::sync::Arc::default(),
-            lazy: false,
+            lazy: None,
         }
     }
 
@@ -225,19 +234,23 @@ impl TitleRules {
     }
 
     /// The built-in rules before they are compiled: they compile when first used.
-    pub(crate) fn lazy_builtin() -> Self {
+    pub(crate) fn lazy_builtin(builtin: &'static LazyBuiltin) -> Self {
         TitleRules {
-            lazy: true,
+            lazy: Some(builtin),
             ..TitleRules::default()
         }
     }
 
+    /// These rules compiled: the whole built-in set when these stand for it.
+    pub(crate) fn whole(&self) -> &TitleRules {
+        self.set()
+    }
+
     /// The rules themselves: these, or the whole built-in set when these stand for it.
     fn set(&self) -> &TitleRules {
-        if self.lazy {
-            crate::dialects::builtin_rules()
-        } else {
-            self
+        match self.lazy {
+            Some(builtin) => (builtin.whole)(),
+            None => self,
         }
     }
 
@@ -253,8 +266,8 @@ impl TitleRules {
     /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
     #[must_use]
     pub fn for_provider(&self, provider: &str) -> Self {
-        if self.lazy {
-            return crate::dialects::builtin_rules_for(provider);
+        if let Some(builtin) = self.lazy {
+            return (builtin.for_provider)(provider);
         }
         // A poisoned lock still holds whole entries: each is pushed complete.
         let mut made = self

@@ -95,6 +95,9 @@ pub(crate) struct Tracker {
     rules: Arc<TitleRules>,
     /// Every provider's rules, for a dialect that carries other providers' tools (ACP).
     all_rules: TitleRules,
+    /// The rules of each other provider whose tools the stream carried, taken from
+    /// `all_rules` once.
+    others: std::cell::RefCell<Vec<(String, TitleRules)>>,
     cwd: Option<String>,
     sessions: Sessions,
     extras: HashMap<String, Extras>,
@@ -109,6 +112,7 @@ impl Tracker {
             provider,
             rules: Arc::new(rules.for_provider(provider)),
             all_rules: rules.clone(),
+            others: std::cell::RefCell::default(),
             cwd: None,
             sessions: Sessions::default(),
             extras: HashMap::default(),
@@ -126,6 +130,28 @@ impl Tracker {
     /// The session's working directory, as the stream (or the reader's options) said it.
     pub fn cwd(&self) -> Option<&str> {
         self.cwd.as_deref()
+    }
+
+    /// `f` of the rules that can match `provider`'s tools.
+    fn with_rules_of<R>(&self, provider: &str, f: impl FnOnce(&TitleRules) -> R) -> R {
+        if provider == self.provider {
+            return f(&self.rules);
+        }
+        let mut others = self.others.borrow_mut();
+        let at = match others.iter().position(|(name, _)| name == provider) {
+            Some(at) => at,
+            None => {
+                // From the whole set: a stream with several providers' calls compiles
+                // every built-in file once rather than the generic ones for each.
+                let rules = self.all_rules.whole().for_provider(provider);
+                others.push((provider.to_owned(), rules));
+                others.len() - 1
+            }
+        };
+        match others.get(at) {
+            Some((_, rules)) => f(rules),
+            None => f(&self.all_rules),
+        }
     }
 
     /// Redacts every event with `redactor` before it is applied.
@@ -225,7 +251,8 @@ impl<'a> Facts<'a> {
     /// Whether `tool` is one of `provider`'s built-in tools (any provider's, for a dialect
     /// that carries other providers' tools, as ACP does).
     pub fn is_builtin_of(&self, provider: &str, tool: &str) -> bool {
-        self.tracker.all_rules.knows(provider, tool)
+        self.tracker
+            .with_rules_of(provider, |rules| rules.knows(provider, tool))
     }
 
     /// The title the rules give a call of `provider`'s `tool` (`server` for an MCP tool),
@@ -238,13 +265,15 @@ impl<'a> Facts<'a> {
         input: &Value,
         cwd: Option<&str>,
     ) -> Option<String> {
-        self.tracker.all_rules.title(&crate::rules::ToolRef {
+        let tool = crate::rules::ToolRef {
             provider,
             tool,
             server,
             input,
             cwd,
-        })
+        };
+        self.tracker
+            .with_rules_of(provider, |rules| rules.title(&tool))
     }
 
     /// The kind and title the rules give a call of this provider's tool `name` (an MCP

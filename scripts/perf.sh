@@ -52,14 +52,13 @@ if [ "$what" = instructions ]; then
       [ "$kind" = dense ] && name="dense:$source"
       file="$SCRATCH/instr-$kind-$source-$mb.jsonl"
       [ -f "$file" ] || $gen "$name" "$mb" "$file" 2> /dev/null
-      # Start-up (arguments, rules, the first line): counted once, on the first source.
-      if [ -z "${start[floor]:-}" ]; then
-        head -n 1 "$file" > "$SCRATCH/instr-one.jsonl"
-        start[floor]=$(count "$gen" floor "$SCRATCH/instr-one.jsonl" -)
-        for format in "${formats[@]}"; do
-          start[$format]=$(count "$toolnorm" normalize --format "$format" "$SCRATCH/instr-one.jsonl")
-        done
-      fi
+      # Start-up (arguments, the source's rules, its first line), taken off each source's
+      # figures: a reader compiles only the rules of its own provider.
+      head -n 1 "$file" > "$SCRATCH/instr-one.jsonl"
+      start[floor]=$(count "$gen" floor "$SCRATCH/instr-one.jsonl" -)
+      for format in "${formats[@]}"; do
+        start[$format]=$(count "$toolnorm" normalize --format "$format" "$SCRATCH/instr-one.jsonl")
+      done
       floor=$(( $(count "$gen" floor "$file" -) - ${start[floor]} ))
       floor_sum=$(( floor_sum + floor ))
       printf '%-24s %9s %7.0f' "$source" "$(wc -l < "$file")" "$(awk -v f="$floor" 'BEGIN { print f / 1048576 }')"

@@ -64,6 +64,8 @@ def build_folder(out, count):
     texts = [open(path, encoding="utf-8").read() for path in fixtures]
     for n in range(count):
         text = texts[n % len(texts)].replace("00000000-0000-4000-8000-", f"{n:08x}-0000-4000-8000-")
+        for prefix in ("_mock_", '"item_', '"prt_', '"evt_', '"ses_', '"msg_', '"turn-'):
+            text = text.replace(prefix, f"{prefix}{n:x}x")
         folder = os.path.join(out, f"{n // 100:03}")
         os.makedirs(folder, exist_ok=True)
         name = os.path.basename(fixtures[n % len(fixtures)])

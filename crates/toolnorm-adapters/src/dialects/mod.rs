@@ -219,11 +219,15 @@ impl TitleRules {
     /// `rules/default.toml`. They compile when first used, once per process: a reader
     /// of one dialect compiles only the files of its provider.
     pub fn builtin() -> Self {
-        static BUILTIN: crate::rules::LazyBuiltin = crate::rules::LazyBuiltin {
+        static SOURCES: crate::rules::LazyBuiltin = crate::rules::LazyBuiltin {
             whole: builtin_rules,
-            for_provider: builtin_rules_for,
+            provider_files: builtin_rules_files_of,
         };
-        TitleRules::lazy_builtin(&BUILTIN)
+        // One lazy set, copied: its copies share what it compiled.
+        static BUILTIN: std::sync::OnceLock<TitleRules> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| TitleRules::lazy_builtin(&SOURCES))
+            .clone()
     }
 }
 
@@ -233,22 +237,10 @@ pub(crate) fn builtin_rules() -> &'static TitleRules {
     BUILTIN.get_or_init(|| TitleRules::from_sources_that_parse(&rules_files()))
 }
 
-/// The built-in rules that can match `provider`'s tools: the whole set's, or, until the
-/// whole set is compiled, only the files of `provider`'s dialects and the generic ones
-/// (each dialect's file holds its provider's rules only: tested), once per process.
-pub(crate) fn builtin_rules_for(provider: &str) -> TitleRules {
-    static PROVIDERS: std::sync::Mutex<Vec<(String, TitleRules)>> =
-        std::sync::Mutex::new(Vec::new());
-    let mut made = PROVIDERS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, rules)) = made.iter().find(|(name, _)| name == provider) {
-        return rules.clone();
-    }
-    let rules =
-        TitleRules::from_sources_that_parse(&rules_files_for(provider)).for_provider(provider);
-    made.push((provider.to_owned(), rules.clone()));
-    rules
+/// The built-in rules of the files that can hold `provider`'s rules (its dialects' files,
+/// each holding its provider's rules only: tested) and the generic ones.
+fn builtin_rules_files_of(provider: &str) -> TitleRules {
+    TitleRules::from_sources_that_parse(&rules_files_for(provider))
 }
 
 /// The built-in rules files that hold `provider`'s rules, then the generic ones.

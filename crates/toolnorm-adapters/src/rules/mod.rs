@@ -165,8 +165,8 @@ pub struct TitleRules {
 pub(crate) struct LazyBuiltin {
     /// The whole set, compiled once.
     pub whole: fn() -> &'static TitleRules,
-    /// The rules that can match one provider's tools, compiled once.
-    pub for_provider: fn(&str) -> TitleRules,
+    /// The rules of the files that can hold one provider's rules, and the generic ones.
+    pub provider_files: fn(&str) -> TitleRules,
 }
 
 #[derive(Debug, Clone)]
@@ -266,9 +266,6 @@ impl TitleRules {
     /// Only the rules that can match `provider`'s tools (fewer rules to try per call).
     #[must_use]
     pub fn for_provider(&self, provider: &str) -> Self {
-        if let Some(builtin) = self.lazy {
-            return (builtin.for_provider)(provider);
-        }
         // A poisoned lock still holds whole entries: each is pushed complete.
         let mut made = self
             .providers
@@ -277,11 +274,20 @@ impl TitleRules {
         if let Some((_, rules)) = made.iter().find(|(name, _)| name == provider) {
             return rules.clone();
         }
-        let rules = self
+        // The built-in rules not compiled yet compile only the files that can hold these.
+        let compiled;
+        let from = match self.lazy {
+            Some(builtin) => {
+                compiled = (builtin.provider_files)(provider);
+                &compiled
+            }
+            None => self,
+        };
+        let rules = from
             .rules
             .iter()
             .filter(|rule| rule.provider.as_deref().is_none_or(|own| own == provider));
-        let rules = TitleRules::indexed(rules.cloned().collect(), self.kinds.clone());
+        let rules = TitleRules::indexed(rules.cloned().collect(), from.kinds.clone());
         made.push((provider.to_owned(), rules.clone()));
         rules
     }

@@ -222,6 +222,31 @@ pub fn fixtures_dir() -> PathBuf {
 struct Session {
     lines: Vec<String>,
     ids: Vec<String>,
+    /// Its session ids, renamed in each copy too: interleaved copies of one recording are
+    /// distinct sessions, so a run's end (an interrupt that ends its session's open calls)
+    /// does not reach another copy's calls.
+    session_ids: Vec<String>,
+}
+
+/// The keys under which the recorded streams name their session.
+const SESSION_KEYS: &[&str] = &["\"session_id\":\"", "\"sessionId\":\""];
+
+/// The session ids `lines` name under [`SESSION_KEYS`].
+fn session_ids(lines: &[String]) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for line in lines {
+        for key in SESSION_KEYS {
+            for (start, _) in line.match_indices(key) {
+                let rest = &line[start + key.len()..];
+                if let Some(id) = rest.split('"').next().filter(|id| !id.is_empty())
+                    && !found.iter().any(|known| known == id)
+                {
+                    found.push(id.to_owned());
+                }
+            }
+        }
+    }
+    found
 }
 
 fn sessions(dialect: Dialect, dirs: &[&str], kind: Kind) -> Vec<Session> {
@@ -247,12 +272,17 @@ fn sessions(dialect: Dialect, dirs: &[&str], kind: Kind) -> Vec<Session> {
             };
             normalizer.push(text.as_bytes(), &mut on_step);
             normalizer.finish(&mut on_step);
-            let lines = text
+            let lines: Vec<String> = text
                 .lines()
                 .filter(|line| !line.trim().is_empty())
                 .map(str::to_owned)
                 .collect();
-            sessions.push(Session { lines, ids });
+            let session_ids = session_ids(&lines);
+            sessions.push(Session {
+                lines,
+                ids,
+                session_ids,
+            });
         }
     }
     if kind == Kind::Dense {
@@ -269,10 +299,10 @@ fn sessions(dialect: Dialect, dirs: &[&str], kind: Kind) -> Vec<Session> {
     sessions
 }
 
-/// `line` with every call id of its session renamed for copy `copy`.
-fn renamed(line: &str, ids: &[String], copy: usize) -> String {
+/// `line` with every call id and session id of its session renamed for copy `copy`.
+fn renamed(line: &str, session: &Session, copy: usize) -> String {
     let mut line = line.to_owned();
-    for id in ids {
+    for id in session.ids.iter().chain(&session.session_ids) {
         for quote in ["\"", "\\\""] {
             let from = format!("{quote}{id}{quote}");
             if line.contains(&from) {
@@ -331,7 +361,7 @@ pub fn stream_of(
             for (session, fresh) in &group {
                 let session = &sessions[*session];
                 if let Some(line) = session.lines.get(index) {
-                    out.extend_from_slice(renamed(line, &session.ids, *fresh).as_bytes());
+                    out.extend_from_slice(renamed(line, session, *fresh).as_bytes());
                     out.push(b'\n');
                     lines += 1;
                 }

@@ -76,6 +76,22 @@ impl Facts<'_> {
         sessions.current = Some((id.to_owned(), number));
     }
 
+    /// The lines from here on belong to session `id` if the stream began it before (the
+    /// runs of several streams merged line by line); a session never begun changes nothing.
+    pub fn back_to_session(&mut self, id: &str) {
+        let sessions = &mut self.tracker.sessions;
+        if sessions
+            .current
+            .as_ref()
+            .is_some_and(|(current, _)| current == id)
+        {
+            return;
+        }
+        if let Some(number) = sessions.numbers.get(id) {
+            sessions.current = Some((id.to_owned(), *number));
+        }
+    }
+
     /// A new session (or a new run of one, such as `codex exec resume`) begins with this
     /// line: its calls are numbered afresh, even when it names a session seen before.
     pub fn begin_session(&mut self, id: &str) {

@@ -348,6 +348,46 @@ fn interleaved_sessions_with_colliding_call_ids() {
 }
 
 #[test]
+fn two_runs_merged_line_by_line_keep_their_calls_apart() {
+    // Two `claude -p` runs' outputs merged line by line: the end of the interrupted run
+    // fails its own open calls, not the other run's.
+    let interrupted =
+        std::fs::read_to_string(common::fixtures().join("claude-code/interrupted.jsonl"))
+            .expect("reading the fixture");
+    let interrupted: Vec<String> = interrupted.lines().map(str::to_owned).collect();
+    let other: Vec<String> = shell_ok()
+        .iter()
+        .map(|line| {
+            line.replace("00000000-0000-4000-8000-000000000001", "other-session")
+                .replace("toolu_mock_1_1", "toolu_other")
+        })
+        .collect();
+    // The other run begins, the interrupted one begins, the other's call starts, the
+    // interrupted run goes to its end, the other's call ends.
+    let merged: Vec<String> = [&other[..1], &interrupted[..1], &other[1..3]]
+        .into_iter()
+        .chain([&interrupted[1..], &other[3..]])
+        .flatten()
+        .cloned()
+        .collect();
+    let run = run(join(&merged).as_bytes());
+    assert!(run.diagnostics.is_empty(), "{:?}", run.diagnostics);
+    let alone = self::run(join(&interrupted).as_bytes());
+    let state = |parts: &[Value], id: &str| {
+        let part = parts.iter().find(|part| part["id"] == id).cloned();
+        part.map(|part| (part["state"].clone(), part.get("error").cloned()))
+    };
+    assert_eq!(
+        state(&run.parts, "toolu_mock_1_1"),
+        state(&alone.parts, "toolu_mock_1_1")
+    );
+    assert_eq!(
+        state(&run.parts, "toolu_other"),
+        Some((Value::from("complete"), None))
+    );
+}
+
+#[test]
 fn a_stream_ending_with_calls_open() {
     let mut lines = shell_ok();
     lines.truncate(3);

@@ -196,7 +196,8 @@ impl Adapter for ClaudeCodeAdapter {
         };
         // A stream-json run (`claude -p`, a resumed session) begins with `system` `init`;
         // its calls are its own. Transcripts have no such line: a new session id is a new
-        // session (files concatenated).
+        // session (files concatenated). A later line naming a run's session belongs to
+        // that run, so the runs of streams merged line by line keep their calls apart.
         let version = (envelope.claude_code_version.as_deref())
             .or(envelope.qwen_code_version.as_deref())
             .or(envelope.version.as_deref());
@@ -210,6 +211,8 @@ impl Adapter for ClaudeCodeAdapter {
             out.begin_session(session);
         } else if let Some(session) = envelope.transcript_session.as_deref() {
             out.session(session);
+        } else if let Some(session) = envelope.session_id.as_deref() {
+            out.back_to_session(session);
         }
         match kind {
             "assistant" => {

@@ -213,7 +213,7 @@ impl AiSdkEmitter {
             return Ok(());
         };
         let approval = approval_of(part);
-        let denied = ends_denied(part, approval.as_ref());
+        let denied = ends_denied(part, approval.as_deref());
         if part.state == ToolState::Started && !sent.available {
             stream_input(frames, part, meta, sent, fresh);
         } else if input_changes(sent, part, meta, denied) {
@@ -333,7 +333,7 @@ fn shows_change(sent: &Sent, part: &Fields<'_>, meta: &[u8]) -> bool {
         sent,
         part,
         meta,
-        ends_denied(part, approval_of(part).as_ref()),
+        ends_denied(part, approval_of(part).as_deref()),
     )
 }
 

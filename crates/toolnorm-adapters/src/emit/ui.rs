@@ -2,11 +2,13 @@
 //! carries the contract fields the protocols have no field for, how a call is grouped
 //! with its session, and the argument text of a partial input.
 
-use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use toolnorm::{
-    Approval, ErrorCode, JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState,
-    meta,
+    Approval, ErrorCode, JsonObject, MetaValue, MetadataView, NormalizedToolPart, Timing,
+    ToolError, ToolKind, ToolState, meta,
 };
 
 use super::acp::Fields;
@@ -104,9 +106,7 @@ pub(crate) fn write_meta<B: Bytes + ?Sized>(
     if let Some(timing) = part.timing.filter(|timing| !timing.is_empty()) {
         meta.value("timing", timing)?;
     }
-    if let Some(metadata) = part.metadata {
-        write_metadata(&mut meta, metadata)?;
-    }
+    write_metadata(&mut meta, part.metadata)?;
     meta.close();
     wrapped.close();
     Ok(())
@@ -117,29 +117,29 @@ pub(crate) fn write_meta<B: Bytes + ?Sized>(
 /// removal moves the last entry into the hole); nothing when no entry is left.
 fn write_metadata<B: Bytes + ?Sized>(
     meta: &mut Object<'_, B>,
-    metadata: &JsonObject,
+    metadata: MetadataView<'_>,
 ) -> serde_json::Result<()> {
     let streamed = |key: &str| STREAMED_KEYS.contains(&key);
-    if metadata.keys().all(|key| streamed(key)) {
+    if metadata.iter().all(|(key, _)| streamed(key)) {
         return Ok(());
     }
     meta.key("metadata");
     let mut object = Object::open(meta.out());
-    if !metadata.keys().any(|key| streamed(key)) {
-        for (key, value) in metadata {
+    if !metadata.iter().any(|(key, _)| streamed(key)) {
+        for (key, value) in metadata.iter() {
             object.escaped_key(key);
-            serde_json::to_writer(&mut *object.out(), value)?;
+            serde_json::to_writer(&mut *object.out(), &value)?;
         }
     } else {
-        let mut entries: Vec<(&String, &Value)> = metadata.iter().collect();
+        let mut entries: Vec<(&str, MetaValue<'_>)> = metadata.iter().collect();
         for key in STREAMED_KEYS {
-            if let Some(at) = entries.iter().position(|(name, _)| name.as_str() == *key) {
+            if let Some(at) = entries.iter().position(|(name, _)| name == key) {
                 entries.swap_remove(at);
             }
         }
         for (key, value) in entries {
             object.escaped_key(key);
-            serde_json::to_writer(&mut *object.out(), value)?;
+            serde_json::to_writer(&mut *object.out(), &value)?;
         }
     }
     object.close();
@@ -181,14 +181,12 @@ pub(crate) fn is_denial(part: &Fields<'_>) -> bool {
 
 /// The part's session (`metadata.sessionId`), if it names one.
 pub(crate) fn session_of<'a>(part: &Fields<'a>) -> Option<&'a str> {
-    part.metadata?.get(toolnorm::meta::SESSION_ID)?.as_str()
+    part.metadata.text(toolnorm::meta::SESSION_ID)
 }
 
 /// The call that spawned this one (`metadata.parentToolCallId`), if any.
 pub(crate) fn parent_of<'a>(part: &Fields<'a>) -> Option<&'a str> {
-    part.metadata?
-        .get(toolnorm::meta::PARENT_TOOL_CALL_ID)?
-        .as_str()
+    part.metadata.text(toolnorm::meta::PARENT_TOOL_CALL_ID)
 }
 
 /// The argument text of an input that may still grow: its JSON without the closing
@@ -212,8 +210,8 @@ pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Value>
 }
 
 /// The part's approval, when it has one.
-pub(crate) fn approval_of(part: &Fields<'_>) -> Option<Approval> {
-    Approval::deserialize(part.metadata?.get(meta::APPROVAL)?).ok()
+pub(crate) fn approval_of<'a>(part: &Fields<'a>) -> Option<Cow<'a, Approval>> {
+    part.metadata.get(meta::APPROVAL)?.approval()
 }
 
 /// What the writer of a UI stream format needs of its emitter: the AI SDK's and AG-UI's
@@ -310,7 +308,7 @@ mod tests {
         }
         let mut out = Vec::new();
         let mut object = Object::open(&mut out);
-        write_metadata(&mut object, &metadata).unwrap();
+        write_metadata(&mut object, MetadataView::of(Some(&metadata))).unwrap();
         object.close();
         let expected = serde_json::to_string(&json!({ "metadata": removed })).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), expected);

@@ -6,6 +6,7 @@
 
 mod call;
 mod finish;
+mod metadata_view;
 mod output;
 mod project;
 mod state;
@@ -14,6 +15,7 @@ mod tests;
 
 pub use call::ToolCall;
 pub use finish::{Completion, Failure};
+pub use metadata_view::{MetaValue, MetadataView};
 pub use output::{DEFAULT_OUTPUT_CAP, StreamedOutput};
 pub use project::{PartView, Project};
 pub use state::{

@@ -37,6 +37,11 @@ impl StreamedOutput {
         self.total_bytes
     }
 
+    /// The most bytes kept.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
     /// Whether some received output was not kept.
     pub fn is_truncated(&self) -> bool {
         self.total_bytes > self.kept.len() as u64

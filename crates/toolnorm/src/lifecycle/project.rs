@@ -1,16 +1,14 @@
 //! The projection of a call to the canonical part: owned ([`ToolCall::to_part`]) or
 //! borrowed ([`ToolCall::part_view`]).
 
-use std::borrow::Cow;
-
 use serde::Serialize;
 use serde_json::Value;
 
 use super::call::ToolCall;
+use super::metadata_view::MetadataView;
 use super::output::StreamedOutput;
 use super::state::{CallState, Complete, Failed, Running, Started};
-use crate::meta;
-use crate::part::{JsonObject, NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
+use crate::part::{NormalizedToolPart, Timing, ToolError, ToolKind, ToolState};
 
 impl<S: CallState> ToolCall<S> {
     /// Projects the call to the canonical part.
@@ -22,12 +20,15 @@ impl<S: CallState> ToolCall<S> {
     }
 
     /// The canonical part, borrowed from the call: serializes exactly as
-    /// [`to_part`](Self::to_part) does, without copying input, output or metadata.
+    /// [`to_part`](Self::to_part) does, without copying input, output, metadata, the
+    /// streamed output or the approval.
     pub fn part_view(&self) -> PartView<'_>
     where
         S: Project,
     {
         let common = &self.common;
+        let mut metadata = MetadataView::of(Some(&common.metadata));
+        metadata.with_approval(common.approval.as_deref());
         let mut view = PartView {
             id: &common.id,
             name: &common.name,
@@ -38,19 +39,9 @@ impl<S: CallState> ToolCall<S> {
             error: None,
             state: S::STATE,
             timing: (!common.timing.is_empty()).then_some(&common.timing),
-            metadata: (!common.metadata.is_empty()).then_some(Cow::Borrowed(&common.metadata)),
+            metadata,
         };
         S::view(&self.data, &mut view);
-        if let Some(approval) = &common.approval {
-            let metadata = view
-                .metadata
-                .get_or_insert_with(|| Cow::Owned(JsonObject::new()))
-                .to_mut();
-            // An approval is plain data: it always serializes.
-            if let Ok(approval) = serde_json::to_value(approval) {
-                metadata.insert(meta::APPROVAL.into(), approval);
-            }
-        }
         view
     }
 }
@@ -72,8 +63,8 @@ pub struct PartView<'a> {
     state: ToolState,
     #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<&'a Timing>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    metadata: Option<Cow<'a, JsonObject>>,
+    #[serde(skip_serializing_if = "MetadataView::is_empty")]
+    metadata: MetadataView<'a>,
 }
 
 impl<'a> PartView<'a> {
@@ -122,10 +113,10 @@ impl<'a> PartView<'a> {
         self.timing
     }
 
-    /// The metadata, when there is any (for a running call with streamed output, with
-    /// the partial output and its truncation flags).
-    pub fn metadata(&self) -> Option<&JsonObject> {
-        self.metadata.as_deref()
+    /// The metadata (for a running call with streamed output, with the partial output
+    /// and its truncation flags; with the approval, once one was requested).
+    pub fn metadata(&self) -> MetadataView<'a> {
+        self.metadata
     }
 }
 
@@ -142,7 +133,7 @@ impl From<PartView<'_>> for NormalizedToolPart {
             error: view.error.cloned(),
             state: view.state,
             timing: view.timing.cloned(),
-            metadata: view.metadata.map(Cow::into_owned),
+            metadata: (!view.metadata.is_empty()).then(|| view.metadata.to_object()),
         }
     }
 }
@@ -159,18 +150,7 @@ impl Project for Started {
 
 impl Project for Running {
     fn view<'a>(streamed: &'a StreamedOutput, view: &mut PartView<'a>) {
-        if streamed.total_bytes == 0 {
-            return;
-        }
-        let metadata = view
-            .metadata
-            .get_or_insert_with(|| Cow::Owned(JsonObject::new()))
-            .to_mut();
-        metadata.insert(
-            meta::PARTIAL_OUTPUT.into(),
-            Value::String(streamed.kept.clone()),
-        );
-        streamed.write_truncation_flags(metadata);
+        view.metadata.with_streamed(streamed);
     }
 }
 

@@ -21,7 +21,9 @@ use std::io::{self, Write};
 
 use foldhash::{HashMap, HashSet};
 use serde_json::Value;
-use toolnorm::{JsonObject, NormalizedToolPart, PartView, Timing, ToolError, ToolKind, ToolState};
+use toolnorm::{
+    MetadataView, NormalizedToolPart, PartView, Timing, ToolError, ToolKind, ToolState,
+};
 
 use super::json::{Object, json};
 use super::ui::approval_of;
@@ -60,7 +62,7 @@ pub(crate) struct Fields<'a> {
     pub(crate) error: Option<&'a ToolError>,
     pub(crate) state: ToolState,
     pub(crate) timing: Option<&'a Timing>,
-    pub(crate) metadata: Option<&'a JsonObject>,
+    pub(crate) metadata: MetadataView<'a>,
 }
 
 impl<'a> From<&'a NormalizedToolPart> for Fields<'a> {
@@ -75,7 +77,7 @@ impl<'a> From<&'a NormalizedToolPart> for Fields<'a> {
             error: part.error.as_ref(),
             state: part.state,
             timing: part.timing.as_ref(),
-            metadata: part.metadata.as_ref(),
+            metadata: MetadataView::of(part.metadata.as_ref()),
         }
     }
 }

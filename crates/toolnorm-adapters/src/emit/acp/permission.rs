@@ -61,9 +61,8 @@ pub(super) fn write_request(
 ) -> serde_json::Result<()> {
     let raw = part
         .metadata
-        .and_then(|metadata| metadata.get(meta::APPROVAL))
-        .cloned()
-        .unwrap_or(Value::Null);
+        .get(meta::APPROVAL)
+        .map_or(Value::Null, |approval| approval.to_value());
     let request = json!({
         "jsonrpc": "2.0",
         "id": format!("{}:approval", part.id),

@@ -114,16 +114,16 @@ impl View {
         self.metadata.clear();
         self.streamed.clear();
         let running = part.state == ToolState::Running;
-        for (key, value) in part.metadata.into_iter().flatten() {
-            if running && STREAMED_KEYS.contains(&key.as_str()) {
+        for (key, value) in part.metadata.iter() {
+            if running && STREAMED_KEYS.contains(&key) {
                 if key == toolnorm::meta::PARTIAL_OUTPUT
-                    && let Value::String(text) = value
+                    && let Some(text) = value.as_str()
                 {
                     self.streamed.push_str(text);
                 }
                 continue;
             }
-            self.metadata.push(key, value)?;
+            self.metadata.push(key, &value)?;
         }
         self.metadata.index();
         Ok(())
@@ -169,7 +169,7 @@ impl Metadata {
         self.sorted.clear();
     }
 
-    fn push(&mut self, key: &str, value: &Value) -> serde_json::Result<()> {
+    fn push(&mut self, key: &str, value: &impl serde::Serialize) -> serde_json::Result<()> {
         let start = self.text.len();
         json(&mut self.text, key);
         let middle = self.text.len();

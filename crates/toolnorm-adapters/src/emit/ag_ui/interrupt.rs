@@ -63,9 +63,8 @@ impl Interrupts {
         if asks {
             let raw = part
                 .metadata
-                .and_then(|metadata| metadata.get(meta::APPROVAL))
-                .cloned()
-                .unwrap_or(Value::Null);
+                .get(meta::APPROVAL)
+                .map_or(Value::Null, |approval| approval.to_value());
             self.waiting.push(Waiting {
                 call: part.id.to_owned(),
                 subagent: subagent.map(str::to_owned),

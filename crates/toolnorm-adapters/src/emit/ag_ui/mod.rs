@@ -164,7 +164,7 @@ impl AgUiEmitter {
     ) -> serde_json::Result<()> {
         let approval = approval_of(&part);
         if self.interrupts.paused {
-            let answers = self.interrupts.answers(&part, approval.as_ref());
+            let answers = self.interrupts.answers(&part, approval.as_deref());
             self.resume(answers, frames)?;
         } else {
             self.run_started(frames);
@@ -213,7 +213,7 @@ impl AgUiEmitter {
         let attributed = self.open.get(id).and_then(|open| open.subagent.clone());
         if self
             .interrupts
-            .sees(&part, approval.as_ref(), attributed.as_deref())
+            .sees(&part, approval.as_deref(), attributed.as_deref())
         {
             return self.pause(frames);
         }

@@ -25,7 +25,6 @@ use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::InstrumentationScope;
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
-use serde_json::Value;
 use toolnorm::{Fold, NormalizedToolPart, ToolKind, meta};
 
 use super::acp::Fields;
@@ -289,8 +288,7 @@ impl OtelEmitter {
         let times = span::times(call, seen.first, seen.last, seen.children_end);
         let parent = call
             .metadata
-            .and_then(|metadata| metadata.get(meta::PARENT_TOOL_CALL_ID))
-            .and_then(Value::as_str)
+            .text(meta::PARENT_TOOL_CALL_ID)
             .and_then(|id| self.calls.get_mut(id));
         if let Some(parent) = parent
             && times.stated
@@ -376,11 +374,7 @@ impl OtelEmitter {
     /// Where `call` belongs now: under its parent when the parent was placed (which
     /// settles the parent), else under its session's root.
     fn place(&mut self, call: &Fields<'_>) -> Placed {
-        let text = |key: &str| {
-            call.metadata
-                .and_then(|metadata| metadata.get(key))
-                .and_then(Value::as_str)
-        };
+        let text = |key: &str| call.metadata.text(key);
         let parent = text(meta::PARENT_TOOL_CALL_ID)
             .and_then(|id| self.calls.get_mut(id))
             .and_then(|parent| {

@@ -122,8 +122,8 @@ pub(crate) fn call_span(
     content: bool,
 ) -> Span {
     let metadata = call.metadata;
-    let text = |key: &str| metadata.and_then(|m| m.get(key)).and_then(Value::as_str);
-    let mcp = metadata.and_then(|m| m.get(meta::MCP));
+    let text = |key: &str| metadata.text(key);
+    let mcp = metadata.get(meta::MCP).and_then(|mcp| mcp.as_json());
     let mcp_field = |key: &str| mcp.and_then(|mcp| mcp.get(key)).and_then(Value::as_str);
     let mut attributes = vec![
         string(attr::OPERATION, "execute_tool"),
@@ -151,9 +151,9 @@ pub(crate) fn call_span(
         (
             attr::APPROVAL,
             metadata
-                .and_then(|m| m.get(meta::APPROVAL))
-                .and_then(|approval| approval.get("status"))
-                .and_then(Value::as_str),
+                .get(meta::APPROVAL)
+                .and_then(|approval| approval.approval())
+                .map(|approval| approval.status.as_str()),
         ),
     ];
     attributes.extend(

@@ -12,7 +12,8 @@
 # release build); INSTR_KINDS the streams (default `bench dense`), FORMATS the formats.
 # Streams are generated into SCRATCH (default target/perf, under CARGO_TARGET_DIR when
 # set), never committed.
-# Usage: scripts/perf.sh [rss|bench|latency|instructions|all]   (TOOLNORM_BENCH_MB sets
+# `streamed` times one call whose output streams in many small chunks, in every format.
+# Usage: scripts/perf.sh [rss|bench|latency|instructions|streamed|all]   (TOOLNORM_BENCH_MB sets
 # the bench stream size)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +79,28 @@ if [ "$what" = instructions ]; then
       [ "$format" = parts ] && target=0.4
       awk -v f="$floor_sum" -v r="${run_sum[$format]}" -v t="$target" \
         'BEGIN { x = f / r; printf " %7.2f%s", x, (x < t ? "<" : " ") }'
+    done
+    echo
+  done
+  exit 0
+fi
+if [ "$what" = streamed ]; then
+  # One call whose output streams in 100-byte lines (an event log, one `outputAppended`
+  # a line), at two sizes: the CPU time of each format, which grows with the size only
+  # when the cost of a chunk does not grow with the output before it.
+  cargo build --quiet --release -p toolnorm-cli
+  cargo build --quiet --release -p toolnorm-adapters --example perf_stream
+  toolnorm=${TOOLNORM:-$TARGET/release/toolnorm}
+  formats=(${FORMATS:-parts events acp ai-sdk ag-ui otel})
+  printf '\n| one call streaming its output |'; printf ' `%s` |' "${formats[@]}"
+  printf '\n| --- |'; printf ' ---: |%.0s' "${formats[@]}"; echo
+  for mb in ${STREAMED_MB:-2 8}; do
+    file="$SCRATCH/streamed-$mb.jsonl"
+    [ -f "$file" ] || "$TARGET/release/examples/perf_stream" streamed-output "$mb" "$file"
+    printf '| %s MB, %s chunks (CPU s) |' "$mb" "$(($(wc -l < "$file") - 2))"
+    for format in "${formats[@]}"; do
+      /usr/bin/time -f '%U %S' -o "$SCRATCH/time" "$toolnorm" normalize --format "$format" "$file" > /dev/null
+      printf ' %s |' "$(awk '{ printf "%.2f", $1 + $2 }' "$SCRATCH/time")"
     done
     echo
   done

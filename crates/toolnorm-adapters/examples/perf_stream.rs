@@ -11,6 +11,8 @@
 //! of the throughput figures), for instruction counts of the same bytes.
 //! `perf_stream big-output MB OUT`: a Claude Code session with one call whose output is a
 //! single MB-megabyte string (one line of that size).
+//! `perf_stream streamed-output MB OUT`: an event log of one call whose output streams in
+//! lines of about 100 bytes, MB megabytes of them, each its own `outputAppended`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../benches/common/mod.rs"]
@@ -30,7 +32,8 @@ fn main() {
     }
     let [what, mb, out] = args.as_slice() else {
         eprintln!(
-            "usage: perf_stream [dense:]SOURCE|claude-stream-json|big-output MB OUT, or sources"
+            "usage: perf_stream [dense:]SOURCE|claude-stream-json|big-output|streamed-output MB OUT, \
+             or sources"
         );
         std::process::exit(2);
     };
@@ -54,6 +57,26 @@ fn main() {
             };
             writeln!(file, "{line}").unwrap();
         }
+    } else if what == "streamed-output" {
+        let event = |value: serde_json::Value| format!("{value}\n");
+        let mut written = 0;
+        let start = serde_json::json!({"type": "toolCallStarted", "id": "c1", "name": "Bash",
+            "kind": "bash", "title": "make", "input": {"command": "make"}});
+        file.write_all(event(start).as_bytes()).unwrap();
+        let mut offset = 0;
+        for line in 0.. {
+            if written >= bytes {
+                break;
+            }
+            let chunk = format!("{line:08} {}\n", "compiling a unit of the build ".repeat(3));
+            let appended = event(serde_json::json!({"type": "outputAppended", "id": "c1",
+                "offset": offset, "chunk": chunk}));
+            offset += chunk.len();
+            written += appended.len();
+            file.write_all(appended.as_bytes()).unwrap();
+        }
+        let end = serde_json::json!({"type": "toolCallCompleted", "id": "c1"});
+        file.write_all(event(end).as_bytes()).unwrap();
     } else if what == "claude-stream-json" {
         let stream = common::stream_of(
             "claude-stream-json",

@@ -29,7 +29,7 @@ use super::json::{Object, json};
 use super::ui::approval_of;
 use crate::acp::META_KEY;
 pub(crate) use format::FORMAT;
-use view::{FIELDS, View};
+use view::{FIELDS, View, streamed_text};
 
 /// How frames are written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -248,10 +248,10 @@ impl AcpEmitter {
         let sent = self.open.get(part.id);
         let written = match sent {
             None => {
-                first_frame(&mut self.frame, &self.session_id, part.id, &next);
+                first_frame(&mut self.frame, &self.session_id, &part, &next);
                 true
             }
-            Some(sent) => changes(&mut self.frame, &self.session_id, part.id, sent, &next),
+            Some(sent) => changes(&mut self.frame, &self.session_id, &part, sent, &next),
         };
         if !written {
             self.scratch = next;
@@ -294,8 +294,8 @@ fn open_frame<'b>(out: &'b mut Vec<u8>, session_id: &[u8], update: &str, id: &st
     frame
 }
 
-fn first_frame(out: &mut Vec<u8>, session_id: &[u8], id: &str, view: &View) {
-    let mut frame = open_frame(out, session_id, "tool_call", id);
+fn first_frame(out: &mut Vec<u8>, session_id: &[u8], part: &Fields<'_>, view: &View) {
+    let mut frame = open_frame(out, session_id, "tool_call", part.id);
     for (name, value) in FIELDS.iter().zip(&view.fields) {
         let empty_list = matches!(*name, "content" | "locations") && value.as_slice() == b"[]";
         if !value.is_empty() && !empty_list {
@@ -323,7 +323,7 @@ fn first_frame(out: &mut Vec<u8>, session_id: &[u8], id: &str, view: &View) {
     }
     if !view.streamed.is_empty() {
         toolnorm.key("outputAppended");
-        appended(toolnorm.out(), 0, &view.streamed);
+        appended(toolnorm.out(), 0, streamed_text(part));
     }
     toolnorm.close();
     meta.close();
@@ -336,7 +336,13 @@ fn close_frame_tail(out: &mut Vec<u8>) {
     out.extend_from_slice(b"}}");
 }
 
-fn changes(out: &mut Vec<u8>, session_id: &[u8], id: &str, sent: &View, view: &View) -> bool {
+fn changes(
+    out: &mut Vec<u8>,
+    session_id: &[u8],
+    part: &Fields<'_>,
+    sent: &View,
+    view: &View,
+) -> bool {
     let fields_changed = view.fields != sent.fields;
     let kind_changed = view.kind != sent.kind;
     let changed = |now: &Vec<u8>, then: &Vec<u8>| !now.is_empty() && now != then;
@@ -345,10 +351,7 @@ fn changes(out: &mut Vec<u8>, session_id: &[u8], id: &str, sent: &View, view: &V
     let timing_changed = changed(&view.timing, &sent.timing);
     let truncated_changed = changed(&view.truncated, &sent.truncated);
     let metadata_changed = view.metadata.changed_from(&sent.metadata).next().is_some();
-    let fresh = view
-        .streamed
-        .strip_prefix(sent.streamed.as_str())
-        .filter(|fresh| !fresh.is_empty());
+    let fresh = sent.streamed.fresh_in(streamed_text(part));
     let meta_changed = name_changed
         || kind_changed
         || error_changed
@@ -359,7 +362,7 @@ fn changes(out: &mut Vec<u8>, session_id: &[u8], id: &str, sent: &View, view: &V
     if !fields_changed && !meta_changed {
         return false;
     }
-    let mut frame = open_frame(out, session_id, "tool_call_update", id);
+    let mut frame = open_frame(out, session_id, "tool_call_update", part.id);
     let fields = || FIELDS.iter().zip(view.fields.iter().zip(&sent.fields));
     for (name, (value, then)) in fields() {
         if !value.is_empty() && value != then {
@@ -400,9 +403,9 @@ fn changes(out: &mut Vec<u8>, session_id: &[u8], id: &str, sent: &View, view: &V
             }
             metadata.close();
         }
-        if let Some(fresh) = fresh {
+        if let Some((offset, fresh)) = fresh {
             toolnorm.key("outputAppended");
-            appended(toolnorm.out(), sent.streamed.len(), fresh);
+            appended(toolnorm.out(), offset, fresh);
         }
         toolnorm.close();
         meta.close();
@@ -423,7 +426,54 @@ fn appended(out: &mut Vec<u8>, offset: usize, chunk: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::view::{capped_text, sides_of_patch};
+    use serde_json::json;
+
+    use super::view::{Streamed, capped_text, sides_of_patch};
+    use super::*;
+
+    #[test]
+    fn streamed_output_goes_on_where_the_last_view_ended() {
+        let mut sent = Streamed::default();
+        assert_eq!(sent.fresh_in("abc"), Some((0, "abc")));
+        sent.set("abc");
+        assert_eq!(sent.fresh_in("abcdé"), Some((3, "dé")));
+        assert_eq!(sent.fresh_in("abc"), None, "nothing new");
+        assert_eq!(sent.fresh_in("xbcdef"), None, "not the text sent");
+        assert_eq!(sent.fresh_in("ab"), None);
+        let long = "é".repeat(100);
+        sent.set(&long);
+        let grown = format!("{long}!");
+        assert_eq!(sent.fresh_in(&grown), Some((200, "!")));
+        let other = format!("xx{}!", &long[2..]);
+        assert_eq!(
+            sent.fresh_in(&other),
+            Some((200, "!")),
+            "only its end is kept"
+        );
+    }
+
+    #[test]
+    fn a_running_call_sends_only_the_output_that_is_new() {
+        let running = |output: &str| -> NormalizedToolPart {
+            serde_json::from_value(json!({"id": "t1", "name": "Bash", "kind": "bash",
+                "title": "make", "input": {}, "state": "running",
+                "metadata": {"partialOutput": output}}))
+            .unwrap_or_else(|error| panic!("{error}"))
+        };
+        let mut emitter = AcpEmitter::default();
+        let first = emitter.part(&running("one\n")).unwrap_or_default();
+        let appended = &first["params"]["update"]["_meta"]["toolnorm"]["outputAppended"];
+        assert_eq!(*appended, json!({"offset": 0, "chunk": "one\n"}));
+        let next = emitter.part(&running("one\ntwo\n")).unwrap_or_default();
+        let appended = &next["params"]["update"]["_meta"]["toolnorm"]["outputAppended"];
+        assert_eq!(*appended, json!({"offset": 4, "chunk": "two\n"}));
+        assert_eq!(emitter.part(&running("one\ntwo\n")), None, "nothing new");
+        assert_eq!(
+            emitter.part(&running("something else")),
+            None,
+            "not a continuation of what was sent"
+        );
+    }
 
     #[test]
     fn a_patch_gives_the_old_and_new_region() {

@@ -53,8 +53,46 @@ pub(super) struct View {
     pub(super) truncated: Vec<u8>,
     /// The part's metadata, without the keys derived from streamed output.
     pub(super) metadata: Metadata,
-    /// The streamed output so far (`metadata.partialOutput` of a running call).
-    pub(super) streamed: String,
+    /// The streamed output so far (`metadata.partialOutput` of a running call): how
+    /// long it is and how it ends, not the text.
+    pub(super) streamed: Streamed,
+}
+
+/// How much streamed output a view holds, and its last bytes: what tells the output that
+/// arrived since a view was sent. A running call's streamed output only grows at its end,
+/// so the text of the next view is this one's followed by what is new; a text that does
+/// not end the same way where this one ended is taken as new from its start.
+#[derive(Debug, Default)]
+pub(super) struct Streamed {
+    len: usize,
+    tail: String,
+}
+
+/// How many bytes of the end of the streamed output a view keeps to tell what is new.
+const TAIL: usize = 64;
+
+impl Streamed {
+    pub(super) fn set(&mut self, text: &str) {
+        self.len = text.len();
+        self.tail.clear();
+        let start = text.ceil_char_boundary(text.len().saturating_sub(TAIL));
+        self.tail.push_str(text.get(start..).unwrap_or_default());
+    }
+
+    /// Whether there is none.
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where `text` goes on from the output of this view, when it does.
+    pub(super) fn fresh_in<'t>(&self, text: &'t str) -> Option<(usize, &'t str)> {
+        let seen = text.get(..self.len)?;
+        seen.ends_with(self.tail.as_str())
+            .then(|| text.get(self.len..))
+            .flatten()
+            .filter(|fresh| !fresh.is_empty())
+            .map(|fresh| (self.len, fresh))
+    }
 }
 
 impl View {
@@ -112,15 +150,10 @@ impl View {
             serde_json::to_writer(&mut self.truncated, &truncated)?;
         }
         self.metadata.clear();
-        self.streamed.clear();
         let running = part.state == ToolState::Running;
+        self.streamed.set(streamed_text(&part));
         for (key, value) in part.metadata.iter() {
             if running && STREAMED_KEYS.contains(&key) {
-                if key == toolnorm::meta::PARTIAL_OUTPUT
-                    && let Some(text) = value.as_str()
-                {
-                    self.streamed.push_str(text);
-                }
                 continue;
             }
             self.metadata.push(key, &value)?;
@@ -146,10 +179,17 @@ impl View {
                 buffer.shrink_to_fit();
             }
         }
-        if self.streamed.capacity() > 2 * self.streamed.len() + 4096 {
-            self.streamed.shrink_to_fit();
-        }
     }
+}
+
+/// The streamed output of a running call (`metadata.partialOutput`); `""` for others.
+pub(super) fn streamed_text<'a>(part: &Fields<'a>) -> &'a str {
+    if part.state != ToolState::Running {
+        return "";
+    }
+    part.metadata
+        .text(toolnorm::meta::PARTIAL_OUTPUT)
+        .unwrap_or_default()
 }
 
 /// An object's entries as JSON text, in order, findable by key.

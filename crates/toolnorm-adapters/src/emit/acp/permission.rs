@@ -10,11 +10,11 @@
 //! and `reject` (`reject_once`). The decision is not a frame of its own: the call's next
 //! `tool_call_update` carries it in `_meta.toolnorm.metadata.approval`.
 
-use serde_json::{Value, json};
 use toolnorm::{Approval, ApprovalOption, ApprovalScope, Decision, meta};
 
 use super::Fields;
 use crate::acp::{META_KEY, acp_kind, acp_status};
+use crate::emit::json::Object;
 
 /// The ACP `PermissionOptionKind` of an option; `None` for one that withdraws the request.
 fn option_kind(option: &ApprovalOption) -> Option<&'static str> {
@@ -31,23 +31,26 @@ fn option_kind(option: &ApprovalOption) -> Option<&'static str> {
     }
 }
 
-/// The options of the request: the provider's that ACP has a kind for, else `allow` and
-/// `reject`.
-fn options(approval: &Approval) -> Vec<Value> {
-    let offered: Vec<Value> = approval
+/// The options of the request, each as `(optionId, name, kind)`: the provider's that ACP
+/// has a kind for, else `allow` and `reject`.
+fn options(approval: &Approval) -> Vec<(&str, &str, &'static str)> {
+    let offered: Vec<_> = approval
         .options
         .iter()
         .filter_map(|option| {
-            let kind = option_kind(option)?;
-            Some(json!({"optionId": option.id, "name": option.label, "kind": kind}))
+            Some((
+                option.id.as_str(),
+                option.label.as_str(),
+                option_kind(option)?,
+            ))
         })
         .collect();
     if !offered.is_empty() {
         return offered;
     }
     vec![
-        json!({"optionId": "allow", "name": "Allow", "kind": "allow_once"}),
-        json!({"optionId": "reject", "name": "Reject", "kind": "reject_once"}),
+        ("allow", "Allow", "allow_once"),
+        ("reject", "Reject", "reject_once"),
     ]
 }
 
@@ -59,27 +62,44 @@ pub(super) fn write_request(
     part: &Fields<'_>,
     approval: &Approval,
 ) -> serde_json::Result<()> {
-    let raw = part
-        .metadata
-        .get(meta::APPROVAL)
-        .map_or(Value::Null, |approval| approval.to_value());
-    let request = json!({
-        "jsonrpc": "2.0",
-        "id": format!("{}:approval", part.id),
-        "method": "session/request_permission",
-        "params": {
-            "sessionId": session_id,
-            "toolCall": {
-                "toolCallId": part.id,
-                "title": part.title,
-                "kind": acp_kind(part.kind),
-                "status": acp_status(part.state),
-            },
-            "options": options(approval),
-            "_meta": { META_KEY: { "approval": raw } },
-        },
-    });
-    serde_json::to_writer(out, &request)
+    let mut request = Object::open(out);
+    request.str("jsonrpc", "2.0");
+    request.str("id", &format!("{}:approval", part.id));
+    request.str("method", "session/request_permission");
+    request.key("params");
+    let mut params = Object::open(request.out());
+    params.str("sessionId", session_id);
+    params.key("toolCall");
+    let mut call = Object::open(params.out());
+    call.str("toolCallId", part.id);
+    call.str("title", part.title);
+    call.value("kind", &acp_kind(part.kind))?;
+    call.value("status", &acp_status(part.state))?;
+    call.close();
+    params.key("options");
+    let list = params.out();
+    list.push(b'[');
+    for (place, (id, name, kind)) in options(approval).into_iter().enumerate() {
+        if place > 0 {
+            list.push(b',');
+        }
+        let mut option = Object::open(&mut *list);
+        option.str("optionId", id);
+        option.str("name", name);
+        option.str("kind", kind);
+        option.close();
+    }
+    list.push(b']');
+    params.key("_meta");
+    let mut meta = Object::open(params.out());
+    meta.key(META_KEY);
+    let mut toolnorm = Object::open(meta.out());
+    toolnorm.value("approval", &part.metadata.get(meta::APPROVAL))?;
+    toolnorm.close();
+    meta.close();
+    params.close();
+    request.close();
+    Ok(())
 }
 
 #[cfg(test)]
@@ -121,8 +141,9 @@ mod tests {
                 None
             ]
         );
-        let plain = options(&Approval::default());
-        assert_eq!(plain[0]["kind"], "allow_once");
-        assert_eq!(plain[1]["kind"], "reject_once");
+        let none = Approval::default();
+        let plain = options(&none);
+        assert_eq!(plain[0].2, "allow_once");
+        assert_eq!(plain[1].2, "reject_once");
     }
 }

@@ -105,14 +105,13 @@ impl<'a> MetadataView<'a> {
 
     /// The entries, in the order the part's `metadata` object holds them.
     pub fn iter(self) -> impl Iterator<Item = (&'a str, MetaValue<'a>)> {
-        let this = self;
-        let stored = this.stored.into_iter().flatten().map(move |(key, value)| {
-            let value = this.derived_value(key).unwrap_or(MetaValue::Json(value));
+        let stored = self.stored.into_iter().flatten().map(move |(key, value)| {
+            let value = self.derived_value(key).unwrap_or(MetaValue::Json(value));
             (key.as_str(), value)
         });
-        let added = this
+        let added = self
             .derived()
-            .filter(move |(key, _)| this.stored.is_none_or(|stored| !stored.contains_key(*key)));
+            .filter(move |(key, _)| self.stored.is_none_or(|stored| !stored.contains_key(*key)));
         stored.chain(added)
     }
 

@@ -38,7 +38,7 @@ impl Adapter for KimiAdapter {
         match message.role.as_deref() {
             Some("assistant") => {
                 for call in message.tool_calls.iter().flatten() {
-                    match ToolCall::of(call) {
+                    match ToolCall::of_raw(call) {
                         Some(call) => sighted(line, &call, None, None, facts),
                         None => facts.diagnostic(Diagnostic::at(
                             line,
@@ -81,8 +81,12 @@ fn result(line: u64, message: &Message<'_>, facts: &mut Facts<'_>) {
             format!("a second result for call `{id}`"),
         ));
     }
+    let content = message
+        .content
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+        .unwrap_or_default();
     open_unseen(line, id, None, None, facts);
-    ended(line, id, from_message(&message.content), None, facts);
+    ended(line, id, from_message(&content), None, facts);
 }
 
 /// Whether a line without a `role` is one of the stream's other lines.

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// A conversation message (`kosong.message.Message`), as `--output-format stream-json`
 /// prints it and `context.jsonl` stores it; `context.jsonl` also holds records of its own
@@ -17,12 +18,13 @@ pub(super) struct Message<'a> {
     /// `assistant`, `tool`, `user`, `system`, or one of the `_` records.
     #[serde(borrow, default)]
     pub role: Option<Cow<'a, str>>,
-    /// Its text, or its content parts (`{type: "text", text}`, `think`, `image_url`, …).
-    #[serde(default)]
-    pub content: Value,
-    /// The calls of an assistant message.
-    #[serde(default)]
-    pub tool_calls: Option<Vec<Value>>,
+    /// Its text, or its content parts (`{type: "text", text}`, `think`, `image_url`, …),
+    /// kept raw: only a `tool` message's is read.
+    #[serde(borrow, default)]
+    pub content: Option<&'a RawValue>,
+    /// The calls of an assistant message, each kept raw until read.
+    #[serde(borrow, default)]
+    pub tool_calls: Option<Vec<&'a RawValue>>,
     /// The call a `tool` message answers.
     #[serde(default)]
     pub tool_call_id: Option<String>,
@@ -39,7 +41,38 @@ pub(super) struct ToolCall {
     pub arguments: Option<String>,
 }
 
+/// A tool call as Kimi writes it, read in place: strings where [`ToolCall::of`] takes
+/// strings. Any other shape does not read this way, and is read as a value.
+#[derive(Deserialize)]
+struct Written<'a> {
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    function: WrittenFunction<'a>,
+}
+
+#[derive(Deserialize)]
+struct WrittenFunction<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    arguments: Option<Cow<'a, str>>,
+}
+
 impl ToolCall {
+    /// The call a raw `tool_calls` item describes, as [`of`](Self::of) reads it: in place
+    /// when it is written as Kimi writes it, else through a value.
+    pub fn of_raw(raw: &RawValue) -> Option<ToolCall> {
+        match serde_json::from_str::<Written<'_>>(raw.get()) {
+            Ok(written) => Some(ToolCall {
+                id: written.id.map(Cow::into_owned),
+                name: written.function.name.map(Cow::into_owned),
+                arguments: written.function.arguments.map(Cow::into_owned),
+            }),
+            Err(_) => ToolCall::of(&serde_json::from_str(raw.get()).ok()?),
+        }
+    }
+
     /// The call an object describes, when it has a `function`.
     pub fn of(value: &Value) -> Option<ToolCall> {
         let object = value.as_object()?;
@@ -126,5 +159,39 @@ impl Envelope {
     /// A string field of the payload.
     pub fn text(&self, key: &str) -> Option<&str> {
         self.payload.get(key).and_then(Value::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(call: Option<ToolCall>) -> Option<(Option<String>, Option<String>, Option<String>)> {
+        call.map(|call| (call.id, call.name, call.arguments))
+    }
+
+    #[test]
+    fn a_raw_tool_call_reads_as_its_value_does() {
+        let shapes = [
+            r#"{"type":"function","id":"c1","function":{"name":"Shell","arguments":"{\"command\":\"ls\"}"}}"#,
+            r#"{"id":"c\u00e91","function":{"name":"Shell"}}"#,
+            r#"{"id":null,"function":{"name":"Shell","arguments":null}}"#,
+            r#"{"id":1,"function":{"name":"Shell","arguments":"{}"}}"#,
+            r#"{"id":"c1","function":{"name":2,"arguments":{"a":1}}}"#,
+            r#"{"id":"c1","id":"c2","function":{"name":"Shell"}}"#,
+            r#"{"id":"c1","function":null}"#,
+            r#"{"id":"c1"}"#,
+            r#"["c1"]"#,
+            r#""c1""#,
+        ];
+        for shape in shapes {
+            let raw: &RawValue = serde_json::from_str(shape).unwrap();
+            let value: Value = serde_json::from_str(shape).unwrap();
+            assert_eq!(
+                fields(ToolCall::of_raw(raw)),
+                fields(ToolCall::of(&value)),
+                "{shape}"
+            );
+        }
     }
 }

@@ -45,11 +45,21 @@ pub trait Sink {
         let _ = (fold, stats);
         Ok(())
     }
+
+    /// A chunk of the input was pushed and its steps written: what is buffered goes out
+    /// now (before the driver reads, and maybe waits for, more input).
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 impl<W: Write> Sink for Writer<W> {
     fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
         Writer::step(self, step)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Writer::flush(self)
     }
 
     fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
@@ -142,6 +152,11 @@ impl<S: Sink> Driver<S> {
         self.normalizer.push(chunk, &mut |step| handler.step(&step));
         if self.normalizer.dialect().is_some() {
             handler.release();
+        }
+        if self.error.is_none()
+            && let Err(error) = self.sink.flush()
+        {
+            self.error = Some(error);
         }
     }
 
@@ -354,6 +369,47 @@ mod tests {
                 .iter()
                 .all(|kind| *kind == DiagnosticKind::UndetectedDialect)
         );
+    }
+
+    /// Bytes, and how often they were flushed, and what had been written at each flush.
+    #[derive(Default)]
+    struct Flushes {
+        bytes: Vec<u8>,
+        flushed_at: Vec<usize>,
+    }
+
+    impl Write for Flushes {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.bytes.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.flushed_at.push(self.bytes.len());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_batched_writer_is_flushed_once_a_chunk_and_no_later() {
+        let call = |id: &str| {
+            format!(
+                "{{\"type\":\"toolCallStarted\",\"id\":\"{id}\",\"name\":\"Bash\",\"kind\":\"bash\",\"title\":\"ls\"}}\n"
+            )
+        };
+        let chunk = format!("{}{}{}", call("a"), call("b"), call("c"));
+        for batched in [false, true] {
+            let writer = Writer::new(crate::Format::Updates, Flushes::default()).batched(batched);
+            let mut driver = Driver::new(Normalizer::builder().build(), writer);
+            driver.push(chunk.as_bytes());
+            let out = driver.into_sink().into_inner();
+            let written = out.bytes.len();
+            assert_eq!(out.bytes.iter().filter(|byte| **byte == b'\n').count(), 3);
+            // Each update flushed at once (then the chunk's end), or the chunk's three
+            // together: either way all of it is out before the next chunk is read.
+            assert_eq!(out.flushed_at.last(), Some(&written));
+            assert_eq!(out.flushed_at.len(), if batched { 1 } else { 4 });
+        }
     }
 
     #[test]

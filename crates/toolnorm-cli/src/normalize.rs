@@ -84,6 +84,10 @@ impl<W: Write, E: Write> Sink for Output<'_, W, E> {
     fn finish(&mut self, fold: &Fold, stats: &Stats) -> io::Result<()> {
         Sink::finish(&mut self.writer, fold, stats)
     }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
 }
 
 /// The message for an input of which no line is an event toolnorm reads, read through
@@ -338,10 +342,17 @@ pub(crate) fn run_stream(
         content: args.otel_content,
         session_id: args.session_id.clone(),
     };
-    let writer = Writer::with_acp(args.format, acp, io::BufWriter::new(stdout))
-        .otel(otel)
-        .sse(args.sse)
-        .color(colors(args.color.unwrap_or(ColorChoice::Auto)));
+    // Flushed after each chunk of input read rather than after each update: a live
+    // stream's updates leave before the next read waits, a file's in large writes.
+    let writer = Writer::with_acp(
+        args.format,
+        acp,
+        io::BufWriter::with_capacity(1 << 16, stdout),
+    )
+    .batched(true)
+    .otel(otel)
+    .sse(args.sse)
+    .color(colors(args.color.unwrap_or(ColorChoice::Auto)));
     let output = Output {
         writer,
         report: Report {

@@ -55,6 +55,8 @@ pub struct Writer<W: Write> {
     /// The text of one step, written to `out` at its end or each time it reaches
     /// [`STEP_BUFFER`] bytes (so one huge part is never held whole).
     text: Vec<u8>,
+    /// Whether `out` is flushed only by [`flush`](Writer::flush), not after every step.
+    batched: bool,
 }
 
 impl<W: Write> Writer<W> {
@@ -77,7 +79,23 @@ impl<W: Write> Writer<W> {
             options,
             out,
             text: Vec::new(),
+            batched: false,
         }
+    }
+
+    /// Flushes the output only when [`flush`](Writer::flush) is called (a
+    /// [`Driver`](crate::Driver) calls it after each chunk of input it pushed), not after
+    /// every step that wrote: a live stream's updates still leave before the next read
+    /// waits, and a file's leave in a few large writes instead of one per update.
+    #[must_use]
+    pub fn batched(mut self, batched: bool) -> Self {
+        self.batched = batched;
+        self
+    }
+
+    /// Flushes what the steps wrote so far.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 
     /// Frames the `ai-sdk` and `ag-ui` output as server-sent events: `data: <json>` and a
@@ -114,7 +132,8 @@ impl<W: Write> Writer<W> {
         self.format
     }
 
-    /// Writes what `step` means in this format; every line written is flushed at once.
+    /// Writes what `step` means in this format; every line written is flushed at once
+    /// (unless [`batched`](Writer::batched)).
     pub fn step(&mut self, step: &Step<'_>) -> io::Result<()> {
         if !matches!(step, Step::Applied { .. }) {
             return Ok(());
@@ -122,7 +141,11 @@ impl<W: Write> Writer<W> {
         let wrote = self
             .buffered()
             .write_with(|inner, out| inner.step(step, out))?;
-        if wrote { self.out.flush() } else { Ok(()) }
+        if wrote && !self.batched {
+            self.out.flush()
+        } else {
+            Ok(())
+        }
     }
 
     /// Ends the output: in `parts` and `pretty`, writes the calls still open; in the UI

@@ -138,20 +138,15 @@ impl Tracker {
             return f(&self.rules);
         }
         let mut others = self.others.borrow_mut();
-        let at = match others.iter().position(|(name, _)| name == provider) {
-            Some(at) => at,
-            None => {
-                // From the whole set: a stream with several providers' calls compiles
-                // every built-in file once rather than the generic ones for each.
-                let rules = self.all_rules.whole().for_provider(provider);
-                others.push((provider.to_owned(), rules));
-                others.len() - 1
-            }
-        };
-        match others.get(at) {
-            Some((_, rules)) => f(rules),
-            None => f(&self.all_rules),
+        if let Some((_, rules)) = others.iter().find(|(name, _)| name == provider) {
+            return f(rules);
         }
+        // From the whole set: a stream with several providers' calls compiles every
+        // built-in file once rather than the generic ones for each.
+        let rules = self.all_rules.whole().for_provider(provider);
+        let result = f(&rules);
+        others.push((provider.to_owned(), rules));
+        result
     }
 
     /// Redacts every event with `redactor` before it is applied.

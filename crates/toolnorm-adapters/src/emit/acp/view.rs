@@ -61,7 +61,8 @@ pub(super) struct View {
 /// How much streamed output a view holds, and its last bytes: what tells the output that
 /// arrived since a view was sent. A running call's streamed output only grows at its end,
 /// so the text of the next view is this one's followed by what is new; a text that does
-/// not end the same way where this one ended is taken as new from its start.
+/// not end the same way where this one ended is not its continuation, and none of it is
+/// sent as new.
 #[derive(Debug, Default)]
 pub(super) struct Streamed {
     len: usize,

@@ -43,6 +43,13 @@ impl Sessions {
         self.current.as_ref().map_or(1, |(_, number)| *number)
     }
 
+    /// Whether the lines belong to session `id` now.
+    fn is_current(&self, id: &str) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|(current, _)| current == id)
+    }
+
     /// The part id of a call the current session renamed.
     fn renamed(&self, raw: &str) -> Option<&String> {
         if self.renamed.is_empty() {
@@ -58,11 +65,7 @@ impl Facts<'_> {
     /// their session in `metadata.sessionId`.
     pub fn session(&mut self, id: &str) {
         let sessions = &mut self.tracker.sessions;
-        if sessions
-            .current
-            .as_ref()
-            .is_some_and(|(current, _)| current == id)
-        {
+        if sessions.is_current(id) {
             return;
         }
         let number = match sessions.numbers.get(id) {
@@ -80,11 +83,7 @@ impl Facts<'_> {
     /// runs of several streams merged line by line); a session never begun changes nothing.
     pub fn back_to_session(&mut self, id: &str) {
         let sessions = &mut self.tracker.sessions;
-        if sessions
-            .current
-            .as_ref()
-            .is_some_and(|(current, _)| current == id)
-        {
+        if sessions.is_current(id) {
             return;
         }
         if let Some(number) = sessions.numbers.get(id) {

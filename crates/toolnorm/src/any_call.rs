@@ -6,7 +6,7 @@
 //! rejected with an [`Error::Rejected`] that names the call, its state and the event,
 //! and the unchanged call is handed back.
 
-use serde_json::Value;
+use crate::payload::Payload;
 
 use crate::approval::{Approval, ApprovalStatus, Settled};
 use crate::error::{Error, Rejection};
@@ -99,7 +99,7 @@ impl AnyToolCall {
     }
 
     /// The current input.
-    pub fn input(&self) -> &Value {
+    pub fn input(&self) -> &Payload {
         on_any!(self, call => call.input())
     }
 

@@ -8,8 +8,8 @@
 //! twice) changes nothing: updates *set* values, metadata merges by key, and
 //! [`OutputAppended`] names the byte offset its chunk starts at.
 
+use crate::payload::Payload;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::approval::{ApprovalOption, ApprovalScope, DecidedBy, Decision};
 use crate::part::{JsonObject, Timestamp, ToolError, ToolKind, present_value};
@@ -31,7 +31,7 @@ pub struct ToolCallStarted {
     /// The input known so far.
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub input: Value,
+    pub input: Payload,
     /// Initial metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = "Record<string, unknown>"))]
@@ -52,7 +52,7 @@ pub struct InputUpdated {
     pub id: String,
     /// The new input.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub input: Value,
+    pub input: Payload,
     /// When it happened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = "string | number"))]
@@ -140,7 +140,7 @@ pub struct ToolCallCompleted {
         deserialize_with = "present_value"
     )]
     #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
-    pub output: Option<Value>,
+    pub output: Option<Payload>,
     /// The final input, when the provider sends it only at the end.
     #[serde(
         default,
@@ -148,7 +148,7 @@ pub struct ToolCallCompleted {
         deserialize_with = "present_value"
     )]
     #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
-    pub input: Option<Value>,
+    pub input: Option<Payload>,
     /// The final title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -181,7 +181,7 @@ pub struct ToolCallFailed {
         deserialize_with = "present_value"
     )]
     #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
-    pub input: Option<Value>,
+    pub input: Option<Payload>,
     /// The final title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -355,7 +355,7 @@ mod tests {
     fn events_are_tagged_by_type_in_camel_case() {
         let event = ToolEvent::from(ToolCallCompleted {
             id: "c1".into(),
-            output: Some(json!("ok")),
+            output: Some(json!("ok").into()),
             input: None,
             title: None,
             elapsed_ms: Some(12),
@@ -379,14 +379,14 @@ mod tests {
                 name: "n".into(),
                 kind: ToolKind::Bash,
                 title: "t".into(),
-                input: Value::Null,
+                input: crate::Payload::NULL,
                 metadata: None,
                 at: None,
             }
             .into(),
             InputUpdated {
                 id: "a".into(),
-                input: json!(1),
+                input: json!(1).into(),
                 at: None,
             }
             .into(),

@@ -395,6 +395,7 @@ impl Replaying {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Payload;
     use crate::event::{ToolCallCompleted, ToolCallStarted};
     use serde_json::{Value, json};
 
@@ -404,7 +405,7 @@ mod tests {
             name: "Bash".into(),
             kind: ToolKind::Bash,
             title: "ls".into(),
-            input: Value::Null,
+            input: Value::Null.into(),
             metadata: None,
             at: None,
         }
@@ -414,7 +415,7 @@ mod tests {
     fn completed(id: &str) -> ToolEvent {
         ToolCallCompleted {
             id: id.into(),
-            output: Some(json!("ok")),
+            output: Some(json!("ok").into()),
             input: None,
             title: None,
             elapsed_ms: None,
@@ -435,7 +436,7 @@ mod tests {
         let update = fold.apply(completed("a")).unwrap();
         assert_eq!(update.outcome, Outcome::Changed);
         assert_eq!(update.call.state(), ToolState::Complete);
-        assert_eq!(update.part().output, Some(json!("ok")));
+        assert_eq!(update.part().output, Some(Payload::from(json!("ok"))));
         assert!(fold.get("a").is_none() && !fold.index.contains_key("a"));
         assert_eq!(fold.evicted.as_ref().map(AnyToolCall::id), Some("a"));
         assert_eq!(fold.finished("a"), Some(ToolState::Complete));

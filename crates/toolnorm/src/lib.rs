@@ -45,6 +45,7 @@ mod lifecycle;
 mod log;
 pub mod meta;
 mod part;
+mod payload;
 mod question;
 
 pub use any_call::{AnyToolCall, Applied, Rejected};
@@ -65,4 +66,5 @@ pub use lifecycle::{
 };
 pub use log::{EventLogDecoder, LineSplitter, decode_line, replay_log, write_log};
 pub use part::{JsonObject, NormalizedToolPart, Timestamp, Timing, ToolError, ToolKind, ToolState};
+pub use payload::Payload;
 pub use question::{Question, QuestionOption};

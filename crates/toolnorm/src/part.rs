@@ -9,6 +9,8 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use crate::payload::Payload;
+
 use crate::error_code::ErrorCode;
 
 /// A JSON object: the type of `metadata`.
@@ -150,7 +152,7 @@ pub struct ToolError {
         deserialize_with = "present_value"
     )]
     #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
-    pub details: Option<Value>,
+    pub details: Option<Payload>,
 }
 
 impl ToolError {
@@ -172,8 +174,8 @@ impl ToolError {
 
     /// Sets the structured details.
     #[must_use]
-    pub fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(details);
+    pub fn with_details(mut self, details: impl Into<Payload>) -> Self {
+        self.details = Some(details.into());
         self
     }
 }
@@ -349,7 +351,7 @@ pub struct NormalizedToolPart {
     pub title: String,
     /// The provider's arguments, normalized only enough to be inspectable.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub input: Value,
+    pub input: Payload,
     /// Successful result data (state `complete` only).
     #[serde(
         default,
@@ -357,7 +359,7 @@ pub struct NormalizedToolPart {
         deserialize_with = "present_value"
     )]
     #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
-    pub output: Option<Value>,
+    pub output: Option<Payload>,
     /// Failure data (state `error` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, inline))]
@@ -378,10 +380,10 @@ pub struct NormalizedToolPart {
 ///
 /// With `#[serde(default)]`, an absent field stays `None`; a present `null` output is
 /// kept as `Some(Value::Null)`, so a round trip never loses it.
-pub(crate) fn present_value<'de, D: Deserializer<'de>>(
+pub(crate) fn present_value<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
-) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
 }
 
 #[cfg(test)]
@@ -396,7 +398,7 @@ mod tests {
             name: "Bash".into(),
             kind: ToolKind::Bash,
             title: "ls".into(),
-            input: json!({"command": "ls"}),
+            input: json!({"command": "ls"}).into(),
             output: None,
             error: None,
             state: ToolState::Running,
@@ -414,7 +416,7 @@ mod tests {
     fn a_null_output_survives_a_round_trip() {
         let text = r#"{"id":"a","name":"n","kind":"mcp","title":"t","input":null,"output":null,"state":"complete"}"#;
         let part: NormalizedToolPart = serde_json::from_str(text).unwrap();
-        assert_eq!(part.output, Some(Value::Null));
+        assert_eq!(part.output, Some(Payload::from(Value::Null)));
         assert_eq!(serde_json::to_string(&part).unwrap(), text);
     }
 

@@ -34,7 +34,9 @@
 
 use foldhash::HashMap;
 use serde_json::Value;
-use toolnorm::{Approval, ApprovalStatus, DecidedBy, NormalizedToolPart, ToolKind, ToolState};
+use toolnorm::{
+    Approval, ApprovalStatus, DecidedBy, NormalizedToolPart, Payload, ToolKind, ToolState,
+};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
@@ -54,7 +56,7 @@ struct Sent {
     text: String,
     /// The input, title and `toolMetadata` (as JSON text) of the last `tool-input-*`
     /// chunk.
-    input: Option<Value>,
+    input: Option<Payload>,
     title: String,
     meta: Vec<u8>,
     /// Whether `tool-input-available` was sent (the input is complete).
@@ -85,7 +87,7 @@ enum ApprovalSent {
 /// let chunks = emitter.part(&call.to_part());
 /// assert_eq!(chunks[0]["type"], "start");
 /// assert_eq!(chunks[1]["type"], "tool-input-start");
-/// let done = call.complete(Completion::with_output("a.txt".into()));
+/// let done = call.complete(Completion::with_output("a.txt"));
 /// let chunks = emitter.part(&done.to_part());
 /// assert_eq!(chunks.last().unwrap()["type"], "tool-output-available");
 /// assert_eq!(emitter.finish()[0]["type"], "finish");

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use toolnorm::{
-    Approval, ErrorCode, JsonObject, MetaValue, MetadataView, NormalizedToolPart, Timing,
+    Approval, ErrorCode, JsonObject, MetaValue, MetadataView, NormalizedToolPart, Payload, Timing,
     ToolError, ToolKind, ToolState, meta,
 };
 
@@ -192,7 +192,7 @@ pub(crate) fn parent_of<'a>(part: &Fields<'a>) -> Option<&'a str> {
 /// The argument text of an input that may still grow: its JSON without the closing
 /// brackets at the end, so that a later input with more keys or items extends it. A
 /// partial-JSON parser (the AI SDK's) reads it back as the input itself.
-pub(crate) fn open_json(input: &Value) -> String {
+pub(crate) fn open_json(input: &Payload) -> String {
     let mut text = input.to_string();
     let open = text.trim_end_matches(['}', ']']).len();
     text.truncate(open);
@@ -201,11 +201,18 @@ pub(crate) fn open_json(input: &Value) -> String {
 
 /// Writes, as a JSON string, the text a result shows: a string output as it is,
 /// anything else as JSON; `""` for a missing or `null` output.
-pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Value>) {
-    match output {
-        None | Some(Value::Null) => json(out, ""),
-        Some(Value::String(text)) => json(out, text),
-        Some(other) => json(out, &other.to_string()),
+pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Payload>) {
+    let Some(output) = output else {
+        return json(out, "");
+    };
+    // A kept text that is no string and no `null` is the JSON to show, as it is.
+    match output.raw_text() {
+        Some(text) if !text.starts_with(['"', 'n']) => json(out, text),
+        _ => match output.value() {
+            Value::Null => json(out, ""),
+            Value::String(text) => json(out, text),
+            other => json(out, &other.to_string()),
+        },
     }
 }
 
@@ -283,13 +290,13 @@ mod tests {
 
     #[test]
     fn open_json_is_extended_by_a_grown_input() {
-        let small = open_json(&json!({"command": "ls"}));
-        let grown = open_json(&json!({"command": "ls", "cwd": "/tmp"}));
+        let small = open_json(&json!({"command": "ls"}).into());
+        let grown = open_json(&json!({"command": "ls", "cwd": "/tmp"}).into());
         assert_eq!(small, r#"{"command":"ls""#);
         assert!(grown.starts_with(&small));
-        assert_eq!(open_json(&json!({"a": "}"})), r#"{"a":"}""#);
-        assert_eq!(open_json(&json!([[1], {}])), "[[1],{");
-        assert_eq!(open_json(&json!("text")), r#""text""#);
+        assert_eq!(open_json(&json!({"a": "}"}).into()), r#"{"a":"}""#);
+        assert_eq!(open_json(&json!([[1], {}]).into()), "[[1],{");
+        assert_eq!(open_json(&json!("text").into()), r#""text""#);
     }
 
     #[test]

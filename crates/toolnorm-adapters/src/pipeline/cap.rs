@@ -88,14 +88,19 @@ pub(crate) fn cut_final(
     let mut sizes = Sizes::default();
     match event {
         ToolEvent::ToolCallCompleted(completed) => {
-            if let Some(output) = completed.output.as_mut() {
-                cut_value(output, cap, recent, &mut sizes);
+            // A text no longer than the cap holds no string longer than it.
+            if let Some(output) = completed.output.as_mut()
+                && output.raw_text().is_none_or(|text| text.len() > cap)
+            {
+                cut_value(output.to_mut(), cap, recent, &mut sizes);
             }
         }
         ToolEvent::ToolCallFailed(failed) => {
             cut_string(&mut failed.error.message, cap, recent, &mut sizes);
-            if let Some(details) = failed.error.details.as_mut() {
-                cut_value(details, cap, recent, &mut sizes);
+            if let Some(details) = failed.error.details.as_mut()
+                && details.raw_text().is_none_or(|text| text.len() > cap)
+            {
+                cut_value(details.to_mut(), cap, recent, &mut sizes);
             }
         }
         _ => return None,
@@ -149,7 +154,7 @@ mod tests {
     fn completed(output: Value) -> ToolEvent {
         ToolEvent::ToolCallCompleted(ToolCallCompleted {
             id: "c1".into(),
-            output: Some(output),
+            output: Some(output.into()),
             input: None,
             title: None,
             elapsed_ms: None,
@@ -170,7 +175,10 @@ mod tests {
         let ToolEvent::ToolCallCompleted(done) = &event else {
             unreachable!()
         };
-        assert_eq!(done.output, Some(Value::String("é".into())));
+        assert_eq!(
+            done.output,
+            Some(toolnorm::Payload::from(Value::String("é".into())))
+        );
         assert_eq!(flags[meta::OUTPUT_TOTAL_BYTES], 6 + 992);
         assert_eq!(flags[meta::OUTPUT_CAP_BYTES], 3);
         assert_eq!(recent.cuts.len(), 0, "a cut is counted once");
@@ -204,7 +212,7 @@ mod tests {
     fn cuts_a_failure_message_and_details() {
         let mut recent = RecentCuts::default();
         let mut error = ToolError::new("0123456789");
-        error.details = Some(serde_json::json!({"output": "abcdefgh", "exitCode": 2}));
+        error.details = Some(serde_json::json!({"output": "abcdefgh", "exitCode": 2}).into());
         let mut event = ToolEvent::ToolCallFailed(ToolCallFailed {
             id: "c1".into(),
             error,
@@ -221,7 +229,9 @@ mod tests {
         assert_eq!(failed.error.message, "0123");
         assert_eq!(
             failed.error.details,
-            Some(serde_json::json!({"output": "abcd", "exitCode": 2}))
+            Some(toolnorm::Payload::from(
+                serde_json::json!({"output": "abcd", "exitCode": 2})
+            ))
         );
     }
 }

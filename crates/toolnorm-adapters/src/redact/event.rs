@@ -1,7 +1,7 @@
 //! Redacting the fields of a canonical event.
 
 use serde_json::Value;
-use toolnorm::{JsonObject, ToolError, ToolEvent};
+use toolnorm::{JsonObject, Payload, ToolError, ToolEvent};
 
 use super::Redactor;
 
@@ -14,13 +14,13 @@ impl Redactor {
         match event {
             ToolEvent::ToolCallStarted(started) => {
                 self.redact_string(&mut started.title)
-                    + self.redact_value(&mut started.input)
+                    + self.redact_value(started.input.to_mut())
                     + started
                         .metadata
                         .as_mut()
                         .map_or(0, |metadata| self.redact_object(metadata))
             }
-            ToolEvent::InputUpdated(updated) => self.redact_value(&mut updated.input),
+            ToolEvent::InputUpdated(updated) => self.redact_value(updated.input.to_mut()),
             ToolEvent::TitleUpdated(updated) => self.redact_string(&mut updated.title),
             ToolEvent::MetadataMerged(merged) => self.redact_object(&mut merged.metadata),
             ToolEvent::ToolCallRunning(_) => 0,
@@ -29,7 +29,7 @@ impl Redactor {
                 completed
                     .output
                     .as_mut()
-                    .map_or(0, |output| self.redact_value(output))
+                    .map_or(0, |output| self.redact_value(output.to_mut()))
                     + self.redact_ending(completed.input.as_mut(), completed.title.as_mut())
             }
             ToolEvent::ToolCallFailed(failed) => {
@@ -48,8 +48,8 @@ impl Redactor {
     }
 
     /// Redacts the final input and title an ending may carry.
-    fn redact_ending(&self, input: Option<&mut Value>, title: Option<&mut String>) -> u32 {
-        input.map_or(0, |input| self.redact_value(input))
+    fn redact_ending(&self, input: Option<&mut Payload>, title: Option<&mut String>) -> u32 {
+        input.map_or(0, |input| self.redact_value(input.to_mut()))
             + title.map_or(0, |title| self.redact_string(title))
     }
 
@@ -59,7 +59,7 @@ impl Redactor {
             + error
                 .details
                 .as_mut()
-                .map_or(0, |details| self.redact_value(details))
+                .map_or(0, |details| self.redact_value(details.to_mut()))
     }
 
     /// Redacts a string in place.

@@ -34,7 +34,7 @@ pub fn text_error(text: &str) -> ToolError {
     };
     let mut error = ToolError::new(message);
     if trimmed.len() > first.len() {
-        error.details = Some(serde_json::json!({ "output": trimmed }));
+        error.details = Some(serde_json::json!({ "output": trimmed }).into());
     }
     error
 }
@@ -96,7 +96,9 @@ mod tests {
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
             error.details,
-            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 3, "output": "checking\ncheck failed"})
+            ))
         );
         assert!(exit_code_error("File does not exist.").is_none());
     }

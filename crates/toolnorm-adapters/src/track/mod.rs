@@ -33,11 +33,11 @@ use foldhash::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolnorm::meta;
 use toolnorm::{
     AnyToolCall, InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallCompleted,
     ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolState,
 };
+use toolnorm::{Payload, meta};
 
 pub use approval::option_kind;
 pub use arguments::arguments_from_text;
@@ -415,7 +415,7 @@ impl<'a> Facts<'a> {
                 name: sighting.name,
                 kind,
                 title,
-                input: sighting.input,
+                input: sighting.input.into(),
                 metadata: (!metadata.is_empty()).then_some(metadata),
                 at: sighting.at,
             }
@@ -481,7 +481,7 @@ impl<'a> Facts<'a> {
                 line,
                 InputUpdated {
                     id: id.to_owned(),
-                    input,
+                    input: input.into(),
                     at: at.clone(),
                 }
                 .into(),
@@ -569,8 +569,8 @@ impl<'a> Facts<'a> {
             line,
             ToolCallCompleted {
                 id: id.to_owned(),
-                output,
-                input: ending.input,
+                output: output.map(Payload::from),
+                input: ending.input.map(Payload::from),
                 title,
                 elapsed_ms: ending.elapsed_ms,
                 at: ending.at,
@@ -597,7 +597,7 @@ impl<'a> Facts<'a> {
             ToolCallFailed {
                 id: id.to_owned(),
                 error,
-                input: ending.input,
+                input: ending.input.map(Payload::from),
                 title,
                 elapsed_ms: ending.elapsed_ms,
                 at: ending.at,

@@ -238,7 +238,10 @@ fn streamed_output_is_sent_as_chunks_not_resent() {
             .is_none_or(|metadata| metadata.get("partialOutput").is_none())
     }));
     let (parts, _) = ingest(&frames);
-    assert_eq!(parts[0].output, Some(json!("one\ntwo\n")));
+    assert_eq!(
+        parts[0].output,
+        Some(toolnorm::Payload::from(json!("one\ntwo\n")))
+    );
 }
 
 #[test]
@@ -329,7 +332,7 @@ fn a_foreign_agent_stream_folds_into_parts() {
         ("Bash", ToolKind::Bash, "ls", ToolState::Complete)
     );
     assert_eq!(bash.input, json!({"command":"ls"}));
-    assert_eq!(bash.output, Some(json!("a\nb\n")));
+    assert_eq!(bash.output, Some(toolnorm::Payload::from(json!("a\nb\n"))));
     let metadata = bash.metadata.as_ref().unwrap();
     assert_eq!(metadata["provider"], "acp");
     assert_eq!(metadata["acpKind"], "execute");
@@ -347,7 +350,9 @@ fn a_foreign_agent_stream_folds_into_parts() {
     assert_eq!(error.message, "EACCES: permission denied");
     assert_eq!(
         error.details,
-        Some(json!({"error":"EACCES: permission denied"}))
+        Some(toolnorm::Payload::from(
+            json!({"error":"EACCES: permission denied"})
+        ))
     );
 }
 
@@ -434,7 +439,9 @@ fn foreign_errors_have_the_shared_codes() {
     );
     assert_eq!(
         parts[1].error.as_ref().unwrap().details,
-        Some(json!({"exitCode": 3, "output": "nope\n"}))
+        Some(toolnorm::Payload::from(
+            json!({"exitCode": 3, "output": "nope\n"})
+        ))
     );
     assert_eq!(parts[3].name, "Bash");
     assert_eq!(
@@ -443,7 +450,9 @@ fn foreign_errors_have_the_shared_codes() {
     );
     assert_eq!(
         parts[3].error.as_ref().unwrap().details,
-        Some(json!({"exitCode": 2, "output": "boom"}))
+        Some(toolnorm::Payload::from(
+            json!({"exitCode": 2, "output": "boom"})
+        ))
     );
     assert_eq!(
         parts[5].error.as_ref().unwrap().message,
@@ -524,7 +533,7 @@ fn error() -> impl Strategy<Value = ToolError> {
         .prop_map(|(message, code, details)| ToolError {
             message,
             code: code.map(ErrorCode::from),
-            details,
+            details: details.map(toolnorm::Payload::from),
         })
 }
 
@@ -538,13 +547,13 @@ fn event(id: String) -> impl Strategy<Value = ToolEvent> {
                 let id = id.clone();
                 move |(name, kind, title, input, metadata, at)| {
                     ToolEvent::ToolCallStarted(ToolCallStarted {
-                        id: id.clone(), name: name.into(), kind, title, input, metadata, at,
+                        id: id.clone(), name: name.into(), kind, title, input: input.into(), metadata, at,
                     })
                 }
             }),
         1 => input().prop_map({
             let id = id.clone();
-            move |input| ToolEvent::InputUpdated(InputUpdated { id: id.clone(), input, at: None })
+            move |input| ToolEvent::InputUpdated(InputUpdated { id: id.clone(), input: input.into(), at: None })
         }),
         1 => "[A-Za-z ]{0,10}".prop_map({
             let id = id.clone();
@@ -568,7 +577,7 @@ fn event(id: String) -> impl Strategy<Value = ToolEvent> {
             .prop_map({
                 let id = id.clone();
                 move |(output, input, title, elapsed_ms, at)| {
-                    ToolEvent::ToolCallCompleted(ToolCallCompleted { id: id.clone(), output, input, title, elapsed_ms, at })
+                    ToolEvent::ToolCallCompleted(ToolCallCompleted { id: id.clone(), output: output.map(toolnorm::Payload::from), input: input.map(toolnorm::Payload::from), title, elapsed_ms, at })
                 }
             }),
         1 => (error(), prop::option::of(0_u64..5000), timestamp()).prop_map(move |(error, elapsed_ms, at)| {

@@ -196,7 +196,11 @@ fn a_message_the_script_sends_is_output_not_its_end() {
     ]);
     let exec = only(&parts, "exec");
     assert_eq!(
-        (exec.title.as_str(), exec.state, exec.output.clone()),
+        (
+            exec.title.as_str(),
+            exec.state,
+            exec.output.as_deref().cloned()
+        ),
         ("make", ToolState::Complete, Some(json!("")))
     );
 }

@@ -72,7 +72,7 @@ fn equivalent(dir: &str) {
                 let details = saved.error.as_ref().unwrap().details.as_ref().unwrap();
                 assert_eq!(
                     Some(&details["output"]),
-                    live.output.as_ref(),
+                    live.output.as_deref(),
                     "{what}: the same output"
                 );
                 continue;
@@ -93,7 +93,7 @@ fn equivalent(dir: &str) {
                 _ => panic!("{what}: one reading failed and the other did not"),
             }
             // The stream's output, when it has one, is what the session shows too.
-            if let Some(Value::String(text)) = &live.output
+            if let Some(Value::String(text)) = live.output.as_deref()
                 && !text.is_empty()
             {
                 assert_eq!(live.output, saved.output, "{what}");
@@ -142,7 +142,9 @@ fn errors_carry_the_shared_codes() {
     let exit = &common::fixture("gemini-cli-session/shell-exit-3.jsonl")[0];
     assert_eq!(
         exit.error.as_ref().unwrap().details,
-        Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+        Some(toolnorm::Payload::from(
+            json!({"exitCode": 3, "output": "checking\ncheck failed"})
+        ))
     );
 }
 
@@ -186,7 +188,10 @@ fn a_message_written_again_after_its_call_ended_adds_nothing() {
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     assert_eq!(parts.len(), 1);
     assert_eq!(parts[0].state, ToolState::Complete);
-    assert_eq!(parts[0].output, Some(json!("text")));
+    assert_eq!(
+        parts[0].output,
+        Some(toolnorm::Payload::from(json!("text")))
+    );
 }
 
 #[test]

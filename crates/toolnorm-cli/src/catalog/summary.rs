@@ -58,7 +58,7 @@ impl Index {
                     name: row.string(2)?,
                     kind,
                     title: row.string(4)?,
-                    input: serde_json::Value::Null,
+                    input: serde_json::Value::Null.into(),
                     output: None,
                     error,
                     state,

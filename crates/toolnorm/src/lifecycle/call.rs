@@ -14,6 +14,7 @@ use super::state::{
 use crate::approval::Approval;
 use crate::meta;
 use crate::part::{JsonObject, Timestamp, Timing, ToolError, ToolKind, ToolState};
+use crate::payload::Payload;
 
 /// Everything a call holds whatever its state.
 #[derive(Clone, PartialEq)]
@@ -22,7 +23,7 @@ pub(super) struct Common {
     pub(super) name: String,
     pub(super) kind: ToolKind,
     pub(super) title: String,
-    pub(super) input: Value,
+    pub(super) input: Payload,
     pub(super) metadata: JsonObject,
     pub(super) timing: Timing,
     /// The approval, once one was requested (boxed: most calls have none).
@@ -83,7 +84,7 @@ impl ToolCall<Started> {
                 title: name.clone(),
                 name,
                 kind,
-                input: Value::Null,
+                input: Payload::NULL,
                 metadata: JsonObject::new(),
                 timing: Timing::default(),
                 approval: None,
@@ -104,8 +105,8 @@ impl ToolCall<Started> {
 
     /// Sets the input.
     #[must_use]
-    pub fn with_input(mut self, input: Value) -> Self {
-        self.common.input = input;
+    pub fn with_input(mut self, input: impl Into<Payload>) -> Self {
+        self.common.input = input.into();
         self
     }
 
@@ -153,7 +154,7 @@ impl<S: CallState> ToolCall<S> {
     }
 
     /// The current input.
-    pub fn input(&self) -> &Value {
+    pub fn input(&self) -> &Payload {
         &self.common.input
     }
 
@@ -202,11 +203,11 @@ impl<S: CallState> ToolCall<S> {
     }
 
     /// Replaces the input (e.g. as it streams in).
-    pub fn set_input(&mut self, input: Value)
+    pub fn set_input(&mut self, input: impl Into<Payload>)
     where
         S: Open,
     {
-        self.common.input = input;
+        self.common.input = input.into();
     }
 
     /// Replaces the title.
@@ -280,7 +281,7 @@ impl<S: CallState> ToolCall<S> {
             Some(output) => Some(output),
             None if streamed.total_bytes > 0 => {
                 streamed.write_truncation_flags(&mut common.metadata);
-                Some(Value::String(streamed.kept))
+                Some(Value::String(streamed.kept).into())
             }
             None => None,
         };
@@ -312,7 +313,7 @@ impl<S: CallState> ToolCall<S> {
                 meta::details::PARTIAL_OUTPUT.into(),
                 Value::String(streamed.kept),
             );
-            error.details = Some(Value::Object(details));
+            error.details = Some(Value::Object(details).into());
         }
         ToolCall {
             common,
@@ -322,7 +323,7 @@ impl<S: CallState> ToolCall<S> {
     }
 
     /// The output of a complete call (`None` when the tool returned nothing).
-    pub fn output(&self) -> Option<&Value>
+    pub fn output(&self) -> Option<&Payload>
     where
         S: Succeeded,
     {
@@ -373,7 +374,7 @@ impl<S: CallState> ToolCall<S> {
 impl Common {
     fn finish(
         &mut self,
-        input: Option<Value>,
+        input: Option<Payload>,
         title: Option<String>,
         at: Option<Timestamp>,
         elapsed_ms: Option<u64>,

@@ -1,8 +1,7 @@
 //! What a call carries into a terminal state: a [`Completion`] or a [`Failure`].
 
-use serde_json::Value;
-
 use crate::part::{Timestamp, ToolError};
+use crate::payload::Payload;
 
 /// What a call carries into `Complete`: the output and, when the provider sends them
 /// only at the end, the final input and title.
@@ -10,9 +9,9 @@ use crate::part::{Timestamp, ToolError};
 #[non_exhaustive]
 pub struct Completion {
     /// The output. When `None`, the streamed output (if any) becomes the output.
-    pub output: Option<Value>,
+    pub output: Option<Payload>,
     /// The final input, replacing what was streamed.
-    pub input: Option<Value>,
+    pub input: Option<Payload>,
     /// The final title.
     pub title: Option<String>,
     /// When the call finished.
@@ -23,17 +22,17 @@ pub struct Completion {
 
 impl Completion {
     /// A completion with this output.
-    pub fn with_output(output: Value) -> Self {
+    pub fn with_output(output: impl Into<Payload>) -> Self {
         Completion {
-            output: Some(output),
+            output: Some(output.into()),
             ..Completion::default()
         }
     }
 
     /// Sets the final input.
     #[must_use]
-    pub fn input(mut self, input: Value) -> Self {
-        self.input = Some(input);
+    pub fn input(mut self, input: impl Into<Payload>) -> Self {
+        self.input = Some(input.into());
         self
     }
 
@@ -66,7 +65,7 @@ pub struct Failure {
     /// The error.
     pub error: ToolError,
     /// The final input, replacing what was streamed.
-    pub input: Option<Value>,
+    pub input: Option<Payload>,
     /// The final title.
     pub title: Option<String>,
     /// When the call failed.
@@ -89,8 +88,8 @@ impl Failure {
 
     /// Sets the final input.
     #[must_use]
-    pub fn input(mut self, input: Value) -> Self {
-        self.input = Some(input);
+    pub fn input(mut self, input: impl Into<Payload>) -> Self {
+        self.input = Some(input.into());
         self
     }
 

@@ -1,8 +1,8 @@
 //! The projection of a call to the canonical part: owned ([`ToolCall::to_part`]) or
 //! borrowed ([`ToolCall::part_view`]).
 
+use crate::payload::Payload;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::call::ToolCall;
 use super::metadata_view::MetadataView;
@@ -55,9 +55,9 @@ pub struct PartView<'a> {
     name: &'a str,
     kind: ToolKind,
     title: &'a str,
-    input: &'a Value,
+    input: &'a Payload,
     #[serde(skip_serializing_if = "Option::is_none")]
-    output: Option<&'a Value>,
+    output: Option<&'a Payload>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a ToolError>,
     state: ToolState,
@@ -89,12 +89,12 @@ impl<'a> PartView<'a> {
     }
 
     /// The input.
-    pub fn input(&self) -> &'a Value {
+    pub fn input(&self) -> &'a Payload {
         self.input
     }
 
     /// The output of a complete call.
-    pub fn output(&self) -> Option<&'a Value> {
+    pub fn output(&self) -> Option<&'a Payload> {
         self.output
     }
 
@@ -155,7 +155,7 @@ impl Project for Running {
 }
 
 impl Project for Complete {
-    fn view<'a>(output: &'a Option<Value>, view: &mut PartView<'a>) {
+    fn view<'a>(output: &'a Option<Payload>, view: &mut PartView<'a>) {
         view.output = output.as_ref();
     }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use crate::payload::Payload;
 
 use super::call::ToolCall;
 use super::output::StreamedOutput;
@@ -50,7 +50,7 @@ impl CallState for Running {
     const STATE: ToolState = ToolState::Running;
 }
 impl CallState for Complete {
-    type Data = Option<Value>;
+    type Data = Option<Payload>;
     const STATE: ToolState = ToolState::Complete;
 }
 impl CallState for Failed {
@@ -107,7 +107,7 @@ impl Streaming for Running {}
     label = "only a Complete call has an output",
     note = "output exists only on Complete and error only on Failed; never both"
 )]
-pub trait Succeeded: CallState<Data = Option<Value>> {}
+pub trait Succeeded: CallState<Data = Option<Payload>> {}
 impl Succeeded for Complete {}
 
 /// The state that has an error: `Failed` only.

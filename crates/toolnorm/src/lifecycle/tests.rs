@@ -1,4 +1,5 @@
 use super::*;
+use crate::Payload;
 use crate::meta;
 use crate::part::{ToolError, ToolKind, ToolState};
 use serde_json::json;
@@ -25,7 +26,7 @@ fn started_running_complete() {
         .complete(Completion::with_output(json!("a\nb\n")).at(1_700_000_000_750_u64));
     let part = done.to_part();
     assert_eq!(part.state, ToolState::Complete);
-    assert_eq!(part.output, Some(json!("a\nb\n")));
+    assert_eq!(part.output, Some(Payload::from(json!("a\nb\n"))));
     assert_eq!(part.error, None);
     assert_eq!(part.timing.unwrap().elapsed_ms, Some(750));
 }
@@ -42,7 +43,7 @@ fn streamed_output_becomes_the_output_when_none_is_given() {
     let mut running = bash().run(None);
     running.append_output("hello");
     let done = running.complete(Completion::default());
-    assert_eq!(done.output(), Some(&json!("hello")));
+    assert_eq!(done.output(), Some(&Payload::from(json!("hello"))));
 }
 
 #[test]
@@ -66,7 +67,7 @@ fn failure_keeps_streamed_output_in_details() {
     let failed = running.fail(ToolError::new("exit 3").with_code("3").into());
     assert_eq!(
         failed.error().details,
-        Some(json!({"partialOutput": "partial"}))
+        Some(json!({"partialOutput": "partial"}).into())
     );
     let part = failed.to_part();
     assert_eq!(part.state, ToolState::Error);
@@ -89,7 +90,7 @@ fn partial_output_is_capped_on_a_char_boundary_and_flagged() {
     assert_eq!(metadata[meta::OUTPUT_TRUNCATED], true);
     assert_eq!(metadata[meta::OUTPUT_TOTAL_BYTES], 7);
     assert_eq!(metadata[meta::OUTPUT_CAP_BYTES], 5);
-    assert_eq!(part.output, Some(json!("abcd")));
+    assert_eq!(part.output, Some(Payload::from(json!("abcd"))));
 }
 
 #[test]
@@ -133,7 +134,7 @@ fn a_final_output_given_whole_is_not_flagged_truncated() {
     };
     let done = cut().complete(Completion::with_output(json!("abcdef")));
     let part = done.to_part();
-    assert_eq!(part.output, Some(json!("abcdef")));
+    assert_eq!(part.output, Some(Payload::from(json!("abcdef"))));
     let metadata = part.metadata.unwrap_or_default();
     assert!(
         !metadata.contains_key(meta::OUTPUT_TRUNCATED),
@@ -155,6 +156,6 @@ fn a_final_output_given_whole_is_not_flagged_truncated() {
     assert_eq!(part.metadata.unwrap()[meta::OUTPUT_TRUNCATED], true);
     assert_eq!(
         part.error.unwrap().details,
-        Some(json!({ "partialOutput": "ab" }))
+        Some(json!({ "partialOutput": "ab" }).into())
     );
 }

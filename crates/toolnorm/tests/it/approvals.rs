@@ -247,7 +247,7 @@ fn the_providers_error_after_a_denial_says_what_happened_and_the_code_who_refuse
         (error.message.as_str(), error.code.unwrap().as_str()),
         ("the command was declined", "user_rejected")
     );
-    assert_eq!(error.details, Some(json!({"status": "declined"})));
+    assert_eq!(error.details, Some(json!({"status": "declined"}).into()));
     // Only once: a different failure after it is rejected, as for any finished call.
     let late =
         json!({"type": "toolCallFailed", "id": "c1", "error": {"message": "something else"}});

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 use toolnorm::{
     Error, FINISHED_WINDOW, Fold, InputUpdated, NormalizedToolPart, Outcome, OutputAppended,
-    Rejection, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError,
-    ToolEvent, ToolKind, ToolState,
+    Payload, Rejection, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted,
+    ToolError, ToolEvent, ToolKind, ToolState,
 };
 
 fn started(id: &str) -> ToolEvent {
@@ -14,7 +14,7 @@ fn started(id: &str) -> ToolEvent {
         name: "Bash".into(),
         kind: ToolKind::Bash,
         title: "ls".into(),
-        input: json!({"command": "ls"}),
+        input: json!({"command": "ls"}).into(),
         metadata: None,
         at: Some("2026-03-01T10:00:00Z".into()),
     }
@@ -42,7 +42,7 @@ fn chunk(id: &str, offset: u64, text: &str) -> ToolEvent {
 fn completed(id: &str, output: Value) -> ToolEvent {
     ToolCallCompleted {
         id: id.into(),
-        output: Some(output),
+        output: Some(output.into()),
         input: None,
         title: None,
         elapsed_ms: None,
@@ -120,7 +120,7 @@ fn a_full_lifecycle_reports_each_snapshot() {
         .unwrap();
     assert_eq!(outcome, Outcome::Changed);
     assert_eq!(part.state, ToolState::Complete);
-    assert_eq!(part.output, Some(json!("x\n")));
+    assert_eq!(part.output, Some(Payload::from(json!("x\n"))));
     let timing = part.timing.unwrap();
     assert_eq!(timing.elapsed_ms, Some(1500));
     assert_eq!(
@@ -165,7 +165,7 @@ fn an_exact_duplicate_is_unchanged() {
         .when(completed("a", json!(1)))
         .unwrap();
     assert_eq!(outcome, Outcome::Unchanged);
-    assert_eq!(part.output, Some(json!(1)));
+    assert_eq!(part.output, Some(Payload::from(json!(1))));
     let (outcome, _) = given([started("a")]).when(started("a")).unwrap();
     assert_eq!(outcome, Outcome::Unchanged);
 }
@@ -188,7 +188,7 @@ fn a_completion_after_an_error_is_rejected() {
 fn input_after_completion_is_rejected() {
     let update = InputUpdated {
         id: "a".into(),
-        input: json!({"command": "rm"}),
+        input: json!({"command": "rm"}).into(),
         at: None,
     };
     let (state, reason, _) =
@@ -200,7 +200,7 @@ fn input_after_completion_is_rejected() {
 fn a_second_start_with_different_input_is_rejected() {
     let mut again = started("a");
     if let ToolEvent::ToolCallStarted(start) = &mut again {
-        start.input = json!({"command": "pwd"});
+        start.input = json!({"command": "pwd"}).into();
     }
     let (state, reason, _) = rejection(given([started("a")]).when(again));
     assert_eq!(
@@ -294,7 +294,7 @@ fn an_evicting_fold_hands_over_the_finished_call_and_then_holds_only_open_ones()
         ("a", ToolState::Complete),
         "the event that finishes a call still reports its part"
     );
-    assert_eq!(part.output, Some(json!("done")));
+    assert_eq!(part.output, Some(Payload::from(json!("done"))));
     let ids: Vec<String> = fold.parts().into_iter().map(|part| part.id).collect();
     assert_eq!(ids, ["b"], "only open calls are held");
     assert!(fold.get("a").is_none());

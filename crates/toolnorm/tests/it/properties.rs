@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use toolnorm::{
     Approval, ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, ApprovalStatus,
     DecidedBy, Decision, ErrorCode, EventLogDecoder, Fold, InputUpdated, JsonObject,
-    MetadataMerged, NormalizedToolPart, OutputAppended, Timestamp, Timing, TitleUpdated,
+    MetadataMerged, NormalizedToolPart, OutputAppended, Payload, Timestamp, Timing, TitleUpdated,
     ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent,
     ToolKind, ToolState, replay,
 };
@@ -25,11 +25,11 @@ struct ModelCall {
     name: String,
     kind: ToolKind,
     title: String,
-    input: Value,
+    input: Payload,
     metadata: JsonObject,
     state: ToolState,
     streamed: String,
-    output: Option<Value>,
+    output: Option<Payload>,
     error: Option<ToolError>,
     started_at: Option<Timestamp>,
     completed_at: Option<Timestamp>,
@@ -94,7 +94,7 @@ impl ModelCall {
     fn fail(&mut self, mut error: ToolError, at: Option<Timestamp>, elapsed: Option<u64>) {
         self.state = ToolState::Error;
         if error.details.is_none() && !self.streamed.is_empty() {
-            error.details = Some(json!({ "partialOutput": self.streamed }));
+            error.details = Some(json!({ "partialOutput": self.streamed }).into());
         }
         let (settled, by) = match error.code.as_ref().map(ErrorCode::as_str) {
             Some("permission_denied") => (Some(ApprovalStatus::Denied), None),
@@ -176,7 +176,7 @@ impl ModelCall {
 
     fn finish(
         &mut self,
-        input: Option<Value>,
+        input: Option<Payload>,
         title: Option<String>,
         at: Option<Timestamp>,
         elapsed: Option<u64>,
@@ -294,7 +294,8 @@ impl Model {
             ToolEvent::ToolCallCompleted(e) if call.open() => {
                 call.state = ToolState::Complete;
                 call.output = e.output.clone().or_else(|| {
-                    (!call.streamed.is_empty()).then(|| Value::String(call.streamed.clone()))
+                    ((!call.streamed.is_empty()).then(|| Value::String(call.streamed.clone())))
+                        .map(Payload::from)
                 });
                 call.finish(e.input.clone(), e.title.clone(), e.at.clone(), e.elapsed_ms);
                 call.settle(Some(ApprovalStatus::Approved));
@@ -510,7 +511,7 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
                 name,
                 kind,
                 title,
-                input,
+                input: input.into(),
                 metadata,
                 at,
             })
@@ -519,7 +520,7 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
     let update = prop_oneof![
         (small_value(), timestamp()).prop_map(move |(input, at)| ToolEvent::from(InputUpdated {
             id: id.into(),
-            input,
+            input: input.into(),
             at
         })),
         ("[a-c ]{0,5}", timestamp()).prop_map(move |(title, at)| ToolEvent::from(TitleUpdated {
@@ -566,8 +567,8 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
             .prop_map(move |(output, input, title, elapsed_ms, at)| {
                 ToolEvent::from(ToolCallCompleted {
                     id: id.into(),
-                    output,
-                    input,
+                    output: output.map(Payload::from),
+                    input: input.map(Payload::from),
                     title,
                     elapsed_ms,
                     at,
@@ -584,7 +585,7 @@ fn lifecycle(id: &'static str) -> BoxedStrategy<Vec<ToolEvent>> {
                 let error = ToolError {
                     message,
                     code,
-                    details,
+                    details: details.map(Payload::from),
                 };
                 ToolEvent::from(ToolCallFailed {
                     id: id.into(),

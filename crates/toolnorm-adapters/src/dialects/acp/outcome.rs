@@ -100,7 +100,7 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     }
     // A text `rawOutput` is the message (and `details.output` when longer) already.
     if let Some(raw) = raw.filter(|raw| !raw.is_null() && !raw.is_string()) {
-        error.details = Some(raw.clone());
+        error.details = Some(raw.clone().into());
     }
     error
 }

@@ -214,7 +214,7 @@ fn item_error(item: &Value) -> ToolError {
         let mut stopped = ToolError::new(error);
         stopped.code = Some(ErrorCode::Other("interrupted".to_owned()));
         if !result.is_empty() {
-            stopped.details = Some(serde_json::json!({ "output": result }));
+            stopped.details = Some(serde_json::json!({ "output": result }).into());
         }
         return stopped;
     }

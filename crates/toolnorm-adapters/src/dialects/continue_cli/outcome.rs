@@ -139,7 +139,9 @@ mod tests {
         assert_eq!(exit.message, "Exit code 3");
         assert_eq!(
             exit.details,
-            Some(json!({"exitCode": 3, "output": "check failed"}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 3, "output": "check failed"})
+            ))
         );
         let missing = errored("bash", Some("Tool bash not found"));
         assert_eq!(missing.code, Some(ErrorCode::InvalidToolUse));

@@ -155,6 +155,7 @@ fn every_odd_row_is_told_with_its_line() {
             .find(|part| part.id == id)
             .map(|part| part.input.clone())
             .unwrap()
+            .into()
     };
     assert_eq!(input_of("c2"), "ls -la");
     assert_eq!(input_of("c4")["file_path"], "a");

@@ -272,7 +272,10 @@ mod tests {
         assert_eq!(parts[0].name, "someFuture");
         assert_eq!(parts[0].kind, ToolKind::Unknown);
         assert_eq!(parts[0].state, ToolState::Complete);
-        assert_eq!(parts[0].output, Some(serde_json::json!({"y": 2})));
+        assert_eq!(
+            parts[0].output,
+            Some(toolnorm::Payload::from(serde_json::json!({"y": 2})))
+        );
     }
 
     #[test]

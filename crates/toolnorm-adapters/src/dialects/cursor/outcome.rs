@@ -40,7 +40,7 @@ pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts:
         let reason = message(rejected, &["reason", "message"]);
         let mut error = ToolError::new(reason.unwrap_or("The call was rejected"))
             .with_code(ErrorCode::PermissionDenied);
-        error.details = Some(rejected.clone());
+        error.details = Some(rejected.clone().into());
         facts.fail(line, id, error, ending());
     } else if let Some(failure) = object.get("failure").or_else(|| object.get("error")) {
         let error = match shell.then(|| exit_code(failure)).flatten() {
@@ -54,7 +54,7 @@ pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts:
                     ),
                 };
                 if error.details.is_none() && failure.is_object() {
-                    error.details = Some(failure.clone());
+                    error.details = Some(failure.clone().into());
                 }
                 error
             }

@@ -87,7 +87,9 @@ mod tests {
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
             error.details,
-            Some(json!({"exitCode": 3, "output": "oops"}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 3, "output": "oops"})
+            ))
         );
     }
 

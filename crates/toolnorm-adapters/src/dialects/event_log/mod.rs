@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use toolnorm::{
-    InputUpdated, MetadataMerged, OutputAppended, TitleUpdated, ToolCallCompleted, ToolCallFailed,
-    ToolCallRunning, ToolCallStarted, ToolEvent,
+    ApprovalRequested, ApprovalResolved, InputUpdated, MetadataMerged, OutputAppended,
+    TitleUpdated, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolEvent,
 };
 
 use crate::Dialect;
@@ -107,6 +107,8 @@ fn direct(bytes: &[u8]) -> Option<ToolEvent> {
         "outputAppended" => read::<OutputAppended>(text),
         "toolCallCompleted" => read::<ToolCallCompleted>(text),
         "toolCallFailed" => read::<ToolCallFailed>(text),
+        "approvalRequested" => read::<ApprovalRequested>(text),
+        "approvalResolved" => read::<ApprovalResolved>(text),
         _ => None,
     }
 }
@@ -127,6 +129,8 @@ mod tests {
             r#"{"type":"toolCallCompleted","id":"a","output":null}"#,
             r#"{"type":"toolCallCompleted","id":"a","output":{"o":1},"input":{},"title":"z"}"#,
             r#"{"type":"toolCallFailed","id":"a","error":{"message":"m","code":"c","details":[1]}}"#,
+            r#"{"type":"approvalRequested","id":"a","reason":"Delete?","options":[{"id":"y","label":"Yes","decision":"approved","scope":"once"}],"at":7}"#,
+            r#"{"type":"approvalResolved","id":"a","decision":"denied","decidedBy":"user","feedback":"no"}"#,
         ];
         for line in lines {
             let tagged: ToolEvent = serde_json::from_str(line).unwrap();

@@ -10,7 +10,7 @@
 //! (`CHAT_MODE_TOOL_SKIPPED_RESPONSE`).
 
 use serde_json::Value;
-use toolnorm::{ErrorCode, ToolError};
+use toolnorm::{ErrorCode, Payload, ToolError};
 
 use crate::track::{MCP_TOOL_FAILED, text_error};
 
@@ -101,12 +101,12 @@ fn rpc_error(text: &str) -> ToolError {
         error = error.with_code(ErrorCode::InvalidToolUse);
     }
     if let Some(code) = code {
-        let mut details = match error.details.take() {
+        let mut details = match error.details.take().map(Payload::into_value) {
             Some(Value::Object(details)) => details,
             _ => serde_json::Map::new(),
         };
         details.insert("errorCode".into(), code.into());
-        error.details = Some(Value::Object(details));
+        error.details = Some(Value::Object(details).into());
     }
     error
 }
@@ -212,7 +212,10 @@ mod tests {
             error.message,
             "The path '/x' does not exist or is not accessible."
         );
-        assert_eq!(error.details, Some(json!({"errorCode": -32603})));
+        assert_eq!(
+            error.details,
+            Some(Payload::from(json!({"errorCode": -32603})))
+        );
         let error = failed(outcome(
             Some("error"),
             None,

@@ -127,7 +127,7 @@ fn every_odd_stream_line_is_told_with_its_line() {
     let ids: Vec<&str> = parts.iter().map(|part| part.id.as_str()).collect();
     assert_eq!(ids, ["c1", "c9", "c2", "c3"]);
     assert_eq!(
-        (parts[0].name.as_str(), parts[0].output.clone()),
+        (parts[0].name.as_str(), parts[0].output.as_deref().cloned()),
         ("tool", Some(json!("ok")))
     );
     assert_eq!(
@@ -190,7 +190,7 @@ fn the_json_document_is_read_as_goose_prints_it_indented() {
     let parts = reading.clean_parts();
     assert_eq!(parts.len(), 1);
     assert_eq!(
-        (parts[0].title.as_str(), parts[0].output.clone()),
+        (parts[0].title.as_str(), parts[0].output.as_deref().cloned()),
         ("ls", Some(json!("a.txt")))
     );
     // A document of another shape is not Goose's.

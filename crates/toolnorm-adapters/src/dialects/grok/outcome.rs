@@ -144,7 +144,7 @@ fn command_failed(node: &str) -> ToolError {
     let mut error = ToolError::new(first.trim_end());
     let stderr = stderr.trim_end();
     if !stderr.is_empty() {
-        error.details = Some(serde_json::json!({ "output": stderr }));
+        error.details = Some(serde_json::json!({ "output": stderr }).into());
     }
     error
 }
@@ -166,7 +166,10 @@ mod tests {
         .unwrap();
         assert_eq!(error.message, "Command failed: exit 3");
         assert_eq!(error.code, None);
-        assert_eq!(error.details, Some(json!({"output": "check failed"})));
+        assert_eq!(
+            error.details,
+            Some(toolnorm::Payload::from(json!({"output": "check failed"})))
+        );
         let no_stderr = failure("bash", "Command failed: Command failed: false\n").unwrap();
         assert_eq!(no_stderr.message, "Command failed: false");
         assert_eq!(no_stderr.details, None);

@@ -110,7 +110,10 @@ fn every_odd_headless_line_is_told_with_its_line() {
     let error = parts[0].error.as_ref().unwrap();
     assert_eq!(error.code, Some(toolnorm::ErrorCode::InvalidToolUse));
     assert_eq!(parts[1].id, "c9");
-    assert_eq!(parts[1].output, Some(serde_json::json!("orphan")));
+    assert_eq!(
+        parts[1].output,
+        Some(toolnorm::Payload::from(serde_json::json!("orphan")))
+    );
 }
 
 #[test]
@@ -142,6 +145,8 @@ fn every_odd_history_record_is_told_with_its_line() {
     assert_eq!(parts[0].state, toolnorm::ToolState::Running);
     assert_eq!(
         parts[1].output,
-        Some(serde_json::json!({"text": "seen", "images": [{"type": "image", "url": "x"}]}))
+        Some(toolnorm::Payload::from(
+            serde_json::json!({"text": "seen", "images": [{"type": "image", "url": "x"}]})
+        ))
     );
 }

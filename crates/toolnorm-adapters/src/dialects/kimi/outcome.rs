@@ -178,7 +178,7 @@ pub(super) fn failure(message: &str, output: Option<Value>, shell: bool) -> Tool
     }
     let mut error = text_error(message);
     if !text.is_empty() {
-        error.details = Some(serde_json::json!({ "output": text }));
+        error.details = Some(serde_json::json!({ "output": text }).into());
     }
     if message.starts_with(REJECTED) || message.starts_with(HOOK_BLOCKED) {
         error.code = Some(ErrorCode::PermissionDenied);
@@ -294,7 +294,9 @@ mod tests {
         assert_eq!(exit.code, Some(ErrorCode::ExitCode));
         assert_eq!(
             exit.details,
-            Some(json!({"exitCode": 3, "output": "checking"}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 3, "output": "checking"})
+            ))
         );
         let rejected = failure(
             "The tool call is rejected by the user. Stop what you are doing.",

@@ -200,7 +200,10 @@ fn stored_events_one_a_line_end_their_calls() {
     // No exit code yet (`-1`): the command still ran when OpenHands stopped waiting.
     assert_eq!(parts[5].state, ToolState::Complete);
     assert_eq!(parts[6].name, "finish");
-    assert_eq!(parts[6].output, Some(serde_json::json!("Done.")));
+    assert_eq!(
+        parts[6].output,
+        Some(toolnorm::Payload::from(serde_json::json!("Done.")))
+    );
 }
 
 #[test]

@@ -113,7 +113,7 @@ pub(super) fn failure(text: &str, shell: bool) -> ToolError {
             let mut error = ToolError::new(ABORTED);
             error.code = Some(ErrorCode::Other("interrupted".to_owned()));
             if !output.is_empty() {
-                error.details = Some(serde_json::json!({ "output": output }));
+                error.details = Some(serde_json::json!({ "output": output }).into());
             }
             return error;
         }
@@ -157,14 +157,21 @@ mod tests {
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
             error.details,
-            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 3, "output": "checking\ncheck failed"})
+            ))
         );
         let aborted = failure("started\n\nCommand aborted", true);
         assert_eq!(aborted.code, Some(ErrorCode::Other("interrupted".into())));
-        assert_eq!(aborted.details, Some(json!({"output": "started"})));
+        assert_eq!(
+            aborted.details,
+            Some(toolnorm::Payload::from(json!({"output": "started"})))
+        );
         assert_eq!(
             failure("Command exited with code 2", true).details,
-            Some(json!({"exitCode": 2, "output": ""}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 2, "output": ""})
+            ))
         );
     }
 

@@ -155,7 +155,7 @@ fn ended(
             "the tool failed"
         });
         if !printed.is_empty() {
-            error.details = Some(serde_json::json!({ "output": printed }));
+            error.details = Some(serde_json::json!({ "output": printed }).into());
         }
         return facts.fail(line, id, error, Ending::at(at));
     }

@@ -70,7 +70,7 @@ pub(super) fn failure(error: &ProtocolError) -> ToolError {
         .unwrap_or("the tool failed");
     let mut tool_error = ToolError::new(message);
     if let Some(details) = error.details.clone().filter(|details| !details.is_null()) {
-        tool_error.details = Some(details);
+        tool_error.details = Some(details.into());
     }
     // A call its turn's interruption cancelled (`effect_recovery_failed`).
     tool_error.code = if message == ACTION_CANCELLED {
@@ -134,7 +134,7 @@ fn program_failure(text: &str) -> Option<ToolError> {
     let thrown: Value = serde_json::from_str(thrown).ok()?;
     let message = thrown.get("message")?.as_str()?;
     let mut error = ToolError::new(message);
-    error.details = Some(thrown.clone());
+    error.details = Some(thrown.clone().into());
     Some(error)
 }
 
@@ -169,7 +169,9 @@ mod tests {
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
             error.details,
-            Some(json!({"exitCode": 3, "output": "checking\ncheck failed"}))
+            Some(toolnorm::Payload::from(
+                json!({"exitCode": 3, "output": "checking\ncheck failed"})
+            ))
         );
         let ok = json!({"command": "true", "stdout": "", "stderr": "", "returncode": 0});
         assert!(matches!(

@@ -177,5 +177,8 @@ fn odd_journal_records_are_told_with_their_line() {
         "File not found: /w/x"
     );
     assert_eq!(parts[2].id, "c9");
-    assert_eq!(parts[2].output, Some(serde_json::json!("orphan")));
+    assert_eq!(
+        parts[2].output,
+        Some(toolnorm::Payload::from(serde_json::json!("orphan")))
+    );
 }

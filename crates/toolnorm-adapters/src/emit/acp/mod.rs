@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use foldhash::{HashMap, HashSet};
 use serde_json::Value;
 use toolnorm::{
-    MetadataView, NormalizedToolPart, PartView, Timing, ToolError, ToolKind, ToolState,
+    MetadataView, NormalizedToolPart, PartView, Payload, Timing, ToolError, ToolKind, ToolState,
 };
 
 use super::json::{Object, json};
@@ -57,8 +57,8 @@ pub(crate) struct Fields<'a> {
     pub(crate) name: &'a str,
     pub(crate) kind: ToolKind,
     pub(crate) title: &'a str,
-    pub(crate) input: &'a Value,
-    pub(crate) output: Option<&'a Value>,
+    pub(crate) input: &'a Payload,
+    pub(crate) output: Option<&'a Payload>,
     pub(crate) error: Option<&'a ToolError>,
     pub(crate) state: ToolState,
     pub(crate) timing: Option<&'a Timing>,
@@ -110,7 +110,7 @@ impl<'a> From<&'a PartView<'a>> for Fields<'a> {
 /// let first = emitter.part(&call.to_part()).unwrap();
 /// assert_eq!(first["params"]["update"]["sessionUpdate"], "tool_call");
 /// assert_eq!(first["params"]["update"]["kind"], "execute");
-/// let done = call.complete(Completion::with_output("a.txt".into()));
+/// let done = call.complete(Completion::with_output("a.txt"));
 /// let last = emitter.part(&done.to_part()).unwrap();
 /// assert_eq!(last["params"]["update"]["sessionUpdate"], "tool_call_update");
 /// assert_eq!(last["params"]["update"]["status"], "completed");

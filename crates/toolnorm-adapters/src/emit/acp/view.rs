@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use serde_json::Value;
-use toolnorm::{ToolKind, ToolState};
+use toolnorm::{Payload, ToolKind, ToolState};
 
 use super::Fields;
 use crate::acp::{Truncated, Truncation, acp_kind, acp_status};
@@ -126,7 +126,9 @@ impl View {
         let [.., raw_output, content, _] = &mut self.fields;
         content.push(b'[');
         let blocks = diffs(content, &part);
-        if let (ToolState::Complete, Some(Value::String(text))) = (part.state, part.output) {
+        if let (ToolState::Complete, Some(text)) =
+            (part.state, part.output.and_then(Payload::as_str))
+        {
             // The text block of a text output is `rawOutput` again, cut at the same cap.
             text_block(content, raw_output, blocks > 0);
             truncated.content = (text.len() > cap).then(|| truncation(text.len(), cap));
@@ -301,8 +303,12 @@ pub(super) fn capped_text(text: &str, cap: usize) -> (&str, Option<usize>) {
 
 /// Writes a value within the cap: itself, or (cut) its text or its JSON text as a
 /// string. Returns its length when cut.
-fn capped_value(out: &mut Vec<u8>, value: &Value, cap: usize) -> serde_json::Result<Option<usize>> {
-    if let Value::String(text) = value {
+fn capped_value(
+    out: &mut Vec<u8>,
+    value: &Payload,
+    cap: usize,
+) -> serde_json::Result<Option<usize>> {
+    if let Some(text) = value.as_str() {
         let (cut, total) = capped_text(text, cap);
         json(out, cut);
         return Ok(total);
@@ -331,12 +337,15 @@ fn result_text(
     let owned;
     let text: &str = match part.state {
         ToolState::Complete => match part.output {
-            None | Some(Value::Null) => return Ok(None),
-            Some(Value::String(text)) => text,
-            Some(other) => {
-                owned = serde_json::to_string(other)?;
-                &owned
-            }
+            None => return Ok(None),
+            Some(output) if output.is_null() => return Ok(None),
+            Some(output) => match output.as_str() {
+                Some(text) => text,
+                None => {
+                    owned = output.to_json();
+                    &owned
+                }
+            },
         },
         ToolState::Error => {
             let Some(error) = part.error else {

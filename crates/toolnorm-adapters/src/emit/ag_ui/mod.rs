@@ -73,7 +73,7 @@ struct Subagent {
 /// let events = emitter.part(&call.to_part());
 /// assert_eq!(events[0]["type"], "RUN_STARTED");
 /// assert_eq!(events[1]["type"], "TOOL_CALL_START");
-/// let done = call.complete(Completion::with_output("a.txt".into()));
+/// let done = call.complete(Completion::with_output("a.txt"));
 /// let events = emitter.part(&done.to_part());
 /// assert_eq!(events.last().unwrap()["type"], "TOOL_CALL_RESULT");
 /// assert_eq!(emitter.finish().last().unwrap()["type"], "RUN_FINISHED");

@@ -116,7 +116,7 @@ struct Seen {
 /// let mut emitter = OtelEmitter::new(OtelOptions::default());
 /// let call = ToolCall::start("t1", "Bash", ToolKind::Bash).with_title("ls");
 /// assert!(emitter.part(&call.to_part()).is_none());
-/// let done = call.complete(Completion::with_output("a.txt".into()));
+/// let done = call.complete(Completion::with_output("a.txt"));
 /// let request = emitter.part(&done.to_part()).unwrap();
 /// let span = &request.resource_spans[0].scope_spans[0].spans[0];
 /// assert_eq!(span.name, "execute_tool Bash");
@@ -538,18 +538,10 @@ mod tests {
         metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), json!("task"));
         let child = child.with_metadata(metadata);
         let child_done = emitter
-            .part(
-                &child
-                    .complete(Completion::with_output("1".into()))
-                    .to_part(),
-            )
+            .part(&child.complete(Completion::with_output("1")).to_part())
             .unwrap();
         let task_done = emitter
-            .part(
-                &task
-                    .complete(Completion::with_output("done".into()))
-                    .to_part(),
-            )
+            .part(&task.complete(Completion::with_output("done")).to_part())
             .unwrap();
         let child_span = &spans(vec![child_done])[0];
         let task_span = &spans(vec![task_done])[0];
@@ -571,18 +563,10 @@ mod tests {
         let child =
             ToolCall::start("child", "mcp_toolbox.echo", ToolKind::Mcp).with_metadata(metadata);
         let child_done = emitter
-            .part(
-                &child
-                    .complete(Completion::with_output("ping".into()))
-                    .to_part(),
-            )
+            .part(&child.complete(Completion::with_output("ping")).to_part())
             .unwrap();
         let program_done = emitter
-            .part(
-                &program
-                    .complete(Completion::with_output("ping".into()))
-                    .to_part(),
-            )
+            .part(&program.complete(Completion::with_output("ping")).to_part())
             .unwrap();
         let child_span = &spans(vec![child_done])[0];
         let program_span = &spans(vec![program_done])[0];
@@ -595,7 +579,7 @@ mod tests {
         let trace = |options: OtelOptions| {
             let mut emitter = OtelEmitter::new(options);
             let call = ToolCall::start("c1", "Bash", ToolKind::Bash);
-            let done = call.complete(Completion::with_output("".into()));
+            let done = call.complete(Completion::with_output(""));
             spans(vec![emitter.part(&done.to_part()).unwrap()])[0]
                 .trace_id
                 .clone()

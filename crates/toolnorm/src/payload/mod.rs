@@ -1,0 +1,451 @@
+//! [`Payload`]: a JSON value a provider gave, carried as the text it came as.
+
+mod canonical;
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// A JSON value a provider gave: a call's input or output, an error's details.
+///
+/// Read from JSON, a payload keeps the text it came as, when that text is exactly what
+/// `serde_json` would write for its value (compact, the usual escapes, integers, no
+/// repeated key), and writes that text back without building a tree; it is parsed into a
+/// [`Value`] the first time something reads into it (through `Deref`, [`Payload::value`]),
+/// once, however often it is cloned after. Any other text is parsed as it is read, so a
+/// payload always writes the same bytes as its value would.
+///
+/// A payload built from a [`Value`] (`Payload::from(value)`, `.into()`) holds the value.
+/// Equality is that of the values.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnorm::Payload;
+///
+/// let payload: Payload = serde_json::from_str(r#"{"command":"ls"}"#).unwrap();
+/// assert!(payload.raw_text().is_some());
+/// assert_eq!(payload["command"], "ls");
+/// assert_eq!(payload, Payload::from(json!({"command": "ls"})));
+/// assert_eq!(serde_json::to_string(&payload).unwrap(), r#"{"command":"ls"}"#);
+/// ```
+#[derive(Clone)]
+pub struct Payload(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Value(Value),
+    Raw(Arc<Raw>),
+}
+
+/// A canonical text and its value once something read it.
+struct Raw {
+    text: Box<RawValue>,
+    value: OnceLock<Value>,
+}
+
+impl Payload {
+    /// JSON `null`.
+    pub const NULL: Payload = Payload(Repr::Value(Value::Null));
+
+    /// A payload of `text`, a JSON text already known to be valid: kept as it is when
+    /// canonical, parsed otherwise (which fails only when it nests past the parser's
+    /// recursion limit).
+    pub fn from_raw(text: Box<RawValue>) -> Result<Payload, serde_json::Error> {
+        if canonical::is_canonical(text.get()) {
+            Ok(Payload(Repr::Raw(Arc::new(Raw {
+                text,
+                value: OnceLock::new(),
+            }))))
+        } else {
+            serde_json::from_str(text.get()).map(|value| Payload(Repr::Value(value)))
+        }
+    }
+
+    /// A payload of a JSON text, checked (an error when it is not JSON).
+    pub fn from_json(text: &str) -> Result<Payload, serde_json::Error> {
+        RawValue::from_string(text.to_owned()).and_then(Payload::from_raw)
+    }
+
+    /// The value, parsed from the kept text the first time it is asked for.
+    pub fn value(&self) -> &Value {
+        match &self.0 {
+            Repr::Value(value) => value,
+            Repr::Raw(raw) => raw.value.get_or_init(|| parse_canonical(&raw.text)),
+        }
+    }
+
+    /// The text the payload was read from, when it is kept (canonical, and not changed
+    /// since): exactly what the payload serializes to.
+    pub fn raw_text(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Raw(raw) => Some(raw.text.get()),
+            Repr::Value(_) => None,
+        }
+    }
+
+    /// The value to change in place; the kept text, if any, is dropped.
+    pub fn to_mut(&mut self) -> &mut Value {
+        if let Repr::Raw(raw) = &self.0 {
+            let value = raw
+                .value
+                .get()
+                .cloned()
+                .unwrap_or_else(|| parse_canonical(&raw.text));
+            self.0 = Repr::Value(value);
+        }
+        match &mut self.0 {
+            Repr::Value(value) => value,
+            Repr::Raw(_) => unreachable!("the text was replaced by its value just above"),
+        }
+    }
+
+    /// The value, owned.
+    pub fn into_value(self) -> Value {
+        match self.0 {
+            Repr::Value(value) => value,
+            Repr::Raw(raw) => match Arc::try_unwrap(raw) {
+                Ok(raw) => raw
+                    .value
+                    .into_inner()
+                    .unwrap_or_else(|| parse_canonical(&raw.text)),
+                Err(raw) => raw
+                    .value
+                    .get()
+                    .cloned()
+                    .unwrap_or_else(|| parse_canonical(&raw.text)),
+            },
+        }
+    }
+
+    /// Whether the payload is `null` (read without parsing a kept text).
+    pub fn is_null(&self) -> bool {
+        match &self.0 {
+            Repr::Raw(raw) => raw.text.get() == "null",
+            Repr::Value(value) => value.is_null(),
+        }
+    }
+
+    /// The string, when the payload is a JSON string (a kept text is parsed only then).
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Raw(raw) if !raw.text.get().starts_with('"') => None,
+            _ => self.value().as_str(),
+        }
+    }
+
+    /// Whether the payload is a JSON object (read without parsing a kept text).
+    pub fn is_object(&self) -> bool {
+        match &self.0 {
+            Repr::Raw(raw) => raw.text.get().starts_with('{'),
+            Repr::Value(value) => value.is_object(),
+        }
+    }
+
+    /// The JSON text of the payload: the kept text, or the value written.
+    pub fn to_json(&self) -> String {
+        match &self.0 {
+            Repr::Raw(raw) => raw.text.get().to_owned(),
+            Repr::Value(value) => value.to_string(),
+        }
+    }
+}
+
+/// Parses a text [`canonical::is_canonical`] accepted: valid JSON (it was read as such)
+/// nested at most [`canonical::MAX_DEPTH`] deep, under the parser's limit, so it cannot
+/// fail; were it to, the value reads as `null` and the text is still what is written.
+fn parse_canonical(text: &RawValue) -> Value {
+    serde_json::from_str(text.get()).unwrap_or(Value::Null)
+}
+
+impl Default for Payload {
+    fn default() -> Self {
+        Payload::NULL
+    }
+}
+
+impl Deref for Payload {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        self.value()
+    }
+}
+
+impl From<Value> for Payload {
+    fn from(value: Value) -> Self {
+        Payload(Repr::Value(value))
+    }
+}
+
+/// A JSON string.
+impl From<&str> for Payload {
+    fn from(text: &str) -> Self {
+        Payload(Repr::Value(Value::from(text)))
+    }
+}
+
+/// A JSON string.
+impl From<String> for Payload {
+    fn from(text: String) -> Self {
+        Payload(Repr::Value(Value::String(text)))
+    }
+}
+
+impl From<Payload> for Value {
+    fn from(payload: Payload) -> Self {
+        payload.into_value()
+    }
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Payload) -> bool {
+        match (self.raw_text(), other.raw_text()) {
+            (Some(left), Some(right)) if left == right => true,
+            _ => self.value() == other.value(),
+        }
+    }
+}
+
+impl PartialEq<Value> for Payload {
+    fn eq(&self, other: &Value) -> bool {
+        self.value() == other
+    }
+}
+
+impl PartialEq<Payload> for Value {
+    fn eq(&self, other: &Payload) -> bool {
+        self == other.value()
+    }
+}
+
+impl fmt::Debug for Payload {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Value(value) => fmt::Debug::fmt(value, formatter),
+            Repr::Raw(raw) => write!(formatter, "Payload({})", raw.text.get()),
+        }
+    }
+}
+
+impl fmt::Display for Payload {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Value(value) => fmt::Display::fmt(value, formatter),
+            Repr::Raw(raw) => formatter.write_str(raw.text.get()),
+        }
+    }
+}
+
+/// A kept text is written as it is to `serde_json`'s compact writer and `Value`
+/// serializer; to any other serializer (pretty JSON, a snapshot tool, another format), as
+/// its value.
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Repr::Raw(raw) if takes_raw_text::<S>() => raw.text.serialize(serializer),
+            _ => self.value().serialize(serializer),
+        }
+    }
+}
+
+/// Whether `S` is `serde_json`'s compact writer or its `Value` serializer, which take a
+/// `RawValue` as its text (any other serializer would write it as a struct; a pretty
+/// writer would write it compact). Told by the type's name: a name this does not know
+/// only costs the parse.
+fn takes_raw_text<S>() -> bool {
+    let name = std::any::type_name::<S>();
+    if name == "serde_json::value::ser::Serializer" {
+        return true;
+    }
+    // `&mut serde_json::ser::Serializer<W>` (the default, compact formatter, which the
+    // name leaves out) or `<W, serde_json::ser::CompactFormatter>`.
+    let Some(params) = name
+        .strip_prefix("&mut serde_json::ser::Serializer<")
+        .and_then(|rest| rest.strip_suffix('>'))
+    else {
+        return false;
+    };
+    let mut depth = 0_usize;
+    let last_comma = params.char_indices().rev().find_map(|(at, char)| {
+        match char {
+            '>' => depth += 1,
+            '<' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => return Some(at),
+            _ => {}
+        }
+        None
+    });
+    last_comma.is_none_or(|at| params.get(at..) == Some(", serde_json::ser::CompactFormatter"))
+}
+
+/// Reads the value's text as it is from `serde_json`'s readers and from a `Value`; from
+/// any other deserializer (serde's buffer for a tagged enum, say), reads the value.
+impl<'de> Deserialize<'de> for Payload {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_newtype_struct(RAW_VALUE_TOKEN, PayloadVisitor)
+    }
+}
+
+/// The name under which `serde_json` hands a value's text to `RawValue` (what its own
+/// `Deserialize` asks for; a test fails if a release changes it).
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+struct PayloadVisitor;
+
+impl<'de> Visitor<'de> for PayloadVisitor {
+    type Value = Payload;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    /// `serde_json` offers the text as a one-entry map, which `RawValue` reads.
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Payload, A::Error> {
+        let text = Box::<RawValue>::deserialize(MapAccessDeserializer::new(map))?;
+        Payload::from_raw(text).map_err(de::Error::custom)
+    }
+
+    /// Any other deserializer gives the value itself.
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Payload, D::Error> {
+        Value::deserialize(deserializer).map(Payload::from)
+    }
+}
+
+/// Any JSON value, as [`Value`]'s schema says.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Payload {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        Value::schema_name()
+    }
+
+    fn inline_schema() -> bool {
+        Value::inline_schema()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Value::json_schema(generator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(text: &str) -> Payload {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_canonical_text_is_kept_and_written_back() {
+        let payload = read(r#"{"b":1,"a":[true,null,"x"]}"#);
+        assert_eq!(payload.raw_text(), Some(r#"{"b":1,"a":[true,null,"x"]}"#));
+        assert_eq!(
+            serde_json::to_string(&payload).unwrap(),
+            r#"{"b":1,"a":[true,null,"x"]}"#
+        );
+        assert_eq!(payload["a"][2], "x");
+    }
+
+    #[test]
+    fn any_other_text_is_parsed_and_written_as_its_value() {
+        for (text, written) in [
+            (r#"{ "a" : 1.50 }"#, r#"{"a":1.5}"#),
+            (r#""\u0041\/""#, r#""A/""#),
+            (r#"{"a":1,"a":2}"#, r#"{"a":2}"#),
+        ] {
+            let payload = read(text);
+            assert_eq!(payload.raw_text(), None, "{text}");
+            assert_eq!(serde_json::to_string(&payload).unwrap(), written);
+        }
+    }
+
+    #[test]
+    fn a_kept_text_answers_its_type_unparsed() {
+        for text in [r#"{"a":"b"}"#, r#""s""#, "null", "[1]", "3", "true"] {
+            let kept = read(text);
+            let value = Payload::from(kept.value().clone());
+            assert_eq!(kept.is_null(), value.is_null(), "{text}");
+            assert_eq!(kept.is_object(), value.is_object(), "{text}");
+            assert_eq!(kept.as_str(), value.as_str(), "{text}");
+        }
+    }
+
+    #[test]
+    fn changing_a_payload_drops_its_text() {
+        let mut payload = read(r#"{"a":1}"#);
+        payload.to_mut()["b"] = json!(2);
+        assert_eq!(payload.raw_text(), None);
+        assert_eq!(serde_json::to_string(&payload).unwrap(), r#"{"a":1,"b":2}"#);
+    }
+
+    #[test]
+    fn equality_is_the_values() {
+        assert_eq!(read(r#"{"a":1,"b":2}"#), read(r#"{"b":2,"a":1}"#));
+        assert_eq!(read(r#"{"a":1}"#), Payload::from(json!({"a": 1})));
+        assert_ne!(read("1"), read("2"));
+        assert_eq!(read("[1]").clone().into_value(), json!([1]));
+    }
+
+    #[test]
+    fn serde_jsons_compact_serializers_take_the_text() {
+        assert!(takes_raw_text::<&mut serde_json::Serializer<Vec<u8>>>());
+        assert!(takes_raw_text::<&mut serde_json::Serializer<&mut Vec<u8>>>());
+        assert!(takes_raw_text::<serde_json::value::Serializer>());
+        assert!(!takes_raw_text::<
+            &mut serde_json::Serializer<Vec<u8>, serde_json::ser::PrettyFormatter<'_>>,
+        >());
+        assert!(takes_raw_text::<
+            &mut serde_json::Serializer<Vec<u8>, serde_json::ser::CompactFormatter>,
+        >());
+        assert!(takes_raw_text::<
+            &mut serde_json::Serializer<std::collections::HashMap<u8, u8>>,
+        >());
+        assert!(!takes_raw_text::<std::fmt::Formatter<'_>>());
+    }
+
+    #[test]
+    fn a_pretty_writer_writes_the_value_pretty() {
+        let payload = read(r#"{"a":[1]}"#);
+        assert_eq!(
+            serde_json::to_string_pretty(&payload).unwrap(),
+            serde_json::to_string_pretty(&json!({"a": [1]})).unwrap()
+        );
+    }
+
+    #[test]
+    fn read_through_a_value_and_into_one() {
+        let payload: Payload = serde_json::from_value(json!({"k": "v"})).unwrap();
+        assert_eq!(payload.raw_text(), Some(r#"{"k":"v"}"#));
+        assert_eq!(serde_json::to_value(&payload).unwrap(), json!({"k": "v"}));
+    }
+
+    #[test]
+    fn read_through_serdes_buffer_for_tagged_enums() {
+        #[derive(Deserialize)]
+        #[serde(tag = "type")]
+        enum Tagged {
+            Call { input: Payload },
+        }
+        let Tagged::Call { input } =
+            serde_json::from_str(r#"{"input":{"a":[1]},"type":"Call"}"#).unwrap();
+        assert_eq!(input, json!({"a": [1]}));
+        assert_eq!(serde_json::to_string(&input).unwrap(), r#"{"a":[1]}"#);
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_an_error_not_a_panic() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let text = RawValue::from_string(deep).unwrap();
+        assert!(Payload::from_raw(text).is_err());
+    }
+}

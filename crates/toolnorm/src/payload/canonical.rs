@@ -4,23 +4,69 @@
 //! `serde_json` writes no whitespace, escapes only `"`, `\` and the control characters
 //! (`\b \f \n \r \t`, the others as `\u00xx` in lowercase), writes integers as they are,
 //! keeps an object's first key position and its last value (so duplicate keys do not
-//! survive), and writes floats in its own shortest form. A text with anything else is not
-//! canonical and is parsed instead; so is a float (its shortest form is not checked here)
-//! and a text nested deeper than [`MAX_DEPTH`], which the parse then bounds as usual.
+//! survive), and writes floats in its own shortest form. A text that differs only by
+//! whitespace between tokens (pretty-printed JSON, Python's default separators) is
+//! canonical once that whitespace is taken out ([`compact`]). A text with anything else
+//! is not canonical and is parsed instead; so is a float (its shortest form is not checked
+//! here) and a text nested deeper than [`MAX_DEPTH`], which the parse then bounds as usual.
 
 /// Nesting deeper than this is parsed, so the parser's recursion limit applies to it.
 pub(super) const MAX_DEPTH: usize = 100;
 
-/// Whether `text`, a valid JSON text, is canonical (module docs). Any doubt says no.
-pub(super) fn is_canonical(text: &str) -> bool {
-    Scan {
+/// How a valid JSON text stands against what `serde_json` writes for its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Form {
+    /// Exactly what `serde_json` writes.
+    Canonical,
+    /// What `serde_json` writes once the whitespace between tokens is taken out.
+    Spaced,
+    /// Anything else (or in doubt): to be parsed.
+    Other,
+}
+
+/// How `text`, a valid JSON text, stands (module docs). Any doubt says [`Form::Other`].
+pub(super) fn form(text: &str) -> Form {
+    let mut scan = Scan {
         bytes: text.as_bytes(),
         at: 0,
         keys: Vec::new(),
         objects: Vec::new(),
         depth: 0,
+        spaced: false,
+    };
+    match (scan.run(), scan.spaced) {
+        (true, false) => Form::Canonical,
+        (true, true) => Form::Spaced,
+        (false, _) => Form::Other,
     }
-    .run()
+}
+
+/// Whether `text` is exactly what `serde_json` writes for its value.
+#[cfg(test)]
+pub(super) fn is_canonical(text: &str) -> bool {
+    form(text) == Form::Canonical
+}
+
+/// `text` without the whitespace between its tokens (strings kept as they are).
+pub(super) fn compact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for char in text.chars() {
+        if in_string {
+            out.push(char);
+            match char {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(char, ' ' | '\t' | '\n' | '\r') {
+            in_string = char == '"';
+            out.push(char);
+        }
+    }
+    out
 }
 
 /// A scan over the text: the position, the keys of the objects open around it, and where
@@ -31,11 +77,24 @@ struct Scan<'a> {
     keys: Vec<&'a [u8]>,
     objects: Vec<usize>,
     depth: usize,
+    /// Whether whitespace was found between tokens.
+    spaced: bool,
 }
 
 impl<'a> Scan<'a> {
-    fn run(mut self) -> bool {
-        self.value() && self.at == self.bytes.len()
+    fn run(&mut self) -> bool {
+        self.space();
+        let valid = self.value();
+        self.space();
+        valid && self.at == self.bytes.len()
+    }
+
+    /// Steps over whitespace between tokens, noting it.
+    fn space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+            self.spaced = true;
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -144,11 +203,14 @@ impl<'a> Scan<'a> {
         if !self.enter() {
             return false;
         }
+        self.space();
         if !self.eat(b']') {
             loop {
+                self.space();
                 if !self.value() {
                     return false;
                 }
+                self.space();
                 if self.eat(b']') {
                     break;
                 }
@@ -166,8 +228,10 @@ impl<'a> Scan<'a> {
             return false;
         }
         self.objects.push(self.keys.len());
+        self.space();
         if !self.eat(b'}') {
             loop {
+                self.space();
                 if self.peek() != Some(b'"') {
                     return false;
                 }
@@ -175,9 +239,15 @@ impl<'a> Scan<'a> {
                     return false;
                 };
                 self.keys.push(key);
-                if !self.eat(b':') || !self.value() {
+                self.space();
+                if !self.eat(b':') {
                     return false;
                 }
+                self.space();
+                if !self.value() {
+                    return false;
+                }
+                self.space();
                 if self.eat(b'}') {
                     break;
                 }
@@ -262,9 +332,6 @@ mod tests {
     #[test]
     fn texts_serde_json_writes_differently_are_not_canonical() {
         let texts = [
-            r#"{"a": 1}"#,
-            " 1",
-            r#"[1,2 ]"#,
             r#""\/""#,
             r#""\u0041""#,
             r#""\u000A""#,
@@ -282,6 +349,26 @@ mod tests {
             assert!(!is_canonical(text), "{text}");
             assert!(!written_again(text), "{text}");
         }
+    }
+
+    #[test]
+    fn whitespace_between_tokens_is_taken_out() {
+        let value = serde_json::json!({"a": [1, {"b": "x y\n\"q\" \\"}], "c": null, "d": {}});
+        for text in [
+            serde_json::to_string_pretty(&value).unwrap(),
+            r#" { "a" : [ 1 , { "b" : "x y\n\"q\" \\" } ] , "c" : null , "d" : { } } "#.to_owned(),
+            "{\r\n\t\"a\": [1, {\"b\": \"x y\\n\\\"q\\\" \\\\\"}], \"c\": null, \"d\": {}}"
+                .to_owned(),
+        ] {
+            assert_eq!(form(&text), Form::Spaced, "{text}");
+            assert_eq!(
+                compact(&text),
+                serde_json::to_string(&value).unwrap(),
+                "{text}"
+            );
+        }
+        assert_eq!(form(r#"{"a": 1.5}"#), Form::Other);
+        assert_eq!(form(r#"{"a": 1, "a": 2}"#), Form::Other);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod canonical;
 
+use canonical::Form;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
@@ -14,9 +15,10 @@ use serde_json::value::RawValue;
 
 /// A JSON value a provider gave: a call's input or output, an error's details.
 ///
-/// Read from JSON, a payload keeps the text it came as, when that text is exactly what
-/// `serde_json` would write for its value (compact, the usual escapes, integers, no
-/// repeated key), and writes that text back without building a tree; it is parsed into a
+/// Read from JSON, a payload keeps the text it came as, when that text is what
+/// `serde_json` would write for its value (the usual escapes, integers, no repeated key;
+/// whitespace between tokens is taken out), and writes that text back without building
+/// a tree; it is parsed into a
 /// [`Value`] the first time something reads into it (through `Deref`, [`Payload::value`]),
 /// once, however often it is cloned after. Any other text is parsed as it is read, so a
 /// payload always writes the same bytes as its value would.
@@ -54,17 +56,20 @@ impl Payload {
     pub const NULL: Payload = Payload(Repr::Value(Value::Null));
 
     /// A payload of `text`, a JSON text already known to be valid: kept as it is when
-    /// canonical, parsed otherwise (which fails only when it nests past the parser's
-    /// recursion limit).
+    /// canonical, without its spaces when only they differ, parsed otherwise (which fails
+    /// only when it nests past the parser's recursion limit).
     pub fn from_raw(text: Box<RawValue>) -> Result<Payload, serde_json::Error> {
-        if canonical::is_canonical(text.get()) {
-            Ok(Payload(Repr::Raw(Arc::new(Raw {
-                text,
-                value: OnceLock::new(),
-            }))))
-        } else {
-            serde_json::from_str(text.get()).map(|value| Payload(Repr::Value(value)))
-        }
+        let text = match canonical::form(text.get()) {
+            Form::Canonical => text,
+            Form::Spaced => RawValue::from_string(canonical::compact(text.get()))?,
+            Form::Other => {
+                return serde_json::from_str(text.get()).map(|value| Payload(Repr::Value(value)));
+            }
+        };
+        Ok(Payload(Repr::Raw(Arc::new(Raw {
+            text,
+            value: OnceLock::new(),
+        }))))
     }
 
     /// A payload of a JSON text, checked (an error when it is not JSON).
@@ -367,6 +372,13 @@ mod tests {
             assert_eq!(payload.raw_text(), None, "{text}");
             assert_eq!(serde_json::to_string(&payload).unwrap(), written);
         }
+    }
+
+    #[test]
+    fn a_spaced_text_is_kept_without_its_spaces() {
+        let payload = read("{\n  \"a\": [1, 2],\n  \"b\": \"x y\"\n}");
+        assert_eq!(payload.raw_text(), Some(r#"{"a":[1,2],"b":"x y"}"#));
+        assert_eq!(payload, json!({"a": [1, 2], "b": "x y"}));
     }
 
     #[test]

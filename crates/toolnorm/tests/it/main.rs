@@ -4,4 +4,5 @@ mod approvals;
 mod fold;
 mod fold_arbitrary;
 mod part_view;
+mod payload;
 mod properties;

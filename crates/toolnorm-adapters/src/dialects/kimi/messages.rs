@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::DIALECT;
-use super::outcome::{ended, from_message, open_unseen, sighted};
+use super::outcome::{ended, from_raw_message, open_unseen, sighted};
 use super::wire::{Message, ToolCall};
 use crate::Dialect;
 use crate::adapter::Adapter;
@@ -81,12 +81,8 @@ fn result(line: u64, message: &Message<'_>, facts: &mut Facts<'_>) {
             format!("a second result for call `{id}`"),
         ));
     }
-    let content = message
-        .content
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-        .unwrap_or_default();
     open_unseen(line, id, None, None, facts);
-    ended(line, id, from_message(&content), None, facts);
+    ended(line, id, from_raw_message(message.content), None, facts);
 }
 
 /// Whether a line without a `role` is one of the stream's other lines.

@@ -7,7 +7,11 @@
 //! part `<system>…</system>` (`<system>ERROR: …</system>` when `is_error`), then the output.
 //! The output is the result's output, or its message when it has none.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
 
 use super::wire::ToolCall;
@@ -102,9 +106,27 @@ pub(super) fn open_unseen(
     sighted(line, &call, parent, at, facts);
 }
 
-/// A result as the model's `tool` message gives it: its `content`.
+/// A result as the model's `tool` message gives it: its `content`, read as a value (what
+/// [`from_raw_message`] must equal).
+#[cfg(test)]
 pub(super) fn from_message(content: &Value) -> (bool, String, Option<Value>) {
-    let (system, output) = split(content);
+    classify(split(content))
+}
+
+/// [`from_message`] of a `content` kept raw: text parts are read in place, anything
+/// else (or a text that is no JSON: no content) as a value.
+pub(super) fn from_raw_message(content: Option<&RawValue>) -> (bool, String, Option<Value>) {
+    let split = match content {
+        Some(raw) => split_raw(raw)
+            .unwrap_or_else(|| split(&serde_json::from_str(raw.get()).unwrap_or_default())),
+        None => (None, None),
+    };
+    classify(split)
+}
+
+/// Whether a result is an error, its message and its output, from its `<system>` note
+/// and the rest of its content.
+fn classify((system, output): (Option<String>, Option<Value>)) -> (bool, String, Option<Value>) {
     let system = system.unwrap_or_default();
     match system.strip_prefix(ERROR_PREFIX) {
         Some(message) => (true, message.to_owned(), output),
@@ -199,40 +221,19 @@ fn is_invalid_use(message: &str) -> bool {
 /// A `tool` message's content: the text of its `<system>` part, and the rest (its text
 /// joined, or the parts themselves when one is not text).
 fn split(content: &Value) -> (Option<String>, Option<Value>) {
-    let system_of = |text: &str| {
-        text.strip_prefix(SYSTEM_OPEN)
-            .and_then(|rest| rest.strip_suffix(SYSTEM_CLOSE))
-            .map(str::to_owned)
-    };
     match content {
-        Value::String(text) => match system_of(text) {
-            Some(system) => (Some(system), None),
-            None => (None, (!text.is_empty()).then(|| content.clone())),
-        },
+        Value::String(text) => split_text(text),
         Value::Array(parts) => {
-            let mut system = None;
-            let mut rest = Vec::new();
-            for part in parts {
-                let text = (part.get("type").and_then(Value::as_str) == Some("text"))
-                    .then(|| part.get("text").and_then(Value::as_str))
-                    .flatten();
-                match text.and_then(system_of) {
-                    Some(found) if system.is_none() => system = Some(found),
-                    _ => rest.push(part),
-                }
-            }
-            let texts: Option<Vec<&str>> = rest
-                .iter()
-                .map(|part| {
-                    (part.get("type").and_then(Value::as_str) == Some("text"))
-                        .then(|| part.get("text").and_then(Value::as_str))
-                        .flatten()
-                })
-                .collect();
-            let output = match texts {
-                Some(texts) if texts.is_empty() => None,
-                Some(texts) => Some(Value::String(texts.concat())),
-                None => Some(Value::Array(rest.into_iter().cloned().collect())),
+            let texts: Vec<Option<&str>> = parts.iter().map(part_text).collect();
+            let (system, rest) = split_parts(&texts);
+            let output = match joined(&texts, &rest) {
+                Some(output) => output,
+                None => Some(Value::Array(
+                    rest.iter()
+                        .filter_map(|&at| parts.get(at))
+                        .cloned()
+                        .collect(),
+                )),
             };
             (system, output)
         }
@@ -241,11 +242,92 @@ fn split(content: &Value) -> (Option<String>, Option<Value>) {
     }
 }
 
+/// [`split`] of a content kept raw, read in place when it is a string or a list of
+/// parts whose rest is all text; `None` for anything else (read as a value then).
+fn split_raw(raw: &RawValue) -> Option<(Option<String>, Option<Value>)> {
+    /// A content part, as far as [`part_text`] reads it.
+    #[derive(Deserialize)]
+    struct Part<'a> {
+        #[serde(borrow, default, rename = "type")]
+        kind: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        text: Option<Cow<'a, str>>,
+    }
+    let text = raw.get();
+    if text.starts_with('"') {
+        return Some(split_text(
+            &serde_json::from_str::<Cow<'_, str>>(text).ok()?,
+        ));
+    }
+    if !text.starts_with('[') {
+        return None;
+    }
+    let parts: Vec<Part<'_>> = serde_json::from_str(text).ok()?;
+    let texts: Vec<Option<&str>> = parts
+        .iter()
+        .map(|part| {
+            (part.kind.as_deref() == Some("text"))
+                .then_some(part.text.as_deref())
+                .flatten()
+        })
+        .collect();
+    let (system, rest) = split_parts(&texts);
+    Some((system, joined(&texts, &rest)?))
+}
+
+/// The text of a content part, when it is a text part.
+fn part_text(part: &Value) -> Option<&str> {
+    (part.get("type").and_then(Value::as_str) == Some("text"))
+        .then(|| part.get("text").and_then(Value::as_str))
+        .flatten()
+}
+
+/// A string content: its `<system>` note, or its text.
+fn split_text(text: &str) -> (Option<String>, Option<Value>) {
+    match system_of(text) {
+        Some(system) => (Some(system), None),
+        None => (
+            None,
+            (!text.is_empty()).then(|| Value::String(text.to_owned())),
+        ),
+    }
+}
+
+/// The first `<system>` note among the parts' texts, and the places of the other parts.
+fn split_parts(texts: &[Option<&str>]) -> (Option<String>, Vec<usize>) {
+    let mut system = None;
+    let mut rest = Vec::new();
+    for (at, text) in texts.iter().enumerate() {
+        match text.and_then(system_of) {
+            Some(found) if system.is_none() => system = Some(found),
+            _ => rest.push(at),
+        }
+    }
+    (system, rest)
+}
+
+/// The output of the parts at `rest` when they are all text: their text joined (`None`
+/// inside when there are none); `None` when one is not text.
+fn joined(texts: &[Option<&str>], rest: &[usize]) -> Option<Option<Value>> {
+    let rest: Vec<&str> = rest
+        .iter()
+        .map(|&at| texts.get(at).copied().flatten())
+        .collect::<Option<_>>()?;
+    Some((!rest.is_empty()).then(|| Value::String(rest.concat())))
+}
+
+/// The note of a text that is one `<system>…</system>`.
+fn system_of(text: &str) -> Option<String> {
+    text.strip_prefix(SYSTEM_OPEN)
+        .and_then(|rest| rest.strip_suffix(SYSTEM_CLOSE))
+        .map(str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::{failure, from_message, from_return_value};
+    use super::{failure, from_message, from_raw_message, from_return_value};
     use serde_json::json;
     use toolnorm::ErrorCode;
 
@@ -322,5 +404,40 @@ mod tests {
         let missing = failure("`missing.txt` does not exist.", None, false);
         assert_eq!(missing.code, None);
         assert_eq!(missing.message, "`missing.txt` does not exist.");
+    }
+
+    #[test]
+    fn a_raw_content_reads_as_its_value_does() {
+        let contents = [
+            r#""plain output""#,
+            r#""<system>ERROR: boom</system>""#,
+            r#""""#,
+            r#"[]"#,
+            r#"[{"type":"text","text":"<system>Command executed successfully.</system>"},{"type":"text","text":"a\n"},{"type":"text","text":"b"}]"#,
+            r#"[{"type":"text","text":"<system>one</system>"},{"type":"text","text":"<system>two</system>"}]"#,
+            r#"[{"type":"text","text":"<system>ERROR: failed</system>"}]"#,
+            r#"[{"type":"text","text":"x","extra":1},{"text":"y","type":"text"}]"#,
+            r#"[{"type":"text","text":"x"},{"type":"image_url","image_url":{"url":"u"}}]"#,
+            r#"[{"type":"text","text":null},{"type":"text"}]"#,
+            r#"[{"type":"text","text":1}]"#,
+            r#"[{"type":"text","type":"think","text":"x"}]"#,
+            r#"["loose", {"type":"text","text":"x"}]"#,
+            r#"{"type":"text","text":"an object"}"#,
+            r#"null"#,
+            r#"42"#,
+        ];
+        for content in contents {
+            let raw = serde_json::value::RawValue::from_string(content.to_owned()).unwrap();
+            let value: serde_json::Value = serde_json::from_str(content).unwrap();
+            assert_eq!(
+                from_raw_message(Some(&raw)),
+                from_message(&value),
+                "{content}"
+            );
+        }
+        assert_eq!(
+            from_raw_message(None),
+            from_message(&serde_json::Value::Null)
+        );
     }
 }

@@ -206,13 +206,12 @@ pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Payloa
         return json(out, "");
     };
     // A kept text that is no string and no `null` is the JSON to show, as it is.
-    match output.raw_text() {
-        Some(text) if !text.starts_with(['"', 'n']) => json(out, text),
-        _ => match output.value() {
-            Value::Null => json(out, ""),
-            Value::String(text) => json(out, text),
-            other => json(out, &other.to_string()),
-        },
+    if output.is_null() {
+        return json(out, "");
+    }
+    match output.text() {
+        Some(text) => json(out, &text),
+        None => json(out, &output.to_json()),
     }
 }
 

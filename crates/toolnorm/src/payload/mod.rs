@@ -3,6 +3,7 @@
 mod canonical;
 
 use canonical::Form;
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
@@ -141,6 +142,37 @@ impl Payload {
         match &self.0 {
             Repr::Raw(raw) if !raw.text.get().starts_with('"') => None,
             _ => self.value().as_str(),
+        }
+    }
+
+    /// The string, when the payload is a JSON string, without keeping a parsed copy: a
+    /// kept text without escapes is borrowed as it is, one with escapes decoded for the
+    /// caller alone. For a writer that reads a huge output once, where [`Payload::as_str`]
+    /// would hold the text twice for the payload's life.
+    pub fn text(&self) -> Option<Cow<'_, str>> {
+        match &self.0 {
+            Repr::Raw(raw) => match raw.value.get() {
+                Some(value) => value.as_str().map(Cow::Borrowed),
+                None if raw.text.get().starts_with('"') => {
+                    let quoted = raw.text.get();
+                    // A kept string has no raw control character: without a backslash,
+                    // what is between its quotes is its text.
+                    match quoted.contains('\\') {
+                        false => quoted.get(1..quoted.len() - 1).map(Cow::Borrowed),
+                        true => serde_json::from_str::<String>(quoted).ok().map(Cow::Owned),
+                    }
+                }
+                None => None,
+            },
+            Repr::Value(value) => value.as_str().map(Cow::Borrowed),
+        }
+    }
+
+    /// Whether the payload is a JSON string (read without parsing a kept text).
+    pub fn is_string(&self) -> bool {
+        match &self.0 {
+            Repr::Raw(raw) => raw.text.get().starts_with('"'),
+            Repr::Value(value) => value.is_string(),
         }
     }
 
@@ -388,8 +420,22 @@ mod tests {
             let value = Payload::from(kept.value().clone());
             assert_eq!(kept.is_null(), value.is_null(), "{text}");
             assert_eq!(kept.is_object(), value.is_object(), "{text}");
+            assert_eq!(kept.is_string(), value.is_string(), "{text}");
             assert_eq!(kept.as_str(), value.as_str(), "{text}");
+            assert_eq!(read(text).text().as_deref(), value.as_str(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_string_read_once_is_not_kept_parsed() {
+        let payload = read(r#""line\nnext""#);
+        assert_eq!(payload.text().as_deref(), Some("line\nnext"));
+        let Repr::Raw(raw) = &payload.0 else {
+            panic!("kept as text")
+        };
+        assert!(raw.value.get().is_none());
+        let plain = read(r#""plain""#);
+        assert!(matches!(plain.text(), Some(Cow::Borrowed("plain"))));
     }
 
     #[test]

@@ -143,6 +143,9 @@ proptest! {
         prop_assert_eq!(payload.value(), &value);
         prop_assert_eq!(payload.is_null(), value.is_null());
         prop_assert_eq!(payload.as_str(), value.as_str());
+        let unread: Payload = serde_json::from_str(&text).unwrap();
+        let text = unread.text();
+        prop_assert_eq!(text.as_deref(), value.as_str());
         prop_assert_eq!(payload.is_object(), value.is_object());
         if let Some(kept) = payload.raw_text() {
             prop_assert_eq!(kept, serde_json::to_string(&value).unwrap());

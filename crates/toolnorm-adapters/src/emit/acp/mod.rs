@@ -428,7 +428,7 @@ fn appended(out: &mut Vec<u8>, offset: usize, chunk: &str) {
 mod tests {
     use serde_json::json;
 
-    use super::view::{Streamed, capped_text, sides_of_patch};
+    use super::view::{Streamed, capped_kept_string, capped_text, sides_of_patch};
     use super::*;
 
     #[test]
@@ -486,5 +486,28 @@ mod tests {
     fn text_is_cut_on_a_character_boundary() {
         assert_eq!(capped_text("héllo", 2), ("h", Some(6)));
         assert_eq!(capped_text("hello", 5), ("hello", None));
+    }
+
+    #[test]
+    fn a_kept_string_is_cut_as_its_text_would_be() {
+        let texts = [
+            "",
+            "hello",
+            "héllo wörld ✓ 🦀",
+            "line\nnext\ttab \"quoted\" back\\slash",
+            "\u{1}\u{1f}é\n🦀\u{7f}",
+        ];
+        let long = "ab\ncd\\\u{1}é🦀\"".repeat(20);
+        for text in texts.into_iter().chain([long.as_str()]) {
+            let quoted = serde_json::to_string(text).unwrap();
+            for cap in 0..=text.len() + 1 {
+                let (cut, total) = capped_text(text, cap);
+                let mut expected = Vec::new();
+                json(&mut expected, cut);
+                let mut written = Vec::new();
+                let length = capped_kept_string(&mut written, &quoted, cap);
+                assert_eq!((written, length), (expected, total), "{text:?} at {cap}");
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! A call as its ACP frames show it: each field as JSON text, written straight from the
 //! borrowed part, and the small JSON writer the frames are made with.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use serde_json::Value;
@@ -126,12 +127,10 @@ impl View {
         let [.., raw_output, content, _] = &mut self.fields;
         content.push(b'[');
         let blocks = diffs(content, &part);
-        if let (ToolState::Complete, Some(text)) =
-            (part.state, part.output.and_then(Payload::as_str))
-        {
+        if part.state == ToolState::Complete && part.output.is_some_and(Payload::is_string) {
             // The text block of a text output is `rawOutput` again, cut at the same cap.
             text_block(content, raw_output, blocks > 0);
-            truncated.content = (text.len() > cap).then(|| truncation(text.len(), cap));
+            truncated.content = truncated.raw_output;
         } else if let Some(total) = result_text(content, &part, cap, blocks > 0)? {
             truncated.content = Some(truncation(total, cap));
         }
@@ -308,8 +307,11 @@ fn capped_value(
     value: &Payload,
     cap: usize,
 ) -> serde_json::Result<Option<usize>> {
-    if let Some(text) = value.as_str() {
-        let (cut, total) = capped_text(text, cap);
+    if let Some(quoted) = value.raw_text().filter(|text| text.starts_with('"')) {
+        return Ok(capped_kept_string(out, quoted, cap));
+    }
+    if let Some(text) = value.text() {
+        let (cut, total) = capped_text(&text, cap);
         json(out, cut);
         return Ok(total);
     }
@@ -323,6 +325,73 @@ fn capped_value(
     let (cut, total) = capped_text(&text, cap);
     json(out, cut);
     Ok(total)
+}
+
+/// Writes a kept JSON string (`quoted`, as serde_json writes it) cut to `cap` bytes of
+/// its text, straight from the kept text: its escapes are what [`json`] writes, and each
+/// stands for one byte of text, so no copy of a huge output is decoded. Returns the
+/// text's length when cut; the same bytes as [`capped_text`] of the decoded text.
+pub(super) fn capped_kept_string(out: &mut Vec<u8>, quoted: &str, cap: usize) -> Option<usize> {
+    let inner = quoted
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default()
+        .as_bytes();
+    // The text is never longer than its escaped form.
+    if inner.len() <= cap {
+        out.extend_from_slice(quoted.as_bytes());
+        return None;
+    }
+    // Walk the characters up to the cap: `kept` is where the longest prefix of at most
+    // `cap` bytes of text ends in the kept text, `length` the text's length so far.
+    let (mut at, mut length, mut kept) = (0, 0, 0);
+    while length <= cap {
+        kept = at;
+        let (step, bytes) = match inner.get(at) {
+            Some(b'\\') if inner.get(at + 1) == Some(&b'u') => (6, 1),
+            Some(b'\\') => (2, 1),
+            Some(&lead) => {
+                let width = utf8_width(lead);
+                (width, width)
+            }
+            None => break,
+        };
+        at += step;
+        length += bytes;
+    }
+    if length <= cap {
+        out.extend_from_slice(quoted.as_bytes());
+        return None;
+    }
+    // The rest is counted, not walked: a byte of text each, less what escapes add.
+    let rest = inner.get(at..).unwrap_or_default();
+    let mut escapes = 0;
+    let mut from = 0;
+    while let Some(found) = rest
+        .get(from..)
+        .and_then(|tail| memchr::memchr(b'\\', tail))
+    {
+        let width = match rest.get(from + found + 1) {
+            Some(b'u') => 6,
+            _ => 2,
+        };
+        escapes += width - 1;
+        from += found + width;
+    }
+    length += rest.len().saturating_sub(escapes);
+    out.push(b'"');
+    out.extend_from_slice(inner.get(..kept).unwrap_or_default());
+    out.push(b'"');
+    Some(length)
+}
+
+/// The length of the UTF-8 character that starts with byte `lead`.
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xf0..=0xff => 4,
+        0xe0..=0xef => 3,
+        0xc0..=0xdf => 2,
+        _ => 1,
+    }
 }
 
 /// Writes the text block a UI shows for the result (the output, or the error's output
@@ -339,13 +408,13 @@ fn result_text(
         ToolState::Complete => match part.output {
             None => return Ok(None),
             Some(output) if output.is_null() => return Ok(None),
-            Some(output) => match output.as_str() {
-                Some(text) => text,
-                None => {
-                    owned = output.to_json();
-                    &owned
-                }
-            },
+            Some(output) => {
+                owned = match output.text() {
+                    Some(text) => text,
+                    None => Cow::Owned(output.to_json()),
+                };
+                &owned
+            }
         },
         ToolState::Error => {
             let Some(error) = part.error else {
@@ -453,8 +522,10 @@ fn diffs(out: &mut Vec<u8>, part: &Fields<'_>) -> usize {
             return diffs.count;
         }
     }
+    // Only an object has `changes` (a text output is never parsed for them).
     let changes = part
         .output
+        .filter(|output| output.is_object())
         .and_then(|output| get(output, "changes"))
         .and_then(Value::as_array);
     for change in changes.into_iter().flatten() {
@@ -516,7 +587,8 @@ fn locations(out: &mut Vec<u8>, part: &Fields<'_>) {
             .filter(|line| *line > 0 && *line <= u64::from(u32::MAX));
         paths.push((path, line));
     }
-    for source in [Some(part.input), part.output].into_iter().flatten() {
+    let sources = [Some(part.input), part.output].into_iter().flatten();
+    for source in sources.filter(|source| source.is_object()) {
         let changes = get(source, "changes").and_then(Value::as_array);
         for change in changes.into_iter().flatten() {
             if let Some(path) = string_at(change, &["path"])

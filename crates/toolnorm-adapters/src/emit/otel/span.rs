@@ -174,8 +174,8 @@ pub(crate) fn call_span(
     if content {
         attributes.push(string(attr::TOOL_ARGUMENTS, &call.input.to_string()));
         if let Some(output) = call.output.filter(|output| !output.is_null()) {
-            let result = match output.as_str() {
-                Some(text) => text.to_owned(),
+            let result = match output.text() {
+                Some(text) => text.into_owned(),
                 None => output.to_string(),
             };
             attributes.push(string(attr::TOOL_RESULT, &result));

@@ -395,7 +395,6 @@ impl Replaying {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Payload;
     use crate::event::{ToolCallCompleted, ToolCallStarted};
     use serde_json::{Value, json};
 
@@ -436,7 +435,7 @@ mod tests {
         let update = fold.apply(completed("a")).unwrap();
         assert_eq!(update.outcome, Outcome::Changed);
         assert_eq!(update.call.state(), ToolState::Complete);
-        assert_eq!(update.part().output, Some(Payload::from(json!("ok"))));
+        assert_eq!(update.part().output.as_deref(), Some(&json!("ok")));
         assert!(fold.get("a").is_none() && !fold.index.contains_key("a"));
         assert_eq!(fold.evicted.as_ref().map(AnyToolCall::id), Some("a"));
         assert_eq!(fold.finished("a"), Some(ToolState::Complete));

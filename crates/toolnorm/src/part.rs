@@ -416,7 +416,7 @@ mod tests {
     fn a_null_output_survives_a_round_trip() {
         let text = r#"{"id":"a","name":"n","kind":"mcp","title":"t","input":null,"output":null,"state":"complete"}"#;
         let part: NormalizedToolPart = serde_json::from_str(text).unwrap();
-        assert_eq!(part.output, Some(Payload::from(Value::Null)));
+        assert_eq!(part.output.as_deref(), Some(&Value::Null));
         assert_eq!(serde_json::to_string(&part).unwrap(), text);
     }
 

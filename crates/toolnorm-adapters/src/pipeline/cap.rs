@@ -175,10 +175,7 @@ mod tests {
         let ToolEvent::ToolCallCompleted(done) = &event else {
             unreachable!()
         };
-        assert_eq!(
-            done.output,
-            Some(toolnorm::Payload::from(Value::String("é".into())))
-        );
+        assert_eq!(done.output.as_deref(), Some(&Value::String("é".into())));
         assert_eq!(flags[meta::OUTPUT_TOTAL_BYTES], 6 + 992);
         assert_eq!(flags[meta::OUTPUT_CAP_BYTES], 3);
         assert_eq!(recent.cuts.len(), 0, "a cut is counted once");
@@ -228,10 +225,8 @@ mod tests {
         };
         assert_eq!(failed.error.message, "0123");
         assert_eq!(
-            failed.error.details,
-            Some(toolnorm::Payload::from(
-                serde_json::json!({"output": "abcd", "exitCode": 2})
-            ))
+            failed.error.details.as_deref(),
+            Some(&serde_json::json!({"output": "abcd", "exitCode": 2}))
         );
     }
 }

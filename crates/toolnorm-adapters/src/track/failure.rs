@@ -95,10 +95,8 @@ mod tests {
         assert_eq!(error.message, "Exit code 3");
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
-            error.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "checking\ncheck failed"})
-            ))
+            error.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "checking\ncheck failed"}))
         );
         assert!(exit_code_error("File does not exist.").is_none());
     }

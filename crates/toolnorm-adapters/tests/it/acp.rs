@@ -238,10 +238,7 @@ fn streamed_output_is_sent_as_chunks_not_resent() {
             .is_none_or(|metadata| metadata.get("partialOutput").is_none())
     }));
     let (parts, _) = ingest(&frames);
-    assert_eq!(
-        parts[0].output,
-        Some(toolnorm::Payload::from(json!("one\ntwo\n")))
-    );
+    assert_eq!(parts[0].output.as_deref(), Some(&json!("one\ntwo\n")));
 }
 
 #[test]
@@ -332,7 +329,7 @@ fn a_foreign_agent_stream_folds_into_parts() {
         ("Bash", ToolKind::Bash, "ls", ToolState::Complete)
     );
     assert_eq!(bash.input, json!({"command":"ls"}));
-    assert_eq!(bash.output, Some(toolnorm::Payload::from(json!("a\nb\n"))));
+    assert_eq!(bash.output.as_deref(), Some(&json!("a\nb\n")));
     let metadata = bash.metadata.as_ref().unwrap();
     assert_eq!(metadata["provider"], "acp");
     assert_eq!(metadata["acpKind"], "execute");
@@ -349,10 +346,8 @@ fn a_foreign_agent_stream_folds_into_parts() {
     let error = write.error.as_ref().unwrap();
     assert_eq!(error.message, "EACCES: permission denied");
     assert_eq!(
-        error.details,
-        Some(toolnorm::Payload::from(
-            json!({"error":"EACCES: permission denied"})
-        ))
+        error.details.as_deref(),
+        Some(&json!({"error":"EACCES: permission denied"}))
     );
 }
 
@@ -438,10 +433,8 @@ fn foreign_errors_have_the_shared_codes() {
         json!({"server": "toolbox", "tool": "divide"})
     );
     assert_eq!(
-        parts[1].error.as_ref().unwrap().details,
-        Some(toolnorm::Payload::from(
-            json!({"exitCode": 3, "output": "nope\n"})
-        ))
+        parts[1].error.as_ref().unwrap().details.as_deref(),
+        Some(&json!({"exitCode": 3, "output": "nope\n"}))
     );
     assert_eq!(parts[3].name, "Bash");
     assert_eq!(
@@ -449,10 +442,8 @@ fn foreign_errors_have_the_shared_codes() {
         "task_1"
     );
     assert_eq!(
-        parts[3].error.as_ref().unwrap().details,
-        Some(toolnorm::Payload::from(
-            json!({"exitCode": 2, "output": "boom"})
-        ))
+        parts[3].error.as_ref().unwrap().details.as_deref(),
+        Some(&json!({"exitCode": 2, "output": "boom"}))
     );
     assert_eq!(
         parts[5].error.as_ref().unwrap().message,

@@ -167,7 +167,7 @@ fn an_unknown_event_that_names_a_call_opens_it() {
     assert_eq!(parts[0].name, "bash");
     assert_eq!(parts[0].title, "ls");
     assert_eq!(parts[0].state, ToolState::Complete);
-    assert_eq!(parts[0].output, Some(toolnorm::Payload::from(json!("a\n"))));
+    assert_eq!(parts[0].output.as_deref(), Some(&json!("a\n")));
 }
 
 #[test]

@@ -141,10 +141,8 @@ fn errors_carry_the_shared_codes() {
     );
     let exit = &common::fixture("gemini-cli-session/shell-exit-3.jsonl")[0];
     assert_eq!(
-        exit.error.as_ref().unwrap().details,
-        Some(toolnorm::Payload::from(
-            json!({"exitCode": 3, "output": "checking\ncheck failed"})
-        ))
+        exit.error.as_ref().unwrap().details.as_deref(),
+        Some(&json!({"exitCode": 3, "output": "checking\ncheck failed"}))
     );
 }
 
@@ -188,10 +186,7 @@ fn a_message_written_again_after_its_call_ended_adds_nothing() {
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     assert_eq!(parts.len(), 1);
     assert_eq!(parts[0].state, ToolState::Complete);
-    assert_eq!(
-        parts[0].output,
-        Some(toolnorm::Payload::from(json!("text")))
-    );
+    assert_eq!(parts[0].output.as_deref(), Some(&json!("text")));
 }
 
 #[test]

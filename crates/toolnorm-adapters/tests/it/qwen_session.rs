@@ -148,7 +148,7 @@ fn a_call_and_its_result_are_one_part_with_the_displayed_output() {
     let part = &parts[0];
     assert_eq!((part.id.as_str(), part.title.as_str()), ("c1", "ls"));
     assert_eq!(part.state, ToolState::Complete);
-    assert_eq!(part.output, Some(toolnorm::Payload::from(json!("a"))));
+    assert_eq!(part.output.as_deref(), Some(&json!("a")));
     let value = serde_json::to_value(part).unwrap();
     assert_eq!(value["kind"], "bash");
     assert_eq!(value["metadata"]["provider"], "qwen-code");
@@ -219,7 +219,7 @@ fn a_result_without_its_call_opens_it_with_a_notice_and_odd_records_are_reported
         (parts[0].name.as_str(), parts[0].state),
         ("read_file", ToolState::Complete)
     );
-    assert_eq!(parts[0].output, Some(toolnorm::Payload::from(json!("x"))));
+    assert_eq!(parts[0].output.as_deref(), Some(&json!("x")));
     let kinds: Vec<(Option<u64>, DiagnosticKind)> = diagnostics
         .iter()
         .map(|diagnostic| (diagnostic.line, diagnostic.kind))

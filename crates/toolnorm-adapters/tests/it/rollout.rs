@@ -150,10 +150,7 @@ fn a_result_alone_ends_its_call_and_one_without_a_call_is_a_notice() {
             ("ws1", "Searching rust", ToolState::Complete)
         ]
     );
-    assert_eq!(
-        parts[0].output,
-        Some(toolnorm::Payload::from(json!("hi there\n")))
-    );
+    assert_eq!(parts[0].output.as_deref(), Some(&json!("hi there\n")));
 
     let text = "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"gone\",\"output\":\"x\"}}\n";
     let (parts, diagnostics) = common::normalize(text.as_bytes(), Some(Dialect::CODEX_ROLLOUT));

@@ -123,7 +123,7 @@ fn a_new_opencode_part_type_shaped_as_a_tool_part_is_a_call() {
     assert_eq!(parts.len(), 1, "{diagnostics:?}");
     assert_eq!(parts[0].id, "call_1");
     assert_eq!(parts[0].state, ToolState::Complete);
-    assert_eq!(parts[0].output, Some(toolnorm::Payload::from(json!("a\n"))));
+    assert_eq!(parts[0].output.as_deref(), Some(&json!("a\n")));
     assert!(
         diagnostics
             .iter()

@@ -26,7 +26,7 @@ fn started_running_complete() {
         .complete(Completion::with_output(json!("a\nb\n")).at(1_700_000_000_750_u64));
     let part = done.to_part();
     assert_eq!(part.state, ToolState::Complete);
-    assert_eq!(part.output, Some(Payload::from(json!("a\nb\n"))));
+    assert_eq!(part.output.as_deref(), Some(&json!("a\nb\n")));
     assert_eq!(part.error, None);
     assert_eq!(part.timing.unwrap().elapsed_ms, Some(750));
 }
@@ -90,7 +90,7 @@ fn partial_output_is_capped_on_a_char_boundary_and_flagged() {
     assert_eq!(metadata[meta::OUTPUT_TRUNCATED], true);
     assert_eq!(metadata[meta::OUTPUT_TOTAL_BYTES], 7);
     assert_eq!(metadata[meta::OUTPUT_CAP_BYTES], 5);
-    assert_eq!(part.output, Some(Payload::from(json!("abcd"))));
+    assert_eq!(part.output.as_deref(), Some(&json!("abcd")));
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_final_output_given_whole_is_not_flagged_truncated() {
     };
     let done = cut().complete(Completion::with_output(json!("abcdef")));
     let part = done.to_part();
-    assert_eq!(part.output, Some(Payload::from(json!("abcdef"))));
+    assert_eq!(part.output.as_deref(), Some(&json!("abcdef")));
     let metadata = part.metadata.unwrap_or_default();
     assert!(
         !metadata.contains_key(meta::OUTPUT_TRUNCATED),

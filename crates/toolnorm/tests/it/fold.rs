@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 use toolnorm::{
     Error, FINISHED_WINDOW, Fold, InputUpdated, NormalizedToolPart, Outcome, OutputAppended,
-    Payload, Rejection, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted,
-    ToolError, ToolEvent, ToolKind, ToolState,
+    Rejection, ToolCallCompleted, ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError,
+    ToolEvent, ToolKind, ToolState,
 };
 
 fn started(id: &str) -> ToolEvent {
@@ -120,7 +120,7 @@ fn a_full_lifecycle_reports_each_snapshot() {
         .unwrap();
     assert_eq!(outcome, Outcome::Changed);
     assert_eq!(part.state, ToolState::Complete);
-    assert_eq!(part.output, Some(Payload::from(json!("x\n"))));
+    assert_eq!(part.output.as_deref(), Some(&json!("x\n")));
     let timing = part.timing.unwrap();
     assert_eq!(timing.elapsed_ms, Some(1500));
     assert_eq!(
@@ -165,7 +165,7 @@ fn an_exact_duplicate_is_unchanged() {
         .when(completed("a", json!(1)))
         .unwrap();
     assert_eq!(outcome, Outcome::Unchanged);
-    assert_eq!(part.output, Some(Payload::from(json!(1))));
+    assert_eq!(part.output.as_deref(), Some(&json!(1)));
     let (outcome, _) = given([started("a")]).when(started("a")).unwrap();
     assert_eq!(outcome, Outcome::Unchanged);
 }
@@ -294,7 +294,7 @@ fn an_evicting_fold_hands_over_the_finished_call_and_then_holds_only_open_ones()
         ("a", ToolState::Complete),
         "the event that finishes a call still reports its part"
     );
-    assert_eq!(part.output, Some(Payload::from(json!("done"))));
+    assert_eq!(part.output.as_deref(), Some(&json!("done")));
     let ids: Vec<String> = fold.parts().into_iter().map(|part| part.id).collect();
     assert_eq!(ids, ["b"], "only open calls are held");
     assert!(fold.get("a").is_none());

@@ -379,10 +379,7 @@ mod tests {
         };
         let done = part(&[agent_call("toolu_1"), launched.clone(), notice("completed")]);
         assert_eq!(done.state, ToolState::Complete);
-        assert_eq!(
-            done.output,
-            Some(toolnorm::Payload::from(json!("There is 1 file.")))
-        );
+        assert_eq!(done.output.as_deref(), Some(&json!("There is 1 file.")));
         let failed = part(&[agent_call("toolu_1"), launched.clone(), notice("failed")]);
         assert_eq!(failed.state, ToolState::Error);
         assert_eq!(
@@ -453,7 +450,7 @@ mod tests {
         assert_eq!(open.metadata.unwrap()["task"]["status"], "completed");
         let call = part(&[lines.as_slice(), &[result]].concat());
         assert_eq!(call.state, ToolState::Complete);
-        assert_eq!(call.output, Some(toolnorm::Payload::from(json!("3 files"))));
+        assert_eq!(call.output.as_deref(), Some(&json!("3 files")));
         assert_eq!(
             call.metadata.unwrap()["task"],
             json!({"taskId": "a1", "description": "Count files",

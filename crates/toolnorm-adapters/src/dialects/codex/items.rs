@@ -496,10 +496,8 @@ mod tests {
         };
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
-            error.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "boom"})
-            ))
+            error.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "boom"}))
         );
         let Outcome::Failed(error) = command_outcome(Status::Declined, None, None) else {
             panic!()

@@ -138,10 +138,8 @@ mod tests {
         assert_eq!(exit.code, Some(ErrorCode::ExitCode));
         assert_eq!(exit.message, "Exit code 3");
         assert_eq!(
-            exit.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "check failed"})
-            ))
+            exit.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "check failed"}))
         );
         let missing = errored("bash", Some("Tool bash not found"));
         assert_eq!(missing.code, Some(ErrorCode::InvalidToolUse));

@@ -175,10 +175,7 @@ fn each_status_ends_its_call_as_continue_meant() {
         ]
     );
     assert_eq!(parts[0].input, json!({"command": "x"}));
-    assert_eq!(
-        parts[2].output,
-        Some(toolnorm::Payload::from(json!("hi\n")))
-    );
+    assert_eq!(parts[2].output.as_deref(), Some(&json!("hi\n")));
 }
 
 #[test]
@@ -243,10 +240,7 @@ fn every_odd_record_is_told_with_its_line() {
     );
     assert_eq!(parts[2].name, "Write");
     assert_eq!(parts[3].input, json!("{not json"));
-    assert_eq!(
-        parts[4].output,
-        Some(toolnorm::Payload::from(json!("orphan")))
-    );
+    assert_eq!(parts[4].output.as_deref(), Some(&json!("orphan")));
 }
 
 #[test]

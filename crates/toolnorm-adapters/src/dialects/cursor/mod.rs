@@ -273,8 +273,8 @@ mod tests {
         assert_eq!(parts[0].kind, ToolKind::Unknown);
         assert_eq!(parts[0].state, ToolState::Complete);
         assert_eq!(
-            parts[0].output,
-            Some(toolnorm::Payload::from(serde_json::json!({"y": 2})))
+            parts[0].output.as_deref(),
+            Some(&serde_json::json!({"y": 2}))
         );
     }
 

@@ -86,10 +86,8 @@ mod tests {
         assert_eq!(error.message, "Exit code 3");
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
-            error.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "oops"})
-            ))
+            error.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "oops"}))
         );
     }
 

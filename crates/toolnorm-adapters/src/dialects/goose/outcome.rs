@@ -213,8 +213,8 @@ mod tests {
             "The path '/x' does not exist or is not accessible."
         );
         assert_eq!(
-            error.details,
-            Some(Payload::from(json!({"errorCode": -32603})))
+            error.details.as_deref(),
+            Some(&json!({"errorCode": -32603}))
         );
         let error = failed(outcome(
             Some("error"),

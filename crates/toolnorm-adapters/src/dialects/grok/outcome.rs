@@ -167,8 +167,8 @@ mod tests {
         assert_eq!(error.message, "Command failed: exit 3");
         assert_eq!(error.code, None);
         assert_eq!(
-            error.details,
-            Some(toolnorm::Payload::from(json!({"output": "check failed"})))
+            error.details.as_deref(),
+            Some(&json!({"output": "check failed"}))
         );
         let no_stderr = failure("bash", "Command failed: Command failed: false\n").unwrap();
         assert_eq!(no_stderr.message, "Command failed: false");

@@ -375,10 +375,8 @@ mod tests {
         );
         assert_eq!(exit.code, Some(ErrorCode::ExitCode));
         assert_eq!(
-            exit.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "checking"})
-            ))
+            exit.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "checking"}))
         );
         let rejected = failure(
             "The tool call is rejected by the user. Stop what you are doing.",

@@ -201,8 +201,8 @@ fn stored_events_one_a_line_end_their_calls() {
     assert_eq!(parts[5].state, ToolState::Complete);
     assert_eq!(parts[6].name, "finish");
     assert_eq!(
-        parts[6].output,
-        Some(toolnorm::Payload::from(serde_json::json!("Done.")))
+        parts[6].output.as_deref(),
+        Some(&serde_json::json!("Done."))
     );
 }
 

@@ -156,16 +156,14 @@ mod tests {
         assert_eq!(error.message, "Exit code 3");
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
-            error.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "checking\ncheck failed"})
-            ))
+            error.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "checking\ncheck failed"}))
         );
         let aborted = failure("started\n\nCommand aborted", true);
         assert_eq!(aborted.code, Some(ErrorCode::Other("interrupted".into())));
         assert_eq!(
-            aborted.details,
-            Some(toolnorm::Payload::from(json!({"output": "started"})))
+            aborted.details.as_deref(),
+            Some(&json!({"output": "started"}))
         );
         assert_eq!(
             failure("Command exited with code 2", true).details,

@@ -168,10 +168,8 @@ mod tests {
         };
         assert_eq!(error.code, Some(ErrorCode::ExitCode));
         assert_eq!(
-            error.details,
-            Some(toolnorm::Payload::from(
-                json!({"exitCode": 3, "output": "checking\ncheck failed"})
-            ))
+            error.details.as_deref(),
+            Some(&json!({"exitCode": 3, "output": "checking\ncheck failed"}))
         );
         let ok = json!({"command": "true", "stdout": "", "stderr": "", "returncode": 0});
         assert!(matches!(

@@ -188,7 +188,12 @@ impl Payload {
     pub fn to_json(&self) -> String {
         match &self.0 {
             Repr::Raw(raw) => raw.text.get().to_owned(),
-            Repr::Value(value) => value.to_string(),
+            // Written by serde_json's writer straight into the string (`to_string`, through
+            // `Display`, goes through the formatter a piece at a time); a `Value` always
+            // serializes, and `Display` writes the same text.
+            Repr::Value(value) => {
+                serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+            }
         }
     }
 }

@@ -172,11 +172,11 @@ pub(crate) fn call_span(
         };
     }
     if content {
-        attributes.push(string(attr::TOOL_ARGUMENTS, &call.input.to_string()));
+        attributes.push(string(attr::TOOL_ARGUMENTS, &call.input.to_json()));
         if let Some(output) = call.output.filter(|output| !output.is_null()) {
             let result = match output.text() {
                 Some(text) => text.into_owned(),
-                None => output.to_string(),
+                None => output.to_json(),
             };
             attributes.push(string(attr::TOOL_RESULT, &result));
         }

@@ -2,7 +2,6 @@
 
 mod canonical;
 
-use canonical::Form;
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
@@ -14,15 +13,16 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use canonical::Form;
+
 /// A JSON value a provider gave: a call's input or output, an error's details.
 ///
 /// Read from JSON, a payload keeps the text it came as, when that text is what
 /// `serde_json` would write for its value (the usual escapes, integers, no repeated key;
 /// whitespace between tokens is taken out), and writes that text back without building
-/// a tree; it is parsed into a
-/// [`Value`] the first time something reads into it (through `Deref`, [`Payload::value`]),
-/// once, however often it is cloned after. Any other text is parsed as it is read, so a
-/// payload always writes the same bytes as its value would.
+/// a tree. It is parsed into a [`Value`] the first time something reads into it (through
+/// `Deref`, [`Payload::value`]), once, however often it is cloned after. Any other text
+/// is parsed as it is read, so a payload always writes the same bytes as its value would.
 ///
 /// A payload built from a [`Value`] (`Payload::from(value)`, `.into()`) holds the value.
 /// Equality is that of the values.
@@ -86,8 +86,9 @@ impl Payload {
         }
     }
 
-    /// The text the payload was read from, when it is kept (canonical, and not changed
-    /// since): exactly what the payload serializes to.
+    /// The JSON text kept, when the payload was read from one it could keep (and was not
+    /// changed since): the text read, whitespace between tokens taken out; exactly what
+    /// serde_json's compact writer writes for the payload.
     pub fn raw_text(&self) -> Option<&str> {
         match &self.0 {
             Repr::Raw(raw) => Some(raw.text.get()),

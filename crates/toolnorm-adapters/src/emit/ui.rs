@@ -205,7 +205,8 @@ pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Payloa
     let Some(output) = output else {
         return json(out, "");
     };
-    // A kept text that is no string and no `null` is the JSON to show, as it is.
+    // Nothing for `null`, a string as it is, anything else as its JSON text (a kept
+    // text as it is).
     if output.is_null() {
         return json(out, "");
     }

@@ -203,24 +203,31 @@ impl<'a> Scan<'a> {
         if !self.enter() {
             return false;
         }
+        let valid = self.items(b']', Self::value);
+        self.depth -= 1;
+        valid
+    }
+
+    /// The items of an array or the entries of an object, each read by `item`, separated
+    /// by commas, up to `close`.
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> bool) -> bool {
         self.space();
-        if !self.eat(b']') {
-            loop {
-                self.space();
-                if !self.value() {
-                    return false;
-                }
-                self.space();
-                if self.eat(b']') {
-                    break;
-                }
-                if !self.eat(b',') {
-                    return false;
-                }
+        if self.eat(close) {
+            return true;
+        }
+        loop {
+            self.space();
+            if !item(self) {
+                return false;
+            }
+            self.space();
+            if self.eat(close) {
+                return true;
+            }
+            if !self.eat(b',') {
+                return false;
             }
         }
-        self.depth -= 1;
-        true
     }
 
     fn object(&mut self) -> bool {
@@ -228,39 +235,31 @@ impl<'a> Scan<'a> {
             return false;
         }
         self.objects.push(self.keys.len());
-        self.space();
-        if !self.eat(b'}') {
-            loop {
-                self.space();
-                if self.peek() != Some(b'"') {
-                    return false;
-                }
-                let Some(key) = self.string() else {
-                    return false;
-                };
-                self.keys.push(key);
-                self.space();
-                if !self.eat(b':') {
-                    return false;
-                }
-                self.space();
-                if !self.value() {
-                    return false;
-                }
-                self.space();
-                if self.eat(b'}') {
-                    break;
-                }
-                if !self.eat(b',') {
-                    return false;
-                }
-            }
+        if !self.items(b'}', Self::entry) {
+            return false;
         }
         let first = self.objects.pop().unwrap_or(0);
         let unique = self.keys.get(first..).is_some_and(all_different);
         self.keys.truncate(first);
         self.depth -= 1;
         unique
+    }
+
+    /// One entry of an object: its key (noted, to find a repeated one), `:`, its value.
+    fn entry(&mut self) -> bool {
+        if self.peek() != Some(b'"') {
+            return false;
+        }
+        let Some(key) = self.string() else {
+            return false;
+        };
+        self.keys.push(key);
+        self.space();
+        if !self.eat(b':') {
+            return false;
+        }
+        self.space();
+        self.value()
     }
 }
 

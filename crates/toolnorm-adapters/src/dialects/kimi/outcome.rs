@@ -113,7 +113,7 @@ pub(super) fn from_message(content: &Value) -> (bool, String, Option<Value>) {
     classify(split(content))
 }
 
-/// [`from_message`] of a `content` kept raw: text parts are read in place, anything
+/// `from_message` of a `content` kept raw: text parts are read in place, anything
 /// else (or a text that is no JSON: no content) as a value.
 pub(super) fn from_raw_message(content: Option<&RawValue>) -> (bool, String, Option<Value>) {
     let split = match content {

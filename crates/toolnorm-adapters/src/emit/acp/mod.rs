@@ -13,6 +13,7 @@
 //! a call's view ([`view::View`]) is kept as the JSON text last sent, so a change is a
 //! comparison of bytes and nothing is built as a `serde_json::Value` on the way.
 
+mod cap;
 mod format;
 mod permission;
 mod view;
@@ -428,7 +429,8 @@ fn appended(out: &mut Vec<u8>, offset: usize, chunk: &str) {
 mod tests {
     use serde_json::json;
 
-    use super::view::{Streamed, capped_kept_string, capped_text, sides_of_patch};
+    use super::cap::{capped_kept_string, capped_text};
+    use super::view::{Streamed, sides_of_patch};
     use super::*;
 
     #[test]

@@ -339,7 +339,8 @@ impl OtelEmitter {
             }
         };
         if first || (call.kind == ToolKind::Subagent && !settled) {
-            let placed = self.place(call);
+            let known = self.calls.get(call.id).and_then(|seen| seen.place);
+            let placed = self.place(call, known);
             if let Some(seen) = self.calls.get_mut(call.id) {
                 seen.place = Some(placed);
             }
@@ -359,7 +360,7 @@ impl OtelEmitter {
         if let (true, Some(placed)) = (seen.settled, seen.place) {
             return (seen, placed);
         }
-        let placed = self.place(call);
+        let placed = self.place(call, seen.place);
         seen.place = Some(placed);
         seen.settled = true;
         match self.calls.get_mut(call.id) {
@@ -372,8 +373,9 @@ impl OtelEmitter {
     }
 
     /// Where `call` belongs now: under its parent when the parent was placed (which
-    /// settles the parent), else under its session's root.
-    fn place(&mut self, call: &Fields<'_>) -> Placed {
+    /// settles the parent), else under its session's root. Its span id is that of its
+    /// place `known` before, when in the same session (a digest less per call).
+    fn place(&mut self, call: &Fields<'_>, known: Option<Placed>) -> Placed {
         let text = |key: &str| call.metadata.text(key);
         let parent = text(meta::PARENT_TOOL_CALL_ID)
             .and_then(|id| self.calls.get_mut(id))
@@ -393,14 +395,20 @@ impl OtelEmitter {
                 (session, root)
             }
         };
-        let trace = self
-            .sessions
-            .get(session)
-            .map(|session| session.trace)
-            .unwrap_or_default();
+        let span = match known {
+            Some(known) if known.session == session => known.span,
+            _ => {
+                let trace = self
+                    .sessions
+                    .get(session)
+                    .map(|session| session.trace)
+                    .unwrap_or_default();
+                ids::call_span_id(&trace, call.id)
+            }
+        };
         Placed {
             session,
-            span: ids::call_span_id(&trace, call.id),
+            span,
             parent,
         }
     }

@@ -162,33 +162,30 @@ impl<'a> Scan<'a> {
     }
 
     /// A string with only the escapes `serde_json` writes; gives its text as written.
+    /// The text is valid JSON, so no raw control character is inside a string: the scan
+    /// jumps from one quote or backslash to the next.
     fn string(&mut self) -> Option<&'a [u8]> {
         let start = self.at + 1;
         self.at = start;
         loop {
-            match *self.bytes.get(self.at)? {
-                b'"' => {
-                    let text = self.bytes.get(start..self.at);
-                    self.at += 1;
-                    return text;
-                }
-                b'\\' => {
-                    let escaped = *self.bytes.get(self.at + 1)?;
-                    self.at += 2;
-                    match escaped {
-                        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {}
-                        b'u' => {
-                            let code = self.bytes.get(self.at..self.at + 4)?;
-                            self.at += 4;
-                            if !control_escape(code) {
-                                return None;
-                            }
-                        }
-                        _ => return None,
+            self.at += memchr::memchr2(b'"', b'\\', self.bytes.get(self.at..)?)?;
+            if self.bytes.get(self.at) == Some(&b'"') {
+                let text = self.bytes.get(start..self.at);
+                self.at += 1;
+                return text;
+            }
+            let escaped = *self.bytes.get(self.at + 1)?;
+            self.at += 2;
+            match escaped {
+                b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                b'u' => {
+                    let code = self.bytes.get(self.at..self.at + 4)?;
+                    self.at += 4;
+                    if !control_escape(code) {
+                        return None;
                     }
                 }
-                byte if byte < 0x20 => return None,
-                _ => self.at += 1,
+                _ => return None,
             }
         }
     }

@@ -4,10 +4,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc: the normalizer allocates many small, short-lived values per line, where it
-/// is markedly faster than the system allocator.
+mod allocator;
+
+/// mimalloc, with huge blocks left to the system allocator ([`allocator`]).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
 fn main() -> ExitCode {
     let cli = toolnorm_cli::Cli::parse();

@@ -66,5 +66,5 @@ pub use lifecycle::{
 };
 pub use log::{EventLogDecoder, LineSplitter, decode_line, replay_log, write_log};
 pub use part::{JsonObject, NormalizedToolPart, Timestamp, Timing, ToolError, ToolKind, ToolState};
-pub use payload::Payload;
+pub use payload::{Payload, read_sharing};
 pub use question::{Question, QuestionOption};

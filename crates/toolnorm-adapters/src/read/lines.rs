@@ -6,6 +6,8 @@
 //! to be cut, the rest of it is not kept as it comes: it goes through a [`Cutter`], so
 //! what is held is the line with each over-long string kept to its start.
 
+use std::sync::Arc;
+
 use super::cut::{Cut, Cutter};
 
 /// A line longer than this is read as a stream when strings are cut (1 MiB).
@@ -53,8 +55,7 @@ impl Lines {
             } else {
                 self.append(head);
                 let cuts = self.end_line();
-                on_line(self.line, trim_cr(&self.pending), cuts);
-                self.forget_pending();
+                self.hand_over(cuts, &mut on_line);
             }
             chunk = rest.get(1..).unwrap_or_default();
         }
@@ -68,7 +69,28 @@ impl Lines {
         }
         self.line += 1;
         let cuts = self.end_line();
-        on_line(self.line, trim_cr(&self.pending), cuts);
+        self.hand_over(cuts, &mut on_line);
+    }
+
+    /// Hands the line gathered in `pending` to `on_line`. A line of [`LONG_LINE`] or more
+    /// is handed over shared ([`toolnorm::read_sharing`]): a payload that is most of it
+    /// is then held in the line rather than copied.
+    fn hand_over(&mut self, cuts: Vec<Cut>, on_line: &mut impl FnMut(u64, &[u8], Vec<Cut>)) {
+        let number = self.line;
+        if self.pending.len() >= LONG_LINE {
+            match String::from_utf8(std::mem::take(&mut self.pending)) {
+                Ok(text) => {
+                    let text = Arc::new(text);
+                    toolnorm::read_sharing(&text, |line| {
+                        on_line(number, trim_cr(line.as_bytes()), cuts)
+                    });
+                    return;
+                }
+                // Not UTF-8: read from the buffer as it is (the reader says what is wrong).
+                Err(error) => self.pending = error.into_bytes(),
+            }
+        }
+        on_line(number, trim_cr(&self.pending), cuts);
         self.forget_pending();
     }
 

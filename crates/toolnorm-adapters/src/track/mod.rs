@@ -558,7 +558,14 @@ impl<'a> Facts<'a> {
     }
 
     /// A call finished with `output`.
-    pub fn complete(&mut self, line: u64, id: &str, output: Option<Value>, ending: Ending) {
+    pub fn complete(
+        &mut self,
+        line: u64,
+        id: &str,
+        output: Option<impl Into<Payload>>,
+        ending: Ending,
+    ) {
+        let output = output.map(Into::into);
         let id = self.part_id(id);
         let id: &str = &id;
         if !ending.restored {
@@ -569,7 +576,7 @@ impl<'a> Facts<'a> {
             line,
             ToolCallCompleted {
                 id: id.to_owned(),
-                output: output.map(Payload::from),
+                output,
                 input: ending.input.map(Payload::from),
                 title,
                 elapsed_ms: ending.elapsed_ms,

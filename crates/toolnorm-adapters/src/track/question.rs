@@ -20,7 +20,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use toolnorm::{JsonObject, Question, QuestionOption, ToolKind, meta};
+use toolnorm::{JsonObject, Payload, Question, QuestionOption, ToolKind, meta};
 
 use super::Facts;
 use super::output::content_text;
@@ -37,7 +37,7 @@ impl Facts<'_> {
         line: u64,
         id: &str,
         input: Option<&Value>,
-        output: Option<&Value>,
+        output: Option<&Payload>,
     ) {
         let Some(call) = self
             .open(id)
@@ -50,7 +50,7 @@ impl Facts<'_> {
         if questions.is_empty() {
             return;
         }
-        answer(&mut questions, input, output);
+        answer(&mut questions, input, output.map(Payload::value));
         // An answer known before (an earlier event told it) stays when the output does
         // not repeat it.
         let known = call

@@ -1,19 +1,22 @@
 //! [`Payload`]: a JSON value a provider gave, carried as the text it came as.
 
 mod canonical;
+mod text;
 
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, Unexpected, Visitor};
+use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use canonical::Form;
+use text::Text;
+pub use text::read_sharing;
 
 /// A JSON value a provider gave: a call's input or output, an error's details.
 ///
@@ -46,9 +49,24 @@ enum Repr {
     Raw(Arc<Raw>),
 }
 
+/// A JSON text a payload is read from: lent by the reader, or its own.
+enum Source<'a> {
+    Lent(&'a str),
+    Own(Box<str>),
+}
+
+impl Source<'_> {
+    fn get(&self) -> &str {
+        match self {
+            Source::Lent(text) => text,
+            Source::Own(text) => text,
+        }
+    }
+}
+
 /// A canonical text and its value once something read it.
 struct Raw {
-    text: Box<RawValue>,
+    text: Text,
     value: OnceLock<Value>,
 }
 
@@ -60,15 +78,25 @@ impl Payload {
     /// canonical, without its spaces when only they differ, parsed otherwise (which fails
     /// only when it nests past the parser's recursion limit).
     pub fn from_raw(text: Box<RawValue>) -> Result<Payload, serde_json::Error> {
-        let text = match canonical::form(text.get()) {
-            Form::Canonical => text,
-            Form::Spaced => RawValue::from_string(canonical::compact(text.get()))?,
-            Form::Other => {
-                return serde_json::from_str(text.get()).map(|value| Payload(Repr::Value(value)));
+        Payload::from_text(Source::Own(text.into()))
+    }
+
+    /// A payload of `text`, valid JSON: kept when canonical (a lent text stays in the
+    /// line it was lent from when that line is shared, else is copied), compacted when
+    /// spaced, parsed otherwise.
+    fn from_text(text: Source<'_>) -> Result<Payload, serde_json::Error> {
+        let kept = match (canonical::form(text.get()), text) {
+            (Form::Canonical, Source::Own(text)) => Text::Own(text),
+            (Form::Canonical, Source::Lent(text)) => {
+                Text::in_line(text).unwrap_or_else(|| Text::Own(text.into()))
+            }
+            (Form::Spaced, text) => Text::Own(canonical::compact(text.get()).into_boxed_str()),
+            (Form::Other, text) => {
+                return serde_json::from_str::<Value>(text.get()).map(Payload::from);
             }
         };
         Ok(Payload(Repr::Raw(Arc::new(Raw {
-            text,
+            text: kept,
             value: OnceLock::new(),
         }))))
     }
@@ -202,7 +230,7 @@ impl Payload {
 /// Parses a text [`canonical::is_canonical`] accepted: valid JSON (it was read as such)
 /// nested at most [`canonical::MAX_DEPTH`] deep, under the parser's limit, so it cannot
 /// fail; were it to, the value reads as `null` and the text is still what is written.
-fn parse_canonical(text: &RawValue) -> Value {
+fn parse_canonical(text: &Text) -> Value {
     serde_json::from_str(text.get()).unwrap_or(Value::Null)
 }
 
@@ -291,7 +319,12 @@ impl fmt::Display for Payload {
 impl Serialize for Payload {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
-            Repr::Raw(raw) if takes_raw_text::<S>() => raw.text.serialize(serializer),
+            // What `RawValue` hands serde_json's serializers, which write the text as it is.
+            Repr::Raw(raw) if takes_raw_text::<S>() => {
+                let mut text = serializer.serialize_struct(RAW_VALUE_TOKEN, 1)?;
+                text.serialize_field(RAW_VALUE_TOKEN, raw.text.get())?;
+                text.end()
+            }
             _ => self.value().serialize(serializer),
         }
     }
@@ -348,10 +381,12 @@ impl<'de> Visitor<'de> for PayloadVisitor {
         formatter.write_str("any JSON value")
     }
 
-    /// `serde_json` offers the text as a one-entry map, which `RawValue` reads.
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Payload, A::Error> {
-        let text = Box::<RawValue>::deserialize(MapAccessDeserializer::new(map))?;
-        Payload::from_raw(text).map_err(de::Error::custom)
+    /// `serde_json` offers the text as a one-entry map, keyed by its token.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Payload, A::Error> {
+        match map.next_key::<Token>()? {
+            Some(Token) => map.next_value_seed(TextSeed),
+            None => Err(de::Error::invalid_type(Unexpected::Map, &self)),
+        }
     }
 
     /// Any other deserializer gives the value itself.
@@ -360,6 +395,60 @@ impl<'de> Visitor<'de> for PayloadVisitor {
         deserializer: D,
     ) -> Result<Payload, D::Error> {
         Value::deserialize(deserializer).map(Payload::from)
+    }
+}
+
+/// The key under which `serde_json` offers a value's text.
+struct Token;
+
+impl<'de> Deserialize<'de> for Token {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TokenVisitor;
+        impl Visitor<'_> for TokenVisitor {
+            type Value = Token;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("serde_json's raw value")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Token, E> {
+                match key == RAW_VALUE_TOKEN {
+                    true => Ok(Token),
+                    false => Err(E::invalid_value(Unexpected::Str(key), &self)),
+                }
+            }
+        }
+        deserializer.deserialize_identifier(TokenVisitor)
+    }
+}
+
+/// A value's text, as `serde_json` lends or gives it: lent from the line being read
+/// shared, it may stay there ([`read_sharing`]).
+struct TextSeed;
+
+impl<'de> DeserializeSeed<'de> for TextSeed {
+    type Value = Payload;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Payload, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TextSeed {
+    type Value = Payload;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a JSON text")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Payload, E> {
+        Payload::from_text(Source::Lent(text)).map_err(E::custom)
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Payload, E> {
+        Payload::from_text(Source::Own(text.into())).map_err(E::custom)
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Payload, E> {
+        Payload::from_text(Source::Own(text.into_boxed_str())).map_err(E::custom)
     }
 }
 
@@ -504,6 +593,34 @@ mod tests {
             serde_json::from_str(r#"{"input":{"a":[1]},"type":"Call"}"#).unwrap();
         assert_eq!(input, json!({"a": [1]}));
         assert_eq!(serde_json::to_string(&input).unwrap(), r#"{"a":[1]}"#);
+    }
+
+    #[test]
+    fn a_large_payload_stays_in_its_shared_line() {
+        #[derive(Deserialize)]
+        struct Event {
+            output: Payload,
+            status: Payload,
+        }
+        let big = "z".repeat(text::SHARED_AT);
+        let line = Arc::new(format!(r#"{{"output":"{big}","status":"ok"}}"#));
+        let event: Event =
+            read_sharing(&line, |text| serde_json::from_slice(text.as_bytes())).unwrap();
+        // The output holds the line; the status, small, is a copy.
+        assert_eq!(Arc::strong_count(&line), 2);
+        assert_eq!(event.output, Value::String(big.clone()));
+        assert_eq!(event.output.text().as_deref(), Some(big.as_str()));
+        assert_eq!(event.status, json!("ok"));
+        assert_eq!(
+            serde_json::to_string(&event.output).unwrap(),
+            format!("\"{big}\"")
+        );
+        drop(event);
+        assert_eq!(Arc::strong_count(&line), 1);
+        // Read again without sharing, it is a copy.
+        let copied: Event = serde_json::from_str(&line).unwrap();
+        assert_eq!(Arc::strong_count(&line), 1);
+        assert_eq!(copied.output.raw_text().map(str::len), Some(big.len() + 2));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use toolnorm::Timestamp;
 
 use toolnorm_wire::claude_messages as wire;
 
+use super::result_block::ToolResult;
 use super::tasks::Launch;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
@@ -88,7 +89,7 @@ pub(super) enum Block<'a> {
     /// A `tool_use` block, read by the one scan of the line.
     ToolUse(wire::BetaToolUseBlock),
     /// A `tool_result` block, read by the one scan of the line.
-    ToolResult(wire::ToolResultBlockParam),
+    ToolResult(ToolResult),
     /// A block that carries no call, read past by the one scan of the line.
     Skipped,
     /// A block still raw, with its type.

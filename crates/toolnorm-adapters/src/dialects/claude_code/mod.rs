@@ -45,6 +45,7 @@ mod known;
 mod others;
 mod permissions;
 mod progress;
+mod result_block;
 mod results;
 mod scan;
 mod stream;

@@ -25,6 +25,7 @@ use toolnorm_wire::claude_messages as wire;
 use super::ClaudeCodeAdapter;
 use super::envelope::{Block, Envelope};
 use super::permissions::{self, Denial};
+use super::result_block::{Content, ToolResult};
 use super::tasks::Launch;
 
 /// A user message whose content is text (not blocks).
@@ -110,7 +111,7 @@ impl ClaudeCodeAdapter {
         for block in results {
             let result = match block {
                 Block::ToolResult(result) => Ok(result),
-                Block::Raw(_, raw) => serde_json::from_str::<wire::ToolResultBlockParam>(raw.get()),
+                Block::Raw(_, raw) => serde_json::from_str::<ToolResult>(raw.get()),
                 Block::ToolUse(_) | Block::Skipped => continue,
             };
             match result {
@@ -123,7 +124,7 @@ impl ClaudeCodeAdapter {
     fn tool_result(
         &mut self,
         line: u64,
-        result: wire::ToolResultBlockParam,
+        result: ToolResult,
         message: &Message,
         out: &mut Facts<'_>,
     ) {
@@ -136,14 +137,14 @@ impl ClaudeCodeAdapter {
         if message.refused {
             self.denials.refused(&id);
         }
-        // A text result is moved, not copied: it can be the biggest thing in the stream.
-        let content = result.content.map(|content| match content {
-            wire::ToolResultBlockParamContent::String(text) => Value::String(text),
-            blocks => serde_json::to_value(&blocks).unwrap_or(Value::Null),
-        });
+        // A text result is kept as it came: it can be the biggest thing in the stream.
+        let content = result.content.map(Content::into_output);
         let ending = Ending::at(message.at.clone());
         if result.is_error == Some(true) {
-            let text = content.as_ref().and_then(content_text).unwrap_or_default();
+            let text = content
+                .as_deref()
+                .and_then(content_text)
+                .unwrap_or_default();
             let failed = Failed {
                 amp: self.dialect.as_str() == AMP,
                 denial: self.denials.take(&id),
@@ -173,7 +174,7 @@ impl ClaudeCodeAdapter {
         // non-zero `exitCode` the same failure as Claude Code's `Exit code N`.
         if self.dialect.as_str() == AMP
             && out.kind(&id) == Some(ToolKind::Bash)
-            && let Some((code, output)) = content.as_ref().and_then(json_shell_result)
+            && let Some((code, output)) = content.as_deref().and_then(json_shell_result)
         {
             if code == 0 {
                 out.complete(line, &id, Some(output), ending);

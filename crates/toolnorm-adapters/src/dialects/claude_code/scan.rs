@@ -21,6 +21,7 @@ use serde_json::value::RawValue;
 use toolnorm_wire::claude_messages as wire;
 
 use super::envelope::{Block, Envelope, Scanned};
+use super::result_block::ToolResult;
 use super::tasks::Launch;
 use super::{NON_TOOL_BLOCKS, TOOL_USE};
 use crate::read::borrowed::Text;
@@ -249,7 +250,7 @@ impl<'de> Visitor<'de> for BlockSeed {
         if tool_use {
             wire::BetaToolUseBlock::deserialize(rest).map(Block::ToolUse)
         } else {
-            wire::ToolResultBlockParam::deserialize(rest).map(Block::ToolResult)
+            ToolResult::deserialize(rest).map(Block::ToolResult)
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use serde_json::{Value, json};
-use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
+use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, ToolKind, meta};
 
 use super::threads::Threads;
 use crate::track::Facts;
@@ -469,7 +469,7 @@ impl Items {
             ..Ending::default()
         };
         match failed {
-            None => out.complete(line, &call, None, ending),
+            None => out.complete(line, &call, None::<Payload>, ending),
             Some(status) => out.fail(
                 line,
                 &call,

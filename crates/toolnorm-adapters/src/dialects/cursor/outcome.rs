@@ -13,7 +13,7 @@
 //! | none | complete, no output |
 
 use serde_json::{Map, Value};
-use toolnorm::{ErrorCode, ToolError};
+use toolnorm::{ErrorCode, Payload, ToolError};
 
 use super::payload::{Call, Timing};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -24,7 +24,7 @@ use crate::track::{MCP_TOOL_FAILED, exit_error, text_error};
 pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts: &mut Facts<'_>) {
     let ending = || Ending::at(timing.completed()).elapsed_ms(timing.elapsed_ms());
     let Some(result) = call.result else {
-        return facts.complete(line, id, None, ending());
+        return facts.complete(line, id, None::<Payload>, ending());
     };
     let Some(object) = result.as_object() else {
         // A bare value: the result as the provider gave it.

@@ -17,7 +17,7 @@ use foldhash::HashMap;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use toolnorm::{ApprovalOption, ApprovalRequested, ApprovalResolved, ApprovalScope, DecidedBy};
-use toolnorm::{Decision, Timestamp};
+use toolnorm::{Decision, Payload, Timestamp};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::track::Facts;
@@ -169,7 +169,8 @@ impl Asks {
             ));
         };
         if kind == "question.replied" {
-            let answers = json!({ "answers": reply.answers.unwrap_or(Value::Null) });
+            let answers: Payload =
+                json!({ "answers": reply.answers.unwrap_or(Value::Null) }).into();
             return out.note_questions(line, &call, None, Some(&answers));
         }
         let (decision, scope) = match reply.reply.as_deref() {

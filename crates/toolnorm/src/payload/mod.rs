@@ -4,6 +4,7 @@ mod canonical;
 mod text;
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
@@ -333,9 +334,27 @@ impl Serialize for Payload {
 /// Whether `S` is `serde_json`'s compact writer or its `Value` serializer, which take a
 /// `RawValue` as its text (any other serializer would write it as a struct; a pretty
 /// writer would write it compact). Told by the type's name: a name this does not know
-/// only costs the parse.
+/// only costs the parse. The answer for the last name asked is kept (a writer asks for
+/// every payload it writes, with the same serializer).
 fn takes_raw_text<S>() -> bool {
+    thread_local! {
+        static LAST: Cell<(usize, usize, bool)> = const { Cell::new((0, 0, false)) };
+    }
     let name = std::any::type_name::<S>();
+    // The name is a static string: the same address and length are the same bytes.
+    let key = (name.as_ptr() as usize, name.len());
+    LAST.with(|last| match last.get() {
+        (at, len, answer) if (at, len) == key => answer,
+        _ => {
+            let answer = names_a_raw_serializer(name);
+            last.set((key.0, key.1, answer));
+            answer
+        }
+    })
+}
+
+/// Whether `name`, a serializer's type name, is one of [`takes_raw_text`]'s.
+fn names_a_raw_serializer(name: &str) -> bool {
     if name == "serde_json::value::ser::Serializer" {
         return true;
     }

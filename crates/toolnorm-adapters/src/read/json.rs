@@ -1,5 +1,8 @@
 //! Reading JSON lines, with diagnostics that say what is wrong with a bad line.
 
+use std::sync::LazyLock;
+
+use memchr::memmem;
 use serde::Deserialize;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -91,12 +94,15 @@ pub fn parse_text<'a, T: Deserialize<'a>>(
 /// a full reading could disagree (an escape in the tag, another `"type"` further on): the
 /// caller then reads the object.
 pub fn leading_type(bytes: &[u8]) -> Option<&str> {
+    /// The searcher for a second tag, built once (building one costs more than a search).
+    static TYPE_KEY: LazyLock<memmem::Finder<'static>> =
+        LazyLock::new(|| memmem::Finder::new(br#""type""#));
     let rest = bytes.strip_prefix(br#"{"type":""#)?;
     let end = memchr::memchr(b'"', rest)?;
     let (tag, after) = rest.split_at(end);
     // An escape makes the text differ from its bytes, and a second `"type"` anywhere (a
     // repeated tag, or a nested key) needs the real parser: leave both to the full reading.
-    if memchr::memchr(b'\\', tag).is_some() || memchr::memmem::find(after, br#""type""#).is_some() {
+    if memchr::memchr(b'\\', tag).is_some() || TYPE_KEY.find(after).is_some() {
         return None;
     }
     std::str::from_utf8(tag).ok()

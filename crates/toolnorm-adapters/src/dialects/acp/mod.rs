@@ -448,7 +448,10 @@ fn agent_version(bytes: &[u8], out: &mut Facts<'_>) {
         #[serde(borrow)]
         version: Cow<'a, str>,
     }
-    if memchr::memmem::find(bytes, b"\"agentInfo\"").is_none() {
+    /// Built once: building a searcher costs more than a search.
+    static AGENT_INFO: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"agentInfo\""));
+    if AGENT_INFO.find(bytes).is_none() {
         return;
     }
     if let Ok(answer) = serde_json::from_slice::<Answer<'_>>(bytes) {

@@ -13,6 +13,7 @@
 //! starts its call, unnamed: Goose answers it with an error response.
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 use toolnorm::{ApprovalRequested, JsonObject, meta};
 
 use super::outcome::{Outcome, outcome};
@@ -41,9 +42,9 @@ const KNOWN: &[&str] = &[
 ];
 
 /// A message's content items, read in order.
-pub(super) fn content(line: u64, items: Option<Vec<Value>>, facts: &mut Facts<'_>) {
+pub(super) fn content(line: u64, items: Option<Vec<Box<RawValue>>>, facts: &mut Facts<'_>) {
     for raw in items.unwrap_or_default() {
-        let item: Item = match serde_json::from_value(raw) {
+        let item: Item = match read_item(raw.get()) {
             Ok(item) => item,
             Err(error) => {
                 facts.diagnostic(Diagnostic::at(
@@ -88,6 +89,13 @@ pub(super) fn content(line: u64, items: Option<Vec<Value>>, facts: &mut Facts<'_
             }
         }
     }
+}
+
+/// An item read from its text. One that does not read so (a key written twice, say) is
+/// read through a value, as items always were, so that it reads, or fails, the same.
+fn read_item(text: &str) -> Result<Item, serde_json::Error> {
+    serde_json::from_str(text)
+        .or_else(|_| serde_json::from_str::<Value>(text).and_then(serde_json::from_value))
 }
 
 /// A call's id, or an error saying that `what` has none.

@@ -10,15 +10,16 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// One `Message`: `{"id", "role", "created", "content": [items], "metadata"}`; its
 /// content is all the reader needs.
 #[derive(Deserialize, Default)]
 pub(super) struct Message {
-    /// Its content items, each tagged by `type`; read one by one ([`Item`]), so that one
-    /// item that does not read leaves the others.
+    /// Its content items, each tagged by `type`, kept as their text; read one by one
+    /// ([`Item`]), so that one item that does not read leaves the others.
     #[serde(default)]
-    pub content: Option<Vec<Value>>,
+    pub content: Option<Vec<Box<RawValue>>>,
 }
 
 /// One content item, whichever its `type`: the fields of the tool items
@@ -114,7 +115,7 @@ pub(super) struct SessionLine {
     /// A message's role.
     #[serde(default)]
     pub role: Option<String>,
-    /// A message's content.
+    /// A message's content, each item kept as its text.
     #[serde(default)]
-    pub content: Option<Vec<Value>>,
+    pub content: Option<Vec<Box<RawValue>>>,
 }

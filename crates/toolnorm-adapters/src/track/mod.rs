@@ -19,6 +19,7 @@
 
 mod approval;
 mod arguments;
+mod ending;
 mod fact;
 mod failure;
 mod output;
@@ -33,11 +34,11 @@ use foldhash::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolnorm::meta;
 use toolnorm::{
-    AnyToolCall, InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallCompleted,
-    ToolCallFailed, ToolCallRunning, ToolCallStarted, ToolError, ToolEvent, ToolState,
+    AnyToolCall, InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallStarted,
+    ToolEvent, ToolState,
 };
-use toolnorm::{Payload, meta};
 
 pub use approval::option_kind;
 pub use arguments::arguments_from_text;
@@ -541,86 +542,6 @@ impl<'a> Facts<'a> {
             }
             .into(),
         );
-    }
-
-    /// A call is executing.
-    pub fn running(&mut self, line: u64, id: &str, at: Option<toolnorm::Timestamp>) {
-        let id = self.part_id(id);
-        let id: &str = &id;
-        self.emit(
-            line,
-            ToolCallRunning {
-                id: id.to_owned(),
-                at,
-            }
-            .into(),
-        );
-    }
-
-    /// A call finished with `output`.
-    pub fn complete(
-        &mut self,
-        line: u64,
-        id: &str,
-        output: Option<impl Into<Payload>>,
-        ending: Ending,
-    ) {
-        let output = output.map(Into::into);
-        let id = self.part_id(id);
-        let id: &str = &id;
-        if !ending.restored {
-            self.note_questions(line, id, ending.input.as_ref(), output.as_ref());
-        }
-        let title = self.close(id, ending.input.as_ref());
-        self.emit(
-            line,
-            ToolCallCompleted {
-                id: id.to_owned(),
-                output,
-                input: ending.input.map(Payload::from),
-                title,
-                elapsed_ms: ending.elapsed_ms,
-                at: ending.at,
-            }
-            .into(),
-        );
-    }
-
-    /// A call failed with `error`.
-    pub fn fail(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
-        let id = self.part_id(id).into_owned();
-        self.fail_part(line, &id, error, ending);
-    }
-
-    /// The call whose part id is `id` failed with `error`.
-    fn fail_part(&mut self, line: u64, id: &str, error: ToolError, ending: Ending) {
-        if !ending.restored {
-            self.note_questions(line, id, ending.input.as_ref(), None);
-            self.ask_before_refusal(line, id, &error);
-        }
-        let title = self.close(id, ending.input.as_ref());
-        self.emit(
-            line,
-            ToolCallFailed {
-                id: id.to_owned(),
-                error,
-                input: ending.input.map(Payload::from),
-                title,
-                elapsed_ms: ending.elapsed_ms,
-                at: ending.at,
-            }
-            .into(),
-        );
-    }
-
-    /// Forgets what the tracker kept of a call that ends; returns the title that goes with
-    /// its final input, when that input is new and the title differs from the current one.
-    fn close(&mut self, id: &str, input: Option<&Value>) -> Option<String> {
-        let title = input
-            .filter(|input| self.open(id).is_some_and(|call| call.input() != *input))
-            .and_then(|input| self.title_for(id, Some(input)));
-        self.tracker.extras.remove(id);
-        title
     }
 }
 

@@ -50,7 +50,8 @@ enum Repr {
     Raw(Arc<Raw>),
 }
 
-/// A JSON text a payload is read from: lent by the reader, or its own.
+/// A JSON text a payload is read from: lent by the reader (copied only when kept, and
+/// not even then when it lies in the line being read shared), or its own.
 enum Source<'a> {
     Lent(&'a str),
     Own(Box<str>),
@@ -462,8 +463,9 @@ impl<'de> Visitor<'de> for TextSeed {
         Payload::from_text(Source::Lent(text)).map_err(E::custom)
     }
 
+    /// A text the reader holds for the moment: copied only when kept.
     fn visit_str<E: de::Error>(self, text: &str) -> Result<Payload, E> {
-        Payload::from_text(Source::Own(text.into())).map_err(E::custom)
+        Payload::from_text(Source::Lent(text)).map_err(E::custom)
     }
 
     fn visit_string<E: de::Error>(self, text: String) -> Result<Payload, E> {

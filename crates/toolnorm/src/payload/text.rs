@@ -47,7 +47,7 @@ impl Text {
             let base = line.as_ptr() as usize;
             let start = (text.as_ptr() as usize).checked_sub(base)?;
             let end = start.checked_add(text.len())?;
-            let inside = end <= line.len() && line.get(start..end).is_some();
+            let inside = line.get(start..end).is_some();
             (inside && text.len().saturating_mul(2) >= line.len()).then(|| Text::Line {
                 line: Arc::clone(line),
                 start,

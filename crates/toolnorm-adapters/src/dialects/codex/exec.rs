@@ -21,7 +21,10 @@ use crate::read::tolerant::{self, Repair};
 use crate::track::Facts;
 use crate::track::Sighting;
 
+mod command;
 mod scan;
+
+use command::CommandItem;
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("codex-exec", "codex");
@@ -275,7 +278,7 @@ fn read_item<T: serde::de::DeserializeOwned>(
 /// An exec item of a type read in its generated type (`web_search`, written with a key
 /// twice, and item types this version does not know are read apart).
 pub(super) enum ExecItem {
-    Command(exec::CommandExecutionItem),
+    Command(CommandItem),
     FileChange(exec::FileChangeItem),
     Mcp(exec::McpToolCallItem),
     Collab(exec::CollabToolCallItem),
@@ -382,7 +385,7 @@ fn item_facts(item: ExecItem, completed: bool, out: &Facts<'_>) -> Option<ItemFa
                 exec::McpToolCallStatus::Failed => {
                     Outcome::Failed(ToolError::new("the agent call failed").with_details(states))
                 }
-                exec::McpToolCallStatus::Completed => Outcome::Completed(Some(states)),
+                exec::McpToolCallStatus::Completed => Outcome::Completed(Some(states.into())),
             };
             let mut facts = ItemFacts::new(sighting, outcome);
             facts.spawned_threads = spawned_threads;

@@ -14,7 +14,7 @@ use crate::track::{Ending, MCP_TOOL_FAILED, Sighting, exit_error, text_error};
 #[derive(Debug)]
 pub(super) enum Outcome {
     InProgress,
-    Completed(Option<Value>),
+    Completed(Option<Payload>),
     Failed(ToolError),
 }
 
@@ -105,26 +105,29 @@ pub(super) enum Status {
     Declined,
 }
 
-/// A shell command's end: output on success, `exit_code` on a non-zero exit,
-/// `permission_denied` when the user declined it.
+/// A shell command's end: output (a JSON string) on success, `exit_code` on a non-zero
+/// exit, `permission_denied` when the user declined it.
 pub(super) fn command_outcome(
     status: Status,
     exit_code: Option<i64>,
-    output: Option<String>,
+    output: Option<Payload>,
 ) -> Outcome {
     match (status, exit_code) {
         (Status::InProgress, _) => Outcome::InProgress,
         (Status::Declined, _) => Outcome::Failed(
             ToolError::new("the command was declined").with_code(ErrorCode::PermissionDenied),
         ),
-        (_, Some(code)) if code != 0 => {
-            Outcome::Failed(exit_error(code, output.unwrap_or_default()))
+        (_, Some(code)) if code != 0 => Outcome::Failed(exit_error(
+            code,
+            output.map_or_else(|| Value::from(""), Value::from),
+        )),
+        (Status::Failed, _) => {
+            Outcome::Failed(match output.as_ref().and_then(|text| text.as_str()) {
+                Some(text) if !text.trim().is_empty() => text_error(text),
+                _ => ToolError::new("the command failed"),
+            })
         }
-        (Status::Failed, _) => Outcome::Failed(match output.as_deref() {
-            Some(text) if !text.trim().is_empty() => text_error(text),
-            _ => ToolError::new("the command failed"),
-        }),
-        (Status::Completed, _) => Outcome::Completed(output.map(Value::String)),
+        (Status::Completed, _) => Outcome::Completed(output),
     }
 }
 
@@ -209,7 +212,7 @@ pub(super) fn file_change_facts(
                     change
                 })
                 .collect();
-            Outcome::Completed(Some(json!({ "changes": output })))
+            Outcome::Completed(Some(json!({ "changes": output }).into()))
         }
     };
     ItemFacts::new(sighting, outcome)
@@ -270,7 +273,7 @@ pub(super) fn mcp_facts(item: McpItem, item_type: &str) -> ItemFacts {
             }
             None => ToolError::new(MCP_TOOL_FAILED).with_code(ErrorCode::McpError),
         }),
-        (Status::Completed, None) => Outcome::Completed(result),
+        (Status::Completed, None) => Outcome::Completed(result.map(Payload::from)),
     };
     ItemFacts::new(sighting, outcome)
 }
@@ -304,7 +307,7 @@ pub(super) fn web_search_facts(
         sighting.metadata.insert(meta::ACTION.into(), action);
     }
     let outcome = if done {
-        Outcome::Completed(results)
+        Outcome::Completed(results.map(Payload::from))
     } else {
         Outcome::InProgress
     };

@@ -3,7 +3,7 @@
 //! compile error here, to be read or dropped on purpose.
 
 use serde_json::{Value, json};
-use toolnorm::{ToolError, meta};
+use toolnorm::{Payload, ToolError, meta};
 use toolnorm_wire::codex_app_server as app;
 
 use super::super::items::{
@@ -42,7 +42,7 @@ pub(super) fn item_facts(
             command_outcome(
                 command_status(status),
                 exit_code.map(i64::from),
-                aggregated_output,
+                aggregated_output.map(Payload::from),
             ),
             "commandExecution",
         )
@@ -129,7 +129,7 @@ pub(super) fn item_facts(
             let outcome = match (status, success) {
                 (S::InProgress, _) => Outcome::InProgress,
                 (S::Failed, _) | (S::Completed, Some(false)) => failed(output),
-                (S::Completed, _) => Outcome::Completed(output),
+                (S::Completed, _) => Outcome::Completed(output.map(Payload::from)),
             };
             ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, duration_ms)
         }
@@ -178,7 +178,7 @@ pub(super) fn item_facts(
             use app::CollabAgentToolCallStatus as S;
             let outcome = match status {
                 S::InProgress => Outcome::InProgress,
-                S::Completed => Outcome::Completed(Some(states)),
+                S::Completed => Outcome::Completed(Some(states.into())),
                 S::Failed => agent_call_failed("failed", states),
                 S::Interrupted => agent_call_failed("interrupted", states),
             };
@@ -253,7 +253,7 @@ pub(super) fn item_facts(
                         .with_details(serde_json::to_value(failure).unwrap_or(Value::Null)),
                 ),
                 (None, "failed") => Outcome::Failed(ToolError::new("the image generation failed")),
-                (None, _) if completed || completed_at_ms.is_some() => Outcome::Completed(saved),
+                (None, _) if completed || completed_at_ms.is_some() => Outcome::Completed(saved.map(Payload::from)),
                 (None, _) => Outcome::InProgress,
             };
             ItemFacts::new(sighting, outcome).times(started_at_ms, completed_at_ms, None)

@@ -140,7 +140,7 @@ fn script_outcome(result: &str) -> Option<Outcome> {
     });
     let status = status.trim();
     if status == "Script completed" || running_cell(status).is_some() {
-        return Some(Outcome::Completed(Some(Value::String(output.to_owned()))));
+        return Some(Outcome::Completed(Some(output.into())));
     }
     match status {
         "Script failed" => {
@@ -238,10 +238,10 @@ mod tests {
             Some(Outcome::Completed(_))
         ));
         let done = "Script completed\nWall time 1.1 seconds\nOutput:\n\nhi";
-        let Some(Outcome::Completed(Some(Value::String(output)))) = script_outcome(done) else {
+        let Some(Outcome::Completed(Some(output))) = script_outcome(done) else {
             panic!("{:?}", script_outcome(done))
         };
-        assert_eq!(output, "hi");
+        assert_eq!(output, Value::from("hi"));
         assert_eq!(running_cell(done), None);
         let failed = "Script failed\nWall time 0.1 seconds\nOutput:\n\nScript error:\nTypeError: tools.update_plan is not a function\n";
         let Some(Outcome::Failed(error)) = script_outcome(failed) else {

@@ -19,7 +19,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde_json::value::RawValue;
 use toolnorm_wire::codex_exec as exec;
 
-use super::ExecItem;
+use super::{CommandItem, ExecItem};
 use crate::read::checked::Checked;
 
 /// The line read in one scan, or `None` when it is not of the shapes the scan reads.
@@ -102,9 +102,7 @@ impl<'de> Visitor<'de> for ItemVisitor {
             map,
         });
         match kind {
-            "command_execution" => {
-                exec::CommandExecutionItem::deserialize(rest).map(ExecItem::Command)
-            }
+            "command_execution" => CommandItem::deserialize(rest).map(ExecItem::Command),
             "file_change" => exec::FileChangeItem::deserialize(rest).map(ExecItem::FileChange),
             "mcp_tool_call" => exec::McpToolCallItem::deserialize(rest).map(ExecItem::Mcp),
             "collab_tool_call" => exec::CollabToolCallItem::deserialize(rest).map(ExecItem::Collab),

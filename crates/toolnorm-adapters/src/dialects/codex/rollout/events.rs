@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use toolnorm::{ToolError, meta};
+use toolnorm::{Payload, ToolError, meta};
 
 use super::At;
 use super::response::{Kind, ended, known};
@@ -241,7 +241,7 @@ fn event_facts(kind: &str, id: String, event: CallEvent, done: bool) -> Option<I
                 id,
                 command_line(event.command.as_ref()),
                 event.cwd.as_deref().map(local_path),
-                command_outcome(status, event.exit_code, output),
+                command_outcome(status, event.exit_code, output.map(Payload::from)),
                 "commandExecution",
             )
         }
@@ -422,7 +422,7 @@ fn collab_item(id: String, item: ThreadItem, out: &Facts<'_>) -> ItemFacts {
                 .with_code(status.to_owned())
                 .with_details(states),
         ),
-        _ => Outcome::Completed(Some(states)),
+        _ => Outcome::Completed(Some(states.into())),
     };
     ItemFacts::new(sighting, outcome)
 }

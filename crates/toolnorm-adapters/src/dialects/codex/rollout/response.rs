@@ -469,11 +469,11 @@ fn text_outcome(text: &str, is_command: bool) -> Outcome {
     });
     match code {
         Some(code) if code != 0 => Outcome::Failed(exit_error(code, output)),
-        Some(_) => Outcome::Completed(Some(Value::String(output.to_owned()))),
+        Some(_) => Outcome::Completed(Some(output.into())),
         None if is_command && text.contains(" failed") => {
-            command_outcome(Status::Failed, None, Some(text.to_owned()))
+            command_outcome(Status::Failed, None, Some(text.into()))
         }
-        None => Outcome::Completed(Some(Value::String(text.to_owned()))),
+        None => Outcome::Completed(Some(text.into())),
     }
 }
 
@@ -594,7 +594,7 @@ mod tests {
             "Wall time: 0\nProcess exited with code 0\nOutput:\nhi\n",
             true,
         );
-        assert!(matches!(ok, Outcome::Completed(Some(Value::String(text))) if text == "hi\n"));
+        assert!(matches!(ok, Outcome::Completed(Some(text)) if text == Value::from("hi\n")));
         let denied = text_outcome("exec_command failed: Rejected(\"rejected by user\")", true);
         let Outcome::Failed(error) = denied else {
             panic!("{denied:?}")

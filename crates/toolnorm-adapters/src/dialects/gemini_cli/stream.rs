@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use toolnorm::{JsonObject, Timestamp, meta};
+use toolnorm::{JsonObject, Payload, Timestamp, meta};
 use toolnorm_wire::gemini_stream as wire;
 
 use super::GeminiCliAdapter;
@@ -39,7 +39,8 @@ pub(super) struct ToolResult<'a> {
     pub tool_id: Cow<'a, str>,
     pub timestamp: Cow<'a, str>,
     pub success: bool,
-    pub output: Option<Cow<'a, str>>,
+    /// A JSON string.
+    pub output: Option<Payload>,
     pub error: Option<wire::ToolResultEventError>,
 }
 
@@ -73,7 +74,7 @@ pub(super) fn event(
                     tool_id: result.tool_id.into(),
                     timestamp: result.timestamp.into(),
                     success: result.status == wire::ToolResultEventStatus::Success,
-                    output: result.output.map(Cow::Owned),
+                    output: result.output.map(Payload::from),
                     error: result.error,
                 })
             }),
@@ -166,16 +167,14 @@ fn tool_result(line: u64, result: ToolResult<'_>, facts: &mut Facts<'_>) {
     // The CLI writes `success` for a cancelled call, with its error.
     match (result.success, result.error) {
         (true, None) => {
-            let output = result
-                .output
-                .map(|output| Value::String(output.into_owned()));
-            facts.complete(line, id, output, ending);
+            facts.complete(line, id, result.output, ending);
         }
         (_, error) => {
             let (kind, message) = error
                 .map(|error| (error.type_, error.message))
                 .unwrap_or_default();
-            let error = outcome::error(facts, id, &kind, &message, result.output.as_deref());
+            let output = result.output.as_ref().and_then(|output| output.as_str());
+            let error = outcome::error(facts, id, &kind, &message, output);
             facts.fail(line, id, error, ending);
         }
     }

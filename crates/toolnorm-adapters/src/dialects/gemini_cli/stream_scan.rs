@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
+use toolnorm::Payload;
 use toolnorm_wire::gemini_stream as wire;
 
 use super::stream::{Event, ToolResult, ToolUse};
@@ -66,8 +67,9 @@ struct Fields<'a> {
     // `tool_result` and `result` (whose status and error read alike).
     #[serde(borrow, default)]
     status: Option<Text<'a>>,
-    #[serde(borrow, default)]
-    output: Option<Text<'a>>,
+    /// Kept as the JSON text it came as (a string, else the scan gives up).
+    #[serde(default)]
+    output: Option<Payload>,
     #[serde(default)]
     error: Option<Box<wire::ToolResultEventError>>,
     #[serde(default, rename = "stats")]
@@ -113,7 +115,10 @@ impl<'a> Fields<'a> {
                 tool_id: self.tool_id?.0,
                 timestamp,
                 success: one_of(self.status?, STATUSES)? == "success",
-                output: self.output.map(|output| output.0),
+                output: match self.output {
+                    Some(output) if !output.is_string() => return None,
+                    output => output,
+                },
                 error: self.error.map(|error| *error),
             }),
             "error" if self.id.is_none() => {
@@ -171,6 +176,12 @@ mod tests {
             r#"{"type":"tool_use","timestamp":"t","tool_name":"b","tool_id":"n2","parameters":"x"}"#,
             r#"{"type":"tool_use","timestamp":"t","tool_name":"b","tool_id":"n3","parameters":{"a":null}}"#,
             r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"success","output":null}"#,
+            r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"success","output":7}"#,
+            r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"success","output":{"a":"b"}}"#,
+            r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"success","output":["x"]}"#,
+            r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"error","output":"a\nb","error":{"type":"x","message":""}}"#,
+            r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"success","output":"\ud800"}"#,
+            r#"{"type":"tool_result","timestamp":"t","tool_id":"n3","status":"success","output":"a","output":"b"}"#,
             r#"{"type":"tool_result","timestamp":"t","tool_id":"n1","status":"error","error":null}"#,
             r#"{"type":"tool_result","timestamp":"t","tool_id":"n2","status":"success","error":"x"}"#,
             r#"{"type":"tool_result","timestamp":"t","tool_id":"a","status":"success","error":{"type":"cancelled","message":"no"}}"#,
@@ -231,9 +242,9 @@ mod tests {
         assert!(matches!(
             scan(line),
             Some(Event::ToolResult(ToolResult {
-                output: Some(Cow::Borrowed("x")),
+                output: Some(ref output),
                 ..
-            }))
+            })) if output.raw_text() == Some("\"x\"")
         ));
         for line in [
             r#"{"type":"init","timestamp":"t","session_id":"s","model":"m"}"#,

@@ -19,6 +19,8 @@ pub mod cut;
 pub(crate) mod encoding;
 pub mod glued;
 pub mod json;
+#[cfg(any(feature = "codex", feature = "opencode"))]
+pub(crate) mod kept_string;
 pub mod line_keys;
 pub mod lines;
 pub mod log_line;

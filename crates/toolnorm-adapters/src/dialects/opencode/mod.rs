@@ -31,6 +31,7 @@ mod asks;
 pub(crate) mod export;
 mod ignored;
 mod tolerant_part;
+mod tool_part;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -53,6 +54,7 @@ use crate::track::Facts;
 use crate::track::{Ending, Sighting, exit_error, is_refusal, text_error};
 
 use crate::read::line_keys::LineKeys;
+use tool_part::{ToolPart, ToolState};
 
 /// The dialect this module reads.
 pub(crate) const DIALECT: Dialect = Dialect::new("opencode", "opencode");
@@ -330,7 +332,7 @@ impl OpenCodeAdapter {
                     },
                 ));
                 match tool {
-                    Some(Ok(part)) => self.tool_part(line, part, out),
+                    Some(Ok(part)) => self.tool_part(line, part.into(), out),
                     Some(Err(error)) => out.diagnostic(json::malformed(line, "tool part", &error)),
                     None => {}
                 }
@@ -338,14 +340,14 @@ impl OpenCodeAdapter {
             }
             Err(error) => return out.diagnostic(json::malformed(line, "part", &error)),
         }
-        match serde_json::from_str::<wire::ToolPart>(part) {
+        match serde_json::from_str::<ToolPart>(part) {
             Ok(part) => self.tool_part(line, part, out),
             Err(error) => match tolerant_part::read(part) {
                 Some(read) => {
                     if let Some(notice) = read.notice(line, "tool part") {
                         out.diagnostic(notice);
                     }
-                    self.tool_part(line, read.value, out);
+                    self.tool_part(line, read.value.into(), out);
                 }
                 None => out.diagnostic(json::malformed(line, "tool part", &error)),
             },
@@ -366,7 +368,7 @@ impl OpenCodeAdapter {
         (!server.is_empty() && !bare.is_empty()).then(|| (server.to_owned(), bare.to_owned()))
     }
 
-    fn tool_part(&mut self, line: u64, part: wire::ToolPart, out: &mut Facts<'_>) {
+    fn tool_part(&mut self, line: u64, part: ToolPart, out: &mut Facts<'_>) {
         out.session(&part.session_id);
         let id = if part.call_id.is_empty() {
             part.id.clone()
@@ -374,22 +376,22 @@ impl OpenCodeAdapter {
             part.call_id.clone()
         };
         let (input, metadata, title, started, ended) = match &part.state {
-            wire::ToolState::Pending(state) => (state.input.clone(), None, None, None, None),
-            wire::ToolState::Running(state) => (
+            ToolState::Pending(state) => (state.input.clone(), None, None, None, None),
+            ToolState::Running(state) => (
                 state.input.clone(),
                 Some(&state.metadata),
                 state.title.clone(),
                 Some(state.time.start),
                 None,
             ),
-            wire::ToolState::Completed(state) => (
+            ToolState::Completed(state) => (
                 state.input.clone(),
                 Some(&state.metadata),
                 Some(state.title.clone()),
                 Some(state.time.start),
                 Some(state.time.end),
             ),
-            wire::ToolState::Error(state) => (
+            ToolState::Error(state) => (
                 state.input.clone(),
                 Some(&state.metadata),
                 None,
@@ -429,8 +431,8 @@ impl OpenCodeAdapter {
             ..Ending::default()
         };
         match part.state {
-            wire::ToolState::Pending(_) => {}
-            wire::ToolState::Running(state) => {
+            ToolState::Pending(_) => {}
+            ToolState::Running(state) => {
                 if !was_open || started.is_some() {
                     out.running(line, &id, Some(epoch(state.time.start)));
                 }
@@ -438,7 +440,7 @@ impl OpenCodeAdapter {
                     out.streamed_text(line, &id, output);
                 }
             }
-            wire::ToolState::Completed(state) => {
+            ToolState::Completed(state) => {
                 let exit = state.metadata.get("exit").and_then(Value::as_i64);
                 match exit {
                     Some(code) if code != 0 && part.tool == "bash" => {
@@ -461,11 +463,11 @@ impl OpenCodeAdapter {
                             flags.insert("outputTruncated".into(), truncated.clone());
                             out.merge_metadata(line, &id, flags);
                         }
-                        out.complete(line, &id, Some(Value::String(state.output)), ending);
+                        out.complete(line, &id, Some(state.output), ending);
                     }
                 }
             }
-            wire::ToolState::Error(state) => {
+            ToolState::Error(state) => {
                 let error = if is_refusal(&state.error) {
                     ToolError::new(first_line(&state.error))
                         .with_code(ErrorCode::PermissionDenied)

@@ -3,10 +3,11 @@
 //! (shared with the line when the line is long, see [`toolnorm::read_sharing`]), not a
 //! decoded copy.
 
-use serde::de::Error;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use toolnorm::Payload;
 use toolnorm_wire::codex_exec as exec;
+
+use crate::read::kept_string;
 
 /// A command item: the generated `CommandExecutionItem`'s fields, read with the same
 /// types (so an item it refuses is refused here too, with the same error), the output
@@ -14,7 +15,7 @@ use toolnorm_wire::codex_exec as exec;
 #[derive(Deserialize)]
 pub(in crate::dialects::codex) struct CommandItem {
     /// Stdout and stderr so far: a JSON string.
-    #[serde(deserialize_with = "text")]
+    #[serde(deserialize_with = "kept_string::read")]
     pub aggregated_output: Payload,
     /// The command line.
     pub command: String,
@@ -26,19 +27,6 @@ pub(in crate::dialects::codex) struct CommandItem {
     pub status: exec::CommandExecutionStatus,
     #[serde(rename = "type")]
     _type: exec::CommandExecutionItemType,
-}
-
-/// A JSON string kept as it came; anything else refused as a `String` refuses it.
-fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Payload, D::Error> {
-    let text = Payload::deserialize(deserializer)?;
-    if text.is_string() {
-        return Ok(text);
-    }
-    match String::deserialize(text.value()) {
-        Err(error) => Err(D::Error::custom(error)),
-        // Not reached: a value that reads as a string is one.
-        Ok(read) => Ok(read.into()),
-    }
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use toolnorm::meta;
-use toolnorm::{ToolKind, ToolState};
+use toolnorm::{Payload, ToolKind, ToolState};
 use toolnorm_wire::acp;
 
 use crate::Dialect;
@@ -203,7 +203,7 @@ impl AcpAdapter {
                 } else {
                     seen.raw_output
                         .clone()
-                        .or_else(|| seen.text().map(Value::from))
+                        .or_else(|| seen.text().map(Payload::from))
                 };
                 if let Some(error) = (!own && kind == ToolKind::Bash)
                     .then(|| exit_error(output.as_ref(), &seen))

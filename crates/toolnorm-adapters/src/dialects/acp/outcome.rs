@@ -4,7 +4,7 @@
 use serde_json::Value;
 use toolnorm::ErrorCode;
 use toolnorm::meta;
-use toolnorm::{JsonObject, ToolError, ToolKind};
+use toolnorm::{JsonObject, Payload, ToolError, ToolKind};
 
 use super::seen::Seen;
 use crate::acp::ToolnormMeta;
@@ -24,8 +24,9 @@ pub(super) fn truncation_flags(toolnorm: Option<&ToolnormMeta>) -> Option<JsonOb
 /// `rawOutput.metadata.exit`, or an `exitCode` / `exit_code` field): `exit_code`, as
 /// every adapter reports it. The output is `output`, else Codex's ACP adapter's
 /// `aggregated_output`, else the text content.
-pub(super) fn exit_error(output: Option<&Value>, seen: &Seen) -> Option<ToolError> {
-    let output = output?;
+pub(super) fn exit_error(output: Option<&Payload>, seen: &Seen) -> Option<ToolError> {
+    // Only an object holds an exit status (a text output is not parsed).
+    let output = output.filter(|output| output.is_object())?;
     let code = [
         output
             .get("metadata")
@@ -67,11 +68,11 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     if let Some(error) = exit_error(raw, seen) {
         return error;
     }
-    let raw_text = raw.and_then(|raw| match raw {
-        Value::String(text) => Some(text.clone()),
-        other => ["error", "message"]
+    let raw_text = raw.and_then(|raw| match raw.text() {
+        Some(text) => Some(text.into_owned()),
+        None => ["error", "message"]
             .iter()
-            .find_map(|key| Some(other.get(key)?.as_str()?.to_owned())),
+            .find_map(|key| Some(raw.get(key)?.as_str()?.to_owned())),
     });
     let text = raw_text
         .or_else(|| seen.text().map(|text| unfenced(&text).to_owned()))
@@ -100,7 +101,7 @@ pub(super) fn foreign_error(seen: &Seen, kind: ToolKind) -> ToolError {
     }
     // A text `rawOutput` is the message (and `details.output` when longer) already.
     if let Some(raw) = raw.filter(|raw| !raw.is_null() && !raw.is_string()) {
-        error.details = Some(raw.clone().into());
+        error.details = Some(raw.clone());
     }
     error
 }

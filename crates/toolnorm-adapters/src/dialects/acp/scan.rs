@@ -31,6 +31,7 @@ use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use toolnorm::Payload;
 use toolnorm_wire::acp;
 
 use super::seen::{Raw, Seen};
@@ -380,8 +381,12 @@ fn seen(fields: &Fields<'_>, update: bool) -> Result<Seen, serde_json::Error> {
         next: 0,
         value: None,
     });
-    // `rawInput`/`rawOutput` as the type reads them, a present `null` kept as a value.
+    // `rawInput` as the type reads it, a present `null` kept as a value.
     let sent = |name: &str, read: Option<Value>| field(name).map(|_| read.unwrap_or(Value::Null));
+    // `rawOutput` (any value, as the type reads it) kept as its text, not given to the type.
+    let raw_output = field("rawOutput")
+        .map(|raw| serde_json::from_str::<Payload>(raw.get()))
+        .transpose()?;
     let content = value("content")?.and_then(|content| match content {
         Value::Array(content) => Some(content),
         _ => None,
@@ -391,7 +396,7 @@ fn seen(fields: &Fields<'_>, update: bool) -> Result<Seen, serde_json::Error> {
         let mut call = acp::ToolCallUpdate::deserialize(given)?;
         let raw = Raw {
             raw_input: sent("rawInput", call.raw_input.take()),
-            raw_output: sent("rawOutput", call.raw_output.take()),
+            raw_output,
             locations,
             content,
         };
@@ -400,7 +405,7 @@ fn seen(fields: &Fields<'_>, update: bool) -> Result<Seen, serde_json::Error> {
         let mut call = acp::ToolCall::deserialize(given)?;
         let raw = Raw {
             raw_input: sent("rawInput", call.raw_input.take()),
-            raw_output: sent("rawOutput", call.raw_output.take()),
+            raw_output,
             locations,
             content,
         };
@@ -426,6 +431,10 @@ impl<'de> MapAccess<'de> for Given<'_, 'de> {
     ) -> Result<Option<K::Value>, Self::Error> {
         while let (Some(key), Some(raw)) = (FIELDS.get(self.next), self.fields.get(self.next)) {
             self.next += 1;
+            // Read apart, as its text ([`seen`]).
+            if *key == "rawOutput" {
+                continue;
+            }
             if let Some(raw) = raw {
                 self.value = Some(raw);
                 return seed

@@ -22,6 +22,14 @@ fn the_scan_reads_every_recording_as_the_field_by_field_reading_does() {
 #[test]
 fn odd_lines_read_as_the_field_by_field_reading_reads_them() {
     let lines = [
+        // `rawOutput` of every shape, kept as its text.
+        update(r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","rawOutput":"a\n\u00e9 \ud83d\ude00"}"#),
+        update(r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","rawOutput":"\ud800"}"#),
+        update(r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","rawOutput":{ "b" : [ 1 , 2.50 ] , "a" : null }}"#),
+        update(r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","rawOutput":{"a":1,"a":2}}"#),
+        update(r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","rawOutput":1e400}"#),
+        update(r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"failed","rawOutput":{"exitCode":2,"output":"no"}}"#),
+        update(r#"{"sessionUpdate":"tool_call","toolCallId":"b","title":"t","rawOutput":"x","rawOutput":"y"}"#),
         // A call, its updates, a present `null` input and output.
         update(
             r#"{"sessionUpdate":"tool_call","toolCallId":"a","title":"ls","kind":"execute","status":"pending","rawInput":{"command":"ls"},"locations":[{"path":"/w"}]}"#,
@@ -169,4 +177,20 @@ fn every_recorded_line_but_permission_requests_is_read_in_one_scan() {
         }
     }
     assert!(lines > 1000, "{lines} lines");
+}
+
+#[test]
+fn a_raw_output_is_kept_as_it_came() {
+    let line = update(
+        r#"{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","rawOutput":"a\tb"}"#,
+    );
+    let Some(Frame::Call(seen)) = scan(line.as_bytes()) else {
+        panic!("not read in one scan")
+    };
+    assert_eq!(
+        seen.raw_output
+            .as_ref()
+            .and_then(|output| output.raw_text()),
+        Some(r#""a\tb""#)
+    );
 }

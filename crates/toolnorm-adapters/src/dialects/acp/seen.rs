@@ -3,8 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use toolnorm::JsonObject;
 use toolnorm::meta;
+use toolnorm::{JsonObject, Payload};
 use toolnorm_wire::acp;
 
 use crate::acp::{META_KEY, ToolnormMeta};
@@ -18,7 +18,8 @@ pub(super) struct Seen {
     pub status: Option<acp::ToolCallStatus>,
     pub name: Option<String>,
     pub raw_input: Option<Value>,
-    pub raw_output: Option<Value>,
+    /// `rawOutput`, kept as the JSON text it came as.
+    pub raw_output: Option<Payload>,
     /// The `locations`, as sent.
     pub locations: Option<Value>,
     /// The content blocks, as sent (already checked against the schema's types).
@@ -34,8 +35,8 @@ pub(super) struct Seen {
 pub(super) struct Raw {
     /// `rawInput`, a present `null` included.
     pub raw_input: Option<Value>,
-    /// `rawOutput`, a present `null` included.
-    pub raw_output: Option<Value>,
+    /// `rawOutput`, a present `null` included, kept as the JSON text it came as.
+    pub raw_output: Option<Payload>,
     pub locations: Option<Value>,
     /// `content`, when an array.
     pub content: Option<Vec<Value>>,
@@ -46,7 +47,7 @@ impl Raw {
     pub(super) fn of(raw: &Value) -> Self {
         Raw {
             raw_input: raw.get("rawInput").cloned(),
-            raw_output: raw.get("rawOutput").cloned(),
+            raw_output: raw.get("rawOutput").cloned().map(Payload::from),
             locations: raw.get("locations").cloned(),
             content: raw.get("content").and_then(Value::as_array).cloned(),
         }

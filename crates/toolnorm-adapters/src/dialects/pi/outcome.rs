@@ -1,7 +1,7 @@
 //! How a Pi tool result ends its call, the same from the stream and the session file.
 
 use serde_json::Value;
-use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
+use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, ToolKind, meta};
 
 use super::wire::{ToolCall, result_text};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -75,7 +75,7 @@ pub(super) fn open_unseen(
 pub(super) fn ended(
     line: u64,
     id: &str,
-    content: &Value,
+    content: &Payload,
     is_error: bool,
     at: Option<Timestamp>,
     facts: &mut Facts<'_>,
@@ -86,7 +86,7 @@ pub(super) fn ended(
         return facts.complete(line, id, output, ending);
     }
     let text = match &output {
-        Some(Value::String(text)) => text.clone(),
+        Some(output) if output.is_string() => output.text().unwrap_or_default().into_owned(),
         Some(other) => other.to_string(),
         None => String::new(),
     };

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::outcome::{ended, open_unseen, sighted};
-use super::wire::{AssistantEvent, Line, Message, ToolCall, result_text};
+use super::wire::{AssistantEvent, Line, Message, ToolCall, result_content, value_text};
 use super::{DIALECT, header, timestamp};
 use crate::Dialect;
 use crate::adapter::Adapter;
@@ -216,7 +216,7 @@ fn execution_update(line: u64, event: &Line<'_>, facts: &mut Facts<'_>) {
     let text = event
         .partial_result
         .as_ref()
-        .and_then(|result| result_text(result.get("content")?));
+        .and_then(|result| value_text(result.get("content")?));
     if let Some(Value::String(text)) = text {
         facts.streamed_text(line, id, &text);
     }
@@ -245,12 +245,12 @@ fn execution_end(line: u64, event: &Line<'_>, facts: &mut Facts<'_>) {
     let content = event
         .result
         .as_ref()
-        .and_then(|result| result.get("content"))
-        .unwrap_or(&Value::Null);
+        .and_then(result_content)
+        .unwrap_or_default();
     ended(
         line,
         id,
-        content,
+        &content,
         event.is_error.unwrap_or(false),
         None,
         facts,

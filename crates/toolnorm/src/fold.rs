@@ -289,6 +289,13 @@ impl Fold {
         self.finished.as_ref()?.get(id)
     }
 
+    /// Drops the call the last event finished and evicted now, rather than at the next
+    /// event: a caller done with that event's [`Update`] frees the call (and its output)
+    /// at once, so that a huge output is not held while more input is read.
+    pub fn drop_evicted(&mut self) {
+        self.evicted = None;
+    }
+
     /// Removes a call (e.g. once a terminal part was written), keeping the order of the rest.
     ///
     /// Later events for that id are then reported as [`Error::UnknownCall`]: a removed
@@ -444,6 +451,12 @@ mod tests {
         assert_eq!(fold.evicted.as_ref().map(AnyToolCall::id), Some("b"));
         assert!(fold.apply(completed("b")).is_err());
         assert!(fold.evicted.is_none(), "the last finished call is dropped");
+        fold.apply(started("c")).unwrap();
+        fold.apply(completed("c")).unwrap();
+        assert_eq!(fold.evicted.as_ref().map(AnyToolCall::id), Some("c"));
+        fold.drop_evicted();
+        assert!(fold.evicted.is_none());
+        assert_eq!(fold.finished("c"), Some(ToolState::Complete));
         assert!(fold.is_empty() && fold.calls.is_empty() && fold.index.is_empty());
     }
 

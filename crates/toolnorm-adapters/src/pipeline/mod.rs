@@ -411,6 +411,10 @@ impl Core {
                 self.line(line, bytes, last, on_step);
             }
         }
+        // The line's steps are handed out: a call it finished goes now, not at the next
+        // event (lines that carry none, such as the copies of a result some agents write
+        // after it, are read without it).
+        self.fold.drop_evicted();
     }
 
     /// The lines of a document the input ended in, each read on its own.

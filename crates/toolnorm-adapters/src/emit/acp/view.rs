@@ -331,9 +331,11 @@ fn result_text(
             None => return Ok(None),
             Some(output) if output.is_null() => return Ok(None),
             Some(output) => {
-                owned = match output.text() {
-                    Some(text) => text,
-                    None => Cow::Owned(output.to_json()),
+                owned = match (output.text(), output.raw_text()) {
+                    (Some(text), _) => text,
+                    // Another value's JSON text: the kept one, not a copy.
+                    (None, Some(json)) => Cow::Borrowed(json),
+                    (None, None) => Cow::Owned(output.to_json()),
                 };
                 &owned
             }
@@ -352,11 +354,18 @@ fn result_text(
         ToolState::Started | ToolState::Running => return Ok(None),
     };
     let (text, total) = capped_text(text, cap);
-    let mut string = Vec::with_capacity(text.len() + 2);
-    json(&mut string, text);
-    text_block(out, &string, after);
+    if after {
+        out.push(b',');
+    }
+    out.extend_from_slice(TEXT_BLOCK_START);
+    json(out, text);
+    out.extend_from_slice(TEXT_BLOCK_END);
     Ok(total)
 }
+
+/// A text content block, around its text (a JSON string).
+const TEXT_BLOCK_START: &[u8] = br#"{"type":"content","content":{"type":"text","text":"#;
+const TEXT_BLOCK_END: &[u8] = b"}}";
 
 /// Writes a text content block whose text is `string` (JSON text), after a comma when
 /// `after` is set.
@@ -364,9 +373,19 @@ fn text_block(out: &mut Vec<u8>, string: &[u8], after: bool) {
     if after {
         out.push(b',');
     }
-    out.extend_from_slice(br#"{"type":"content","content":{"type":"text","text":"#);
+    out.extend_from_slice(TEXT_BLOCK_START);
     out.extend_from_slice(string);
-    out.extend_from_slice(b"}}");
+    out.extend_from_slice(TEXT_BLOCK_END);
+}
+
+/// Whether a payload may have `changes` (a file change's): an object, whose kept text
+/// (when it is kept) names the key; another object's is not parsed for it (a huge MCP
+/// result is then written from its text alone).
+fn may_have_changes(payload: &Payload) -> bool {
+    payload.is_object()
+        && payload
+            .raw_text()
+            .is_none_or(|text| memchr::memmem::find(text.as_bytes(), b"\"changes\"").is_some())
 }
 
 fn string_at<'a>(value: &'a Value, keys: &[&str]) -> Option<&'a str> {
@@ -447,7 +466,7 @@ fn diffs(out: &mut Vec<u8>, part: &Fields<'_>) -> usize {
     // Only an object has `changes` (a text output is never parsed for them).
     let changes = part
         .output
-        .filter(|output| output.is_object())
+        .filter(|output| may_have_changes(output))
         .and_then(|output| get(output, "changes"))
         .and_then(Value::as_array);
     for change in changes.into_iter().flatten() {
@@ -510,7 +529,7 @@ fn locations(out: &mut Vec<u8>, part: &Fields<'_>) {
         paths.push((path, line));
     }
     let sources = [Some(part.input), part.output].into_iter().flatten();
-    for source in sources.filter(|source| source.is_object()) {
+    for source in sources.filter(|source| may_have_changes(source)) {
         let changes = get(source, "changes").and_then(Value::as_array);
         for change in changes.into_iter().flatten() {
             if let Some(path) = string_at(change, &["path"])

@@ -13,7 +13,8 @@
 # Streams are generated into SCRATCH (default target/perf, under CARGO_TARGET_DIR when
 # set), never committed.
 # `streamed` times one call whose output streams in many small chunks, in every format.
-# Usage: scripts/perf.sh [rss|bench|latency|instructions|streamed|all]   (TOOLNORM_BENCH_MB sets
+# `big-outputs` gives the peak RSS of one huge output in a recording of each source.
+# Usage: scripts/perf.sh [rss|bench|latency|instructions|streamed|big-outputs|all]   (TOOLNORM_BENCH_MB sets
 # the bench stream size)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,6 +81,37 @@ if [ "$what" = instructions ]; then
       [ "$format" = parts ] && target=0.4
       awk -v f="$floor_sum" -v r="${run_sum[$format]}" -v t="$target" \
         'BEGIN { x = f / r; printf " %7.2f%s", x, (x < t ? "<" : " ") }'
+    done
+    echo
+  done
+  exit 0
+fi
+if [ "$what" = big-outputs ]; then
+  # One huge output (BIG_MB megabytes, default 100) in a recording of each source, where
+  # the agent writes it (`perf_stream big-output:SOURCE`): toolnorm's peak RSS in every
+  # format, as a multiple of the output's size (`<` marks one over the 1.5 target).
+  cargo build --quiet --release -p toolnorm-cli
+  cargo build --quiet --release -p toolnorm-adapters --example perf_stream
+  gen=$TARGET/release/examples/perf_stream
+  toolnorm=${TOOLNORM:-$TARGET/release/toolnorm}
+  mb=${BIG_MB:-100}
+  formats=(${FORMATS:-parts updates events acp ai-sdk ag-ui otel})
+  echo "peak RSS / output size, one $mb MB output (\`<\` marks one over 1.5)"
+  printf '| source | written |'; printf ' `%s` |' "${formats[@]}"
+  printf '\n| --- | ---: |'; printf ' ---: |%.0s' "${formats[@]}"; echo
+  for source in $($gen sources); do
+    file="$SCRATCH/big-$source-$mb.jsonl"
+    if [ ! -f "$file" ]; then
+      $gen "big-output:$source" "$mb" "$file" 2> "$SCRATCH/stderr" \
+        || { echo "| $source | $(cat "$SCRATCH/stderr") |"; continue; }
+      sed -n 's/.*written \([0-9]*\) times.*/\1/p' "$SCRATCH/stderr" > "$file.copies"
+    fi
+    printf '| %s | %s× |' "$source" "$(cat "$file.copies")"
+    for format in "${formats[@]}"; do
+      /usr/bin/time -f %M -o "$SCRATCH/time" "$toolnorm" normalize --format "$format" "$file" \
+        > /dev/null 2>&1 || true
+      awk -v k="$(tail -n 1 "$SCRATCH/time")" -v mb="$mb" \
+        'BEGIN { x = k * 1024 / (mb * 1000000); printf " %.2f%s |", x, (x > 1.5 ? "<" : "") }'
     done
     echo
   done

@@ -11,6 +11,10 @@
 //! of the throughput figures), for instruction counts of the same bytes.
 //! `perf_stream big-output MB OUT`: a Claude Code session with one call whose output is a
 //! single MB-megabyte string (one line of that size).
+//! `perf_stream big-output:SOURCE MB OUT`: a recording of SOURCE with one call's string
+//! output replaced by MB megabytes of text wherever it is written (the recording's name
+//! and how many times on stderr); exits 1 when
+//! none of its recordings has an output that can be so replaced.
 //! `perf_stream streamed-output MB OUT`: an event log of one call whose output streams in
 //! lines of about 100 bytes, MB megabytes of them, each its own `outputAppended`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -32,7 +36,7 @@ fn main() {
     }
     let [what, mb, out] = args.as_slice() else {
         eprintln!(
-            "usage: perf_stream [dense:]SOURCE|claude-stream-json|big-output|streamed-output MB OUT, \
+            "usage: perf_stream [dense:|big-output:]SOURCE|claude-stream-json|big-output|streamed-output MB OUT, \
              or sources"
         );
         std::process::exit(2);
@@ -43,6 +47,21 @@ fn main() {
         return;
     }
     let bytes = mb.parse::<usize>().expect("MB is a number") * 1_000_000;
+    if let Some(name) = what.strip_prefix("big-output:") {
+        let source = common::source(name).expect("a source name");
+        let Some(big) = common::big_output_of(source, bytes) else {
+            eprintln!("{name}: no recording with an output that can be replaced");
+            std::process::exit(1);
+        };
+        std::fs::write(out, big.bytes).expect("writing OUT");
+        let recording = big.recording.strip_prefix(common::fixtures_dir());
+        let recording = recording.unwrap_or(&big.recording).display();
+        eprintln!(
+            "{name}: {recording}, the output written {} times",
+            big.copies
+        );
+        return;
+    }
     let mut file = std::io::BufWriter::new(std::fs::File::create(out).expect("creating OUT"));
     if what == "big-output" {
         let fixture = common::fixtures_dir().join("claude-code/shell-ok.jsonl");

@@ -454,3 +454,116 @@ pub fn pipeline(bytes: &[u8], format: Format) -> u64 {
     writer.finish(normalizer.fold()).unwrap();
     normalizer.stats().diagnostics
 }
+
+/// The longest string in `value` (the value itself when a string).
+fn longest_text(value: &Value) -> Option<&str> {
+    match value {
+        Value::String(text) => Some(text),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(longest_text)
+            .max_by_key(|text| text.len()),
+        Value::Object(map) => map
+            .values()
+            .filter_map(longest_text)
+            .max_by_key(|text| text.len()),
+        _ => None,
+    }
+}
+
+/// The outputs of a recording's calls, in order: each the output when a string, else the
+/// longest string in it (a text block's text).
+fn output_texts(dialect: Dialect, text: &[u8]) -> Vec<String> {
+    let mut outputs = Vec::new();
+    let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Applied { update, .. } = step
+            && update.call.is_terminal()
+            && let Some(output) = update.call.to_part().output
+            && let Some(text) = longest_text(output.value())
+        {
+            outputs.push(text.to_owned());
+        }
+    };
+    normalizer.push(text, &mut on_step);
+    normalizer.finish(&mut on_step);
+    outputs
+}
+
+/// The longest output of a call in `text`, in bytes of its JSON.
+fn longest_output(dialect: Dialect, text: &[u8]) -> usize {
+    let mut longest = 0;
+    let mut normalizer = Normalizer::builder()
+        .dialect(Some(dialect))
+        .evict_finished(true)
+        .build();
+    let mut on_step = |step: Step<'_>| {
+        if let Step::Applied { update, .. } = step
+            && update.call.is_terminal()
+            && let Some(output) = update.call.to_part().output
+        {
+            longest = longest.max(output.to_json().len());
+        }
+    };
+    normalizer.push(text, &mut on_step);
+    normalizer.finish(&mut on_step);
+    longest
+}
+
+/// How many times an output may be written in a recording to be replaced (some agents
+/// write a call's output in two events, the end of the call and the message it adds).
+const MAX_COPIES: usize = 8;
+
+/// A recording with one call's output made huge.
+pub struct BigOutput {
+    /// The recording.
+    pub recording: PathBuf,
+    /// Its lines, the output replaced.
+    pub bytes: Vec<u8>,
+    /// How many times the recording writes the output (each replaced).
+    pub copies: usize,
+}
+
+/// A recording of `source` with one call's string output replaced by `bytes` bytes of
+/// text, wherever the recording writes it (a huge output is one line, or a few: as the
+/// agent writes it); `None` when no recording has a string output that is found in its
+/// lines and then read back as the huge output.
+pub fn big_output_of(source: &Source, bytes: usize) -> Option<BigOutput> {
+    let huge = "x".repeat(bytes);
+    // A recording that writes the output once is taken first.
+    [1, MAX_COPIES]
+        .into_iter()
+        .find_map(|most| replaced_output(source, &huge, most))
+}
+
+/// [`big_output_of`] among the outputs a recording writes at most `most` times.
+fn replaced_output(source: &Source, huge: &str, most: usize) -> Option<BigOutput> {
+    let bytes = huge.len();
+    for dir in source.dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
+            .ok()?
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for output in output_texts(source.dialect, text.as_bytes()) {
+                let quoted = serde_json::to_string(&output).unwrap();
+                let copies = text.matches(&quoted).count();
+                if output.len() < 4 || !(1..=most).contains(&copies) {
+                    continue;
+                }
+                let replaced = text.replace(&quoted, &format!("\"{huge}\""));
+                if longest_output(source.dialect, replaced.as_bytes()) >= bytes {
+                    return Some(BigOutput {
+                        recording: file,
+                        bytes: replaced.into_bytes(),
+                        copies,
+                    });
+                }
+            }
+        }
+    }
+    None
+}

@@ -22,6 +22,24 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Payload
     }
 }
 
+/// [`read`] for an optional field (`#[serde(default, deserialize_with = "kept_string::optional")]`):
+/// `null` is none, as for an `Option<String>` field.
+pub(crate) fn optional<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Payload>, D::Error> {
+    let text = Payload::deserialize(deserializer)?;
+    if text.is_null() {
+        return Ok(None);
+    }
+    if text.is_string() {
+        return Ok(Some(text));
+    }
+    match String::deserialize(text.value()) {
+        Err(error) => Err(D::Error::custom(error)),
+        Ok(read) => Ok(Some(read.into())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;
@@ -38,6 +56,17 @@ mod tests {
     #[derive(Deserialize)]
     struct Decoded {
         text: String,
+    }
+
+    #[derive(Deserialize)]
+    struct KeptOptional {
+        #[serde(default, deserialize_with = "optional")]
+        text: Option<Payload>,
+    }
+
+    #[derive(Deserialize)]
+    struct DecodedOptional {
+        text: Option<String>,
     }
 
     #[test]
@@ -60,6 +89,18 @@ mod tests {
             let decoded = serde_json::from_str::<Decoded>(object).map_err(|e| without_position(&e));
             match (kept, decoded) {
                 (Ok(kept), Ok(decoded)) => assert_eq!(kept.text, Value::String(decoded.text)),
+                (Err(kept), Err(decoded)) => assert_eq!(kept, decoded, "{object}"),
+                (kept, decoded) => panic!("{object}: {:?} / {:?}", kept.err(), decoded.err()),
+            }
+            let kept =
+                serde_json::from_str::<KeptOptional>(object).map_err(|e| without_position(&e));
+            let decoded =
+                serde_json::from_str::<DecodedOptional>(object).map_err(|e| without_position(&e));
+            match (kept, decoded) {
+                (Ok(kept), Ok(decoded)) => assert_eq!(
+                    kept.text.map(Payload::into_value),
+                    decoded.text.map(Value::String)
+                ),
                 (Err(kept), Err(decoded)) => assert_eq!(kept, decoded, "{object}"),
                 (kept, decoded) => panic!("{object}: {:?} / {:?}", kept.err(), decoded.err()),
             }

@@ -1,6 +1,7 @@
 //! `codex app-server`: the v2 JSON-RPC stream (items, output deltas, approvals).
 
 mod approvals;
+mod command_item;
 mod thread_items;
 
 use foldhash::HashMap;
@@ -12,7 +13,7 @@ use serde_json::value::RawValue;
 use toolnorm::{JsonObject, Timestamp, meta};
 use toolnorm_wire::codex_app_server as app;
 
-use super::items::{Items, object, unknown_item};
+use super::items::{ItemFacts, Items, object, unknown_item};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -191,6 +192,21 @@ impl Adapter for CodexAppServerAdapter {
         let params = rpc.params.map_or("{}", RawValue::get);
         match method {
             "thread/started" => self.thread_started(line, params, out),
+            "item/started" | "item/completed" if let Some(read) = command_item::read(params) => {
+                let completed = method == "item/completed";
+                out.session(&read.thread_id);
+                let item = read.item;
+                let facts = thread_items::command_item_facts(thread_items::CommandItem {
+                    id: item.id,
+                    command: item.command,
+                    cwd: item.cwd.0,
+                    status: item.status,
+                    exit_code: item.exit_code,
+                    output: item.aggregated_output,
+                    times: [item.started_at_ms, item.completed_at_ms, item.duration_ms],
+                });
+                self.seen(line, facts, completed, &read.thread_id, out);
+            }
             "item/started" => match tolerant::from_str::<app::ItemStartedNotification>(params) {
                 Ok(started) => {
                     self.repaired(line, method, &started.repairs, out);
@@ -441,20 +457,32 @@ impl CodexAppServerAdapter {
             }
         }
         if let Some(facts) = thread_items::item_facts(item, completed, out) {
-            if completed {
-                self.terminal_input.remove(&facts.sighting.id);
-                let id = facts.sighting.id.as_str();
-                // The client's refusal or cancellation ended the call, and a fold that
-                // drops finished calls no longer holds it: the item's `declined` end
-                // comes after, and says nothing the answer did not.
-                if self.approvals.ended_by_answer(id) && out.finished(id).is_some() {
-                    return;
-                }
-            }
-            let approvals = &mut self.approvals;
-            let asked = |id: &str, out: &mut Facts<'_>| approvals.item_sighted(line, id, out);
-            self.items.seen_then(line, facts, Some(thread), out, asked);
+            self.seen(line, facts, completed, thread, out);
         }
+    }
+
+    /// The facts of an item of `thread`, from `item/started` or `item/completed`.
+    fn seen(
+        &mut self,
+        line: u64,
+        facts: ItemFacts,
+        completed: bool,
+        thread: &str,
+        out: &mut Facts<'_>,
+    ) {
+        if completed {
+            self.terminal_input.remove(&facts.sighting.id);
+            let id = facts.sighting.id.as_str();
+            // The client's refusal or cancellation ended the call, and a fold that
+            // drops finished calls no longer holds it: the item's `declined` end
+            // comes after, and says nothing the answer did not.
+            if self.approvals.ended_by_answer(id) && out.finished(id).is_some() {
+                return;
+            }
+        }
+        let approvals = &mut self.approvals;
+        let asked = |id: &str, out: &mut Facts<'_>| approvals.item_sighted(line, id, out);
+        self.items.seen_then(line, facts, Some(thread), out, asked);
     }
 
     /// `item/commandExecution/terminalInteraction`: input written to a running command's

@@ -12,6 +12,36 @@ use super::super::items::{
 };
 use crate::track::{Facts, Sighting};
 
+/// What a command item says, however it was read.
+pub(super) struct CommandItem {
+    pub id: String,
+    pub command: String,
+    pub cwd: String,
+    pub status: app::CommandExecutionStatus,
+    pub exit_code: Option<i32>,
+    /// A JSON string.
+    pub output: Option<Payload>,
+    /// Started, completed (epoch milliseconds), and the duration.
+    pub times: [Option<i64>; 3],
+}
+
+/// Facts of a command item.
+pub(super) fn command_item_facts(item: CommandItem) -> ItemFacts {
+    let [started, completed, duration] = item.times;
+    command_facts(
+        item.id,
+        item.command,
+        Some(item.cwd),
+        command_outcome(
+            command_status(item.status),
+            item.exit_code.map(i64::from),
+            item.output,
+        ),
+        "commandExecution",
+    )
+    .times(started, completed, duration)
+}
+
 /// Facts of an app-server item; `None` for items that are not tool calls, and for the
 /// subagent activities other than `started` (the adapter reads those).
 ///
@@ -35,18 +65,15 @@ pub(super) fn item_facts(
             completed_at_ms,
             duration_ms,
             ..
-        } => command_facts(
+        } => command_item_facts(CommandItem {
             id,
             command,
-            Some(command_cwd.0),
-            command_outcome(
-                command_status(status),
-                exit_code.map(i64::from),
-                aggregated_output.map(Payload::from),
-            ),
-            "commandExecution",
-        )
-        .times(started_at_ms, completed_at_ms, duration_ms),
+            cwd: command_cwd.0,
+            status,
+            exit_code,
+            output: aggregated_output.map(Payload::from),
+            times: [started_at_ms, completed_at_ms, duration_ms],
+        }),
         Item::FileChange {
             id,
             changes,

@@ -121,12 +121,11 @@ pub(super) fn command_outcome(
             code,
             output.map_or_else(|| Value::from(""), Value::from),
         )),
-        (Status::Failed, _) => {
-            Outcome::Failed(match output.as_ref().and_then(|text| text.as_str()) {
-                Some(text) if !text.trim().is_empty() => text_error(text),
-                _ => ToolError::new("the command failed"),
-            })
-        }
+        // The text read for the message, not kept parsed in the output.
+        (Status::Failed, _) => Outcome::Failed(match output.as_ref().and_then(Payload::text) {
+            Some(text) if !text.trim().is_empty() => text_error(&text),
+            _ => ToolError::new("the command failed"),
+        }),
         (Status::Completed, _) => Outcome::Completed(output),
     }
 }

@@ -173,8 +173,8 @@ fn tool_result(line: u64, result: ToolResult<'_>, facts: &mut Facts<'_>) {
             let (kind, message) = error
                 .map(|error| (error.type_, error.message))
                 .unwrap_or_default();
-            let output = result.output.as_ref().and_then(|output| output.as_str());
-            let error = outcome::error(facts, id, &kind, &message, output);
+            let output = result.output.as_ref().and_then(Payload::text);
+            let error = outcome::error(facts, id, &kind, &message, output.as_deref());
             facts.fail(line, id, error, ending);
         }
     }

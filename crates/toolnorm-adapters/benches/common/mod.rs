@@ -249,16 +249,21 @@ fn session_ids(lines: &[String]) -> Vec<String> {
     found
 }
 
+/// The `.jsonl` recordings of a fixture directory, sorted.
+fn recordings(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    files
+}
+
 fn sessions(dialect: Dialect, dirs: &[&str], kind: Kind) -> Vec<Session> {
     let mut sessions = Vec::new();
     for dir in dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
-        files.sort();
-        for file in files {
+        for file in recordings(dir) {
             let text = std::fs::read_to_string(&file).unwrap();
             let mut ids = Vec::new();
             let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
@@ -540,13 +545,7 @@ pub fn big_output_of(source: &Source, bytes: usize) -> Option<BigOutput> {
 fn replaced_output(source: &Source, huge: &str, most: usize) -> Option<BigOutput> {
     let bytes = huge.len();
     for dir in source.dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
-            .ok()?
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-            .collect();
-        files.sort();
-        for file in files {
+        for file in recordings(dir) {
             let text = std::fs::read_to_string(&file).unwrap();
             for output in output_texts(source.dialect, text.as_bytes()) {
                 let quoted = serde_json::to_string(&output).unwrap();

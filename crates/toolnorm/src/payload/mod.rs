@@ -1,6 +1,7 @@
 //! [`Payload`]: a JSON value a provider gave, carried as the text it came as.
 
 mod canonical;
+mod head;
 mod text;
 
 use std::borrow::Cow;
@@ -196,6 +197,21 @@ impl Payload {
                 None => None,
             },
             Repr::Value(value) => value.as_str().map(Cow::Borrowed),
+        }
+    }
+
+    /// The beginning of the string, when the payload is a JSON string: the whole text when
+    /// it is shorter than `max` bytes, else a prefix at least `max` bytes long (cut where a
+    /// character ends), decoded without decoding the rest and without keeping a parsed
+    /// copy. For telling a possibly huge output's kind by how it begins: a head shorter
+    /// than `max` is the whole text, so a comparison with a text shorter than `max` is
+    /// exact.
+    pub fn text_head(&self, max: usize) -> Option<Cow<'_, str>> {
+        match &self.0 {
+            Repr::Raw(raw) if raw.value.get().is_none() && raw.text.get().starts_with('"') => {
+                head::string_head(raw.text.get(), max)
+            }
+            _ => self.text(),
         }
     }
 

@@ -158,3 +158,18 @@ fn nesting_past_the_limit_is_an_error_not_a_panic() {
     let text = RawValue::from_string(deep).unwrap();
     assert!(Payload::from_raw(text).is_err());
 }
+
+#[test]
+fn a_head_of_a_string_reads_as_the_text_begins() {
+    let long = format!("Error: {}", "line\n".repeat(1000));
+    for payload in [
+        read(&serde_json::to_string(&long).unwrap()),
+        Payload::from(long.as_str()),
+    ] {
+        let head = payload.text_head(16).unwrap();
+        assert!(head.len() >= 16 && long.starts_with(&*head), "{head:?}");
+        assert_eq!(payload.text_head(long.len() + 1).unwrap(), long);
+    }
+    assert_eq!(read(r#"{"a":1}"#).text_head(16), None);
+    assert_eq!(read("7").text_head(16), None);
+}

@@ -530,11 +530,14 @@ pub struct BigOutput {
 }
 
 /// A recording of `source` with one call's string output replaced by `bytes` bytes of
-/// text, wherever the recording writes it (a huge output is one line, or a few: as the
+/// text in lines of 80 characters, as a command's output is (so its JSON has escapes, as
+/// a real output's has), wherever the recording writes it (a huge output is one line, or a few: as the
 /// agent writes it); `None` when no recording has a string output that is found in its
 /// lines and then read back as the huge output.
 pub fn big_output_of(source: &Source, bytes: usize) -> Option<BigOutput> {
-    let huge = "x".repeat(bytes);
+    let line = format!("{}\n", "x".repeat(79));
+    let mut huge = line.repeat(bytes / line.len());
+    huge.push_str(&"x".repeat(bytes - huge.len()));
     // A recording that writes the output once is taken first.
     [1, MAX_COPIES]
         .into_iter()
@@ -553,7 +556,7 @@ fn replaced_output(source: &Source, huge: &str, most: usize) -> Option<BigOutput
                 if output.len() < 4 || !(1..=most).contains(&copies) {
                     continue;
                 }
-                let replaced = text.replace(&quoted, &format!("\"{huge}\""));
+                let replaced = text.replace(&quoted, &serde_json::to_string(huge).unwrap());
                 if longest_output(source.dialect, replaced.as_bytes()) >= bytes {
                     return Some(BigOutput {
                         recording: file,

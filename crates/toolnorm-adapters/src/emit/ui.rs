@@ -210,9 +210,16 @@ pub(crate) fn output_text<B: Bytes + ?Sized>(out: &mut B, output: Option<&Payloa
     if output.is_null() {
         return json(out, "");
     }
-    match output.text() {
-        Some(text) => json(out, &text),
-        None => json(out, &output.to_json()),
+    // A kept string is the JSON its text is written as (not decoded to be escaped again).
+    if output.is_string()
+        && let Some(quoted) = output.raw_text()
+    {
+        return out.extend_from_slice(quoted.as_bytes());
+    }
+    match (output.text(), output.raw_text()) {
+        (Some(text), _) => json(out, &text),
+        (None, Some(kept)) => json(out, kept),
+        (None, None) => json(out, &output.to_json()),
     }
 }
 

@@ -304,6 +304,17 @@ fn capped_value(
         json(out, cut);
         return Ok(total);
     }
+    // Another kept value: its text is what the writer would write (not written whole to
+    // be read back when it passes the cap).
+    if let Some(kept) = value.raw_text() {
+        if kept.len() <= cap {
+            out.extend_from_slice(kept.as_bytes());
+            return Ok(None);
+        }
+        let (cut, total) = capped_text(kept, cap);
+        json(out, cut);
+        return Ok(total);
+    }
     let start = out.len();
     serde_json::to_writer(&mut *out, value)?;
     if out.len() - start <= cap {

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::Write;
+use std::sync::LazyLock;
 
 use serde_json::Value;
 use toolnorm::{Payload, ToolKind, ToolState};
@@ -111,8 +112,12 @@ impl View {
             field.clear();
         }
         json(&mut self.fields[TITLE], part.title);
-        quoted(&mut self.fields[KIND], acp_kind(part.kind));
-        quoted(&mut self.fields[STATUS], acp_status(part.state));
+        self.fields[KIND].extend_from_slice(wire_name(&KIND_NAMES, &ToolKind::ALL, part.kind));
+        self.fields[STATUS].extend_from_slice(wire_name(
+            &STATUS_NAMES,
+            &ToolState::ALL,
+            part.state,
+        ));
         json(&mut self.fields[NAME], part.name);
         serde_json::to_writer(&mut self.fields[RAW_INPUT], part.input)?;
         let raw_output = match part.state {
@@ -277,9 +282,30 @@ impl Metadata {
     }
 }
 
+/// The ACP kind of each toolnorm kind (in [`ToolKind::ALL`]'s order) as a JSON string,
+/// written once: a frame writes one, and formatting it each time cost more than the rest
+/// of the name.
+static KIND_NAMES: LazyLock<Vec<Vec<u8>>> =
+    LazyLock::new(|| ToolKind::ALL.map(|kind| quoted(acp_kind(kind))).to_vec());
+
+/// The ACP status of each toolnorm state (in [`ToolState::ALL`]'s order) as a JSON string.
+static STATUS_NAMES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+    ToolState::ALL
+        .map(|state| quoted(acp_status(state)))
+        .to_vec()
+});
+
 /// A wire name (plain ASCII) as a JSON string.
-fn quoted(out: &mut Vec<u8>, name: impl std::fmt::Display) {
-    let _ = write!(out, "\"{name}\"");
+fn quoted(name: impl std::fmt::Display) -> Vec<u8> {
+    format!("\"{name}\"").into_bytes()
+}
+
+/// The JSON string of `item` among `names`, written for `all` in order.
+fn wire_name<'n, T: PartialEq>(names: &'n [Vec<u8>], all: &[T], item: T) -> &'n [u8] {
+    all.iter()
+        .position(|each| *each == item)
+        .and_then(|index| names.get(index))
+        .map_or(&b"null"[..], Vec::as_slice)
 }
 
 fn truncation(total: usize, cap: usize) -> Truncation {

@@ -20,11 +20,31 @@ pub struct Tool<'a> {
 /// `unknown` for anything else.
 pub fn kind(rules: &TitleRules, tool: Tool<'_>, input: &Value) -> ToolKind {
     let reference = reference(tool, input, None);
-    rules.kind(&reference).unwrap_or(if tool.server.is_some() {
+    rules.kind(&reference).unwrap_or_else(|| unruled_kind(tool))
+}
+
+/// The kind of a call no rule names one for.
+fn unruled_kind(tool: Tool<'_>) -> ToolKind {
+    if tool.server.is_some() {
         ToolKind::Mcp
     } else {
         ToolKind::Unknown
-    })
+    }
+}
+
+/// [`kind`] and [`title`] of a call, its rules matched once.
+pub fn kind_and_title(
+    rules: &TitleRules,
+    tool: Tool<'_>,
+    input: &Value,
+    cwd: Option<&str>,
+    provided: Option<&str>,
+) -> (ToolKind, String) {
+    let (kind, title) = rules.kind_and_title(&reference(tool, input, cwd));
+    (
+        kind.unwrap_or_else(|| unruled_kind(tool)),
+        title.unwrap_or_else(|| unruled_title(tool, provided)),
+    )
 }
 
 /// The title of a call: the first rule whose template resolves; otherwise the provider's
@@ -39,11 +59,15 @@ pub fn title(
 ) -> String {
     rules
         .title(&reference(tool, input, cwd))
-        .or_else(|| {
-            provided
-                .filter(|title| !title.trim().is_empty())
-                .map(str::to_owned)
-        })
+        .unwrap_or_else(|| unruled_title(tool, provided))
+}
+
+/// The title of a call no rule's template titles: the provider's own, when it gave one;
+/// otherwise the tool name as action text; otherwise the name itself.
+fn unruled_title(tool: Tool<'_>, provided: Option<&str>) -> String {
+    provided
+        .filter(|title| !title.trim().is_empty())
+        .map(str::to_owned)
         .or_else(|| action_text(tool.bare))
         .unwrap_or_else(|| tool.bare.to_owned())
 }

@@ -313,6 +313,26 @@ impl TitleRules {
         self.matching(tool).find_map(|rule| rule.kind)
     }
 
+    /// [`kind`](Self::kind) and [`title`](Self::title) at once, each rule matched once.
+    pub fn kind_and_title(&self, tool: &ToolRef<'_>) -> (Option<ToolKind>, Option<String>) {
+        let (mut kind, mut title) = (None, None);
+        for rule in self.matching(tool) {
+            if kind.is_none() {
+                kind = rule.kind;
+            }
+            if title.is_none() {
+                title = rule
+                    .titles
+                    .iter()
+                    .find_map(|template| template.render(tool));
+            }
+            if kind.is_some() && title.is_some() {
+                break;
+            }
+        }
+        (kind, title)
+    }
+
     /// The tools these rules know as `provider`'s built-in tools: the exact (`*`-free)
     /// names of the rules for that provider with `source = "builtin"`, in rule order, each
     /// once. A provider's list of built-in tools is read from here, not kept in code.

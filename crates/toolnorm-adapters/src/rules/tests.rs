@@ -447,3 +447,49 @@ fn a_star_when_matches_any_value_present() {
         Some("Waiting for agents")
     );
 }
+
+#[test]
+fn kind_and_title_at_once_are_each_alone() {
+    let rules = crate::dialects::builtin_rules();
+    let names: Vec<&str> = rules
+        .rules
+        .iter()
+        .filter_map(|rule| rule.tool.exact())
+        .chain(["mcp__x__y", "", "create_issue"])
+        .collect();
+    let mut providers: Vec<&str> = rules
+        .rules
+        .iter()
+        .filter_map(|rule| rule.provider.as_deref())
+        .collect();
+    providers.sort_unstable();
+    providers.dedup();
+    let inputs = [
+        json!({}),
+        json!({"command": "/bin/bash -lc 'ls -la'", "file_path": "/work/a.rs", "pattern": "x"}),
+        json!({"query": "q", "url": "https://example.com/a", "path": "src", "todos": []}),
+    ];
+    let mut checked = 0;
+    for provider in providers.iter().copied().chain(["nobody"]) {
+        for &tool in &names {
+            for server in [None, Some("github")] {
+                for input in &inputs {
+                    let reference = ToolRef {
+                        provider,
+                        tool,
+                        server,
+                        input,
+                        cwd: Some("/work"),
+                    };
+                    assert_eq!(
+                        rules.kind_and_title(&reference),
+                        (rules.kind(&reference), rules.title(&reference)),
+                        "{provider} {tool} {server:?} {input}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}

@@ -281,15 +281,13 @@ impl<'a> Facts<'a> {
         input: &Value,
     ) -> (toolnorm::ToolKind, String) {
         let tool = self.tool_named(name, mcp);
-        let kind = describe::kind(&self.tracker.rules, tool, input);
-        let title = describe::title(
+        describe::kind_and_title(
             &self.tracker.rules,
             tool,
             input,
             self.tracker.cwd.as_deref(),
             None,
-        );
-        (kind, title)
+        )
     }
 
     /// Reports a problem with the line.
@@ -370,19 +368,28 @@ impl<'a> Facts<'a> {
                 server: None,
             },
         };
-        let kind = sighting
-            .kind
-            .unwrap_or_else(|| describe::kind(&tracker.rules, tool, &sighting.input));
         let fixed_title = sighting.title.is_some();
-        let title = sighting.title.unwrap_or_else(|| {
-            describe::title(
+        let (kind, title) = match (sighting.kind, sighting.title) {
+            (Some(kind), Some(title)) => (kind, title),
+            (Some(kind), None) => (
+                kind,
+                describe::title(
+                    &tracker.rules,
+                    tool,
+                    &sighting.input,
+                    tracker.cwd.as_deref(),
+                    sighting.provided_title.as_deref(),
+                ),
+            ),
+            (None, Some(title)) => (describe::kind(&tracker.rules, tool, &sighting.input), title),
+            (None, None) => describe::kind_and_title(
                 &tracker.rules,
                 tool,
                 &sighting.input,
                 tracker.cwd.as_deref(),
                 sighting.provided_title.as_deref(),
-            )
-        });
+            ),
+        };
         let mut metadata = sighting.metadata;
         if !sighting.restored {
             metadata.insert(meta::PROVIDER.into(), tracker.provider.into());

@@ -313,6 +313,11 @@ impl OpenCodeAdapter {
 
     /// Reads one part (the JSON of a `Part`): a tool part is a call.
     pub(super) fn part(&mut self, line: u64, part: &str, out: &mut Facts<'_>) {
+        // A tool part, the usual case, is read at once (a part that reads as one has the
+        // type `tool`); any other part fails to (most at their `type`) and is probed.
+        if let Ok(tool) = serde_json::from_str::<ToolPart>(part) {
+            return self.tool_part(line, tool, out);
+        }
         match serde_json::from_str::<PartProbe<'_>>(part) {
             Ok(probe) if probe.kind == "tool" => {}
             Ok(probe) if NON_TOOL_PARTS.contains(&probe.kind.as_ref()) => return,

@@ -37,6 +37,7 @@ use crate::dialects::Entry;
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
+mod call_blocks;
 mod outcome;
 pub(crate) mod session;
 mod stream;

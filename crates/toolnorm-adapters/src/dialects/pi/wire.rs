@@ -13,6 +13,8 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use toolnorm::Payload;
 
+use super::call_blocks::CallBlocks;
+
 /// One line: a `--mode json` event, or a session file entry (both begin with the
 /// session header, `type: "session"`).
 #[derive(Deserialize)]
@@ -61,8 +63,8 @@ pub(super) struct Line<'a> {
 /// Read as a derived struct of these fields reads it (every field optional, a field given
 /// twice an error, other keys read past), but for its `content`: a tool result's (or a
 /// message's whose `role` is not known yet) is kept as the JSON text it came as, so that
-/// its output stays in the line; any other message's is read as a value at once (its
-/// calls are read from it).
+/// its output stays in the line; any other message's is read for its calls only
+/// ([`CallBlocks`]: each block's call keys, its text read past).
 #[derive(Default)]
 pub(super) struct Message {
     /// Who wrote it.
@@ -150,7 +152,7 @@ impl<'de> Visitor<'de> for MessageVisitor {
                         .is_none_or(|role| role == "toolResult");
                     message.content = match result {
                         true => map.next_value()?,
-                        false => map.next_value::<Value>()?.into(),
+                        false => map.next_value::<CallBlocks>()?.0.into(),
                     };
                 }
                 Field::ToolCallId => message.tool_call_id = map.next_value()?,
@@ -428,6 +430,9 @@ mod tests {
             r#"{"role":"toolResult","role":"user"}"#,
             r#"{"content":1,"content":2}"#,
             r#"{"role":"assistant","content":[]}"#,
+            r#"{"role":"assistant","content":[{"type":"text","text":"a\nb"},{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}]}"#,
+            r#"{"role":"assistant","content":[{"type":"thinking","thinking":"t"},"x",{"name":"n","type":"toolCall","id":"d"}],"stopReason":"toolUse"}"#,
+            r#"{"role":"user","content":"text"}"#,
             r#"{"role":7}"#,
             r#"{"role":null,"isError":"no"}"#,
             r#"["toolResult",[{"type":"text","text":"x"}],"c","read",true,5]"#,
@@ -445,7 +450,27 @@ mod tests {
             });
             let derived = serde_json::from_str::<Derived>(message);
             match (read, derived) {
-                (Ok(read), Ok(derived)) => assert_eq!(read, derived, "{message}"),
+                (Ok(mut read), Ok(mut derived)) => {
+                    // Another message's content is read for its calls only.
+                    if derived
+                        .role
+                        .as_deref()
+                        .is_some_and(|role| role != "toolResult")
+                    {
+                        let calls = |content: &Value| {
+                            let calls = content.as_array().into_iter().flatten();
+                            calls
+                                .map(|block| {
+                                    ToolCall::of(block)
+                                        .map(|call| (call.id, call.name, call.arguments))
+                                })
+                                .collect::<Vec<_>>()
+                        };
+                        assert_eq!(calls(&read.content), calls(&derived.content), "{message}");
+                        (read.content, derived.content) = (Value::Null, Value::Null);
+                    }
+                    assert_eq!(read, derived, "{message}")
+                }
                 (Err(read), Err(derived)) => {
                     let derived = derived.to_string().replace("Derived", "Message");
                     assert_eq!(read.to_string(), derived, "{message}")

@@ -1,0 +1,177 @@
+//! The content of a message that is not a tool result, read as far as its calls need it:
+//! each block's `type`, `id`, `name` and `arguments`, the rest (its text, its thinking,
+//! an image's data) read past without being built, so that an assistant's long text
+//! costs a scan, not a copy.
+
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// A content read for its calls: an array of blocks, each an object of the keys a
+/// `toolCall` block has (or `null` for anything that is not an object), at its place in
+/// the array; anything but an array `null`. [`ToolCall::of`](super::wire::ToolCall::of)
+/// finds the same calls, at the same indexes, in it as in the content read whole.
+pub(super) struct CallBlocks(pub Value);
+
+impl<'de> Deserialize<'de> for CallBlocks {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(Blocks).map(CallBlocks)
+    }
+}
+
+/// Reads the content: an array's blocks, or `null` for anything else.
+struct Blocks;
+
+/// Reads one block: the keys of a call of an object, or `null` for anything else.
+struct Block;
+
+/// What a block reads as.
+struct BlockValue(Value);
+
+impl<'de> Deserialize<'de> for BlockValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(Block).map(BlockValue)
+    }
+}
+
+/// The keys of a `toolCall` block.
+#[derive(serde::Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Key {
+    Type,
+    Id,
+    Name,
+    Arguments,
+    #[serde(other)]
+    Other,
+}
+
+/// Implements the visits of a scalar or of a value read past as `null`.
+macro_rules! null_otherwise {
+    () => {
+        fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    };
+}
+
+impl<'de> Visitor<'de> for Blocks {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any value")
+    }
+
+    null_otherwise!();
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut blocks = Vec::new();
+        while let Some(BlockValue(block)) = seq.next_element()? {
+            blocks.push(block);
+        }
+        Ok(Value::Array(blocks))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Value::Null)
+    }
+}
+
+impl<'de> Visitor<'de> for Block {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any value")
+    }
+
+    null_otherwise!();
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Value::Null)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        // A key given twice counts where it is last, as in a value read whole.
+        let mut block = Map::new();
+        while let Some(key) = map.next_key::<Key>()? {
+            let name = match key {
+                Key::Type => "type",
+                Key::Id => "id",
+                Key::Name => "name",
+                Key::Arguments => "arguments",
+                Key::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            block.insert(name.to_owned(), map.next_value()?);
+        }
+        Ok(Value::Object(block))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::wire::ToolCall;
+    use super::*;
+
+    /// The calls `ToolCall::of` finds in a content, with their indexes.
+    fn calls(content: &Value) -> Vec<(usize, Option<String>, Option<String>, Value)> {
+        content
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .filter_map(|(index, block)| {
+                ToolCall::of(block).map(|call| (index, call.id, call.name, call.arguments))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_calls_are_those_of_the_content_read_whole() {
+        for content in [
+            r#"[{"type":"text","text":"a\nb"},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a"}}]"#,
+            r#"[{"type":"thinking","thinking":"x","thinkingSignature":"s"},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"ls"}},{"type":"toolCall","id":"c3","name":"edit"}]"#,
+            r#"[{"id":"c4","name":"read","arguments":{},"type":"toolCall"}]"#,
+            r#"[{"type":"text","type":"toolCall","id":"c5","name":"x"}]"#,
+            r#"[{"type":"toolCall","id":"c6","id":"c7","name":null,"arguments":[1]}]"#,
+            r#"[{"type":"toolCall","id":7,"name":"n","arguments":"{\"a\":1}"}]"#,
+            r#"["loose",1,null,[{"type":"toolCall","id":"nested"}],{"type":"toolCall","id":"c8"}]"#,
+            r#"[{"type":"image","data":"eA==","mimeType":"image/png"},{"type":"toolCall","id":"c9","name":"n","arguments":{"deep":[[[{"a":null}]]]}}]"#,
+            r#"[{"type":"toolCall","id":"c10","extra":{"type":"text"},"name":"n"}]"#,
+            r#"{"type":"toolCall","id":"not-in-an-array"}"#,
+            r#""a text""#,
+            r#"[]"#,
+            r#"null"#,
+            r#"3.5"#,
+        ] {
+            let whole: Value = serde_json::from_str(content).unwrap();
+            let CallBlocks(read) = serde_json::from_str(content).unwrap();
+            assert_eq!(calls(&read), calls(&whole), "{content}");
+            assert_eq!(
+                read.as_array().map(Vec::len),
+                whole.as_array().map(Vec::len),
+                "{content}"
+            );
+        }
+    }
+}

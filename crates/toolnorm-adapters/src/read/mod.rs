@@ -19,7 +19,7 @@ pub mod cut;
 pub(crate) mod encoding;
 pub mod glued;
 pub mod json;
-#[cfg(any(feature = "codex", feature = "opencode"))]
+#[cfg(any(feature = "codex", feature = "opencode", feature = "crush"))]
 pub(crate) mod kept_string;
 pub mod line_keys;
 pub mod lines;

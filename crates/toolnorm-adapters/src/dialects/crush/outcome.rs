@@ -8,8 +8,8 @@
 //! text is the tool's own error (`mcp_error` for an MCP server's tool). A `bash` command that exits non-zero is not an error for
 //! Crush (its text ends `Exit code N`): the call completes with that text.
 
-use serde_json::{Value, json};
-use toolnorm::{ErrorCode, ToolError};
+use serde_json::json;
+use toolnorm::{ErrorCode, Payload, ToolError};
 
 use super::wire::ToolResult;
 use crate::track::text_error;
@@ -26,30 +26,39 @@ const INVALID_ARGUMENTS: &str = "Tool call failed: arguments were not valid JSON
 /// How a result ends its call.
 pub(super) enum Outcome {
     /// Completed, with this output.
-    Done(Option<Value>),
+    Done(Option<Payload>),
     /// Failed.
     Failed(ToolError),
 }
 
 /// The outcome of `result`.
 pub(super) fn outcome(result: ToolResult) -> Outcome {
-    let text = result.content.unwrap_or_default();
+    // A text kept as it came: read whole only for an error or beside media.
+    let content = result.content.filter(|content| !is_empty(content));
+    let text = || content.as_ref().and_then(Payload::text).unwrap_or_default();
     if result.is_error {
         let mcp = result
             .name
             .as_deref()
             .is_some_and(|name| super::parts::mcp_tool(name).is_some());
-        return Outcome::Failed(error(&text, mcp));
+        return Outcome::Failed(error(&text(), mcp));
     }
     let media = result.data.filter(|data| !data.is_empty());
     Outcome::Done(match media {
-        Some(data) => Some(json!([
-            { "type": "text", "text": text },
-            { "type": "image", "data": data, "mimeType": result.mime_type.unwrap_or_default() },
-        ])),
-        None if text.is_empty() => None,
-        None => Some(Value::String(text)),
+        Some(data) => Some(
+            json!([
+                { "type": "text", "text": text() },
+                { "type": "image", "data": data, "mimeType": result.mime_type.unwrap_or_default() },
+            ])
+            .into(),
+        ),
+        None => content,
     })
+}
+
+/// Whether a result's text is empty (read without decoding it).
+fn is_empty(content: &Payload) -> bool {
+    content.text_head(1).is_none_or(|head| head.is_empty())
 }
 
 /// The error a failed result's text says (of an MCP server's tool when `mcp`).
@@ -75,7 +84,7 @@ mod tests {
 
     fn failed(content: &str) -> ToolError {
         let result = ToolResult {
-            content: Some(content.to_owned()),
+            content: Some(content.into()),
             is_error: true,
             ..ToolResult::default()
         };
@@ -107,7 +116,7 @@ mod tests {
         );
         let mcp = outcome(ToolResult {
             name: Some("mcp_github_list_issues".to_owned()),
-            content: Some("rate limited".to_owned()),
+            content: Some("rate limited".into()),
             is_error: true,
             ..ToolResult::default()
         });
@@ -117,7 +126,7 @@ mod tests {
     #[test]
     fn a_result_with_media_is_its_text_and_its_image() {
         let result = ToolResult {
-            content: Some("Loaded image/png content".to_owned()),
+            content: Some("Loaded image/png content".into()),
             data: Some("aGk=".to_owned()),
             mime_type: Some("image/png".to_owned()),
             ..ToolResult::default()

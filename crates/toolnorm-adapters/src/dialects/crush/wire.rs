@@ -10,6 +10,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use toolnorm::Payload;
+
+use crate::read::kept_string;
 
 /// One line: a `sessions` row or a `messages` row, each a JSON object of its columns.
 #[derive(Deserialize, Default)]
@@ -149,9 +152,9 @@ pub(super) struct ToolResult {
     /// The tool's name.
     #[serde(default)]
     pub name: Option<String>,
-    /// The result's text (the error's, when `is_error`).
-    #[serde(default)]
-    pub content: Option<String>,
+    /// The result's text (the error's, when `is_error`): a JSON string, kept as it came.
+    #[serde(default, deserialize_with = "kept_string::optional")]
+    pub content: Option<Payload>,
     /// Media the tool returned, base64.
     #[serde(default)]
     pub data: Option<String>,
@@ -164,4 +167,97 @@ pub(super) struct ToolResult {
     /// Whether the call failed.
     #[serde(default)]
     pub is_error: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use crate::read::json::without_position;
+
+    /// The part read, its text kept.
+    type Kept = super::ToolResult;
+
+    /// A `tool_result` part as it was read with its text decoded (named as the type is,
+    /// for the same error texts).
+    #[derive(Deserialize)]
+    struct ToolResult {
+        #[serde(default)]
+        tool_call_id: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        content: Option<String>,
+        #[serde(default)]
+        data: Option<String>,
+        #[serde(default)]
+        mime_type: Option<String>,
+        #[serde(default)]
+        metadata: Option<String>,
+        #[serde(default)]
+        is_error: bool,
+    }
+
+    #[test]
+    fn a_results_text_reads_as_a_string_field_reads_it() {
+        for data in [
+            r#"{"tool_call_id":"c","content":"plain"}"#,
+            r#"{"tool_call_id":"c","content":"a\nb \u001b \"q\" \u00e9 \ud83d\ude00"}"#,
+            r#"{"tool_call_id":"c","content":""}"#,
+            r#"{"tool_call_id":"c","content":null,"is_error":true}"#,
+            r#"{"tool_call_id":"c"}"#,
+            r#"{"tool_call_id":"c","content":7}"#,
+            r#"{"tool_call_id":"c","content":-1.5}"#,
+            r#"{"tool_call_id":"c","content":false}"#,
+            r#"{"tool_call_id":"c","content":["x"]}"#,
+            r#"{"tool_call_id":"c","content":{"text":"x"}}"#,
+            r#"{"tool_call_id":"c","content":"\ud800"}"#,
+            r#"{"tool_call_id":"c","content":"a","content":"b"}"#,
+            r#"{"tool_call_id":"c","content":"a","is_error":"yes"}"#,
+            r#"["c","t","text"]"#,
+            r#"["c","t",7]"#,
+            r#"null"#,
+        ] {
+            let kept = serde_json::from_str::<Kept>(data).map_err(|e| without_position(&e));
+            let decoded =
+                serde_json::from_str::<ToolResult>(data).map_err(|e| without_position(&e));
+            match (kept, decoded) {
+                (Ok(kept), Ok(decoded)) => {
+                    assert_eq!(kept.tool_call_id, decoded.tool_call_id, "{data}");
+                    assert_eq!(kept.name, decoded.name, "{data}");
+                    assert_eq!(kept.data, decoded.data, "{data}");
+                    assert_eq!(kept.mime_type, decoded.mime_type, "{data}");
+                    assert_eq!(kept.metadata, decoded.metadata, "{data}");
+                    assert_eq!(kept.is_error, decoded.is_error, "{data}");
+                    let content = kept.content.map(|content| content.into_value());
+                    assert_eq!(content, decoded.content.map(Value::String), "{data}");
+                }
+                (Err(kept), Err(decoded)) => assert_eq!(kept, decoded, "{data}"),
+                (kept, decoded) => panic!("{data}: {:?} / {:?}", kept.err(), decoded.err()),
+            }
+            // Read from a value, as a part of an unknown type is.
+            let Ok(value) = serde_json::from_str::<Value>(data) else {
+                continue;
+            };
+            let kept = serde_json::from_value::<Kept>(value.clone()).map_err(|e| e.to_string());
+            let decoded = serde_json::from_value::<ToolResult>(value).map_err(|e| e.to_string());
+            match (kept, decoded) {
+                (Ok(kept), Ok(decoded)) => {
+                    let content = kept.content.map(|content| content.into_value());
+                    assert_eq!(content, decoded.content.map(Value::String), "{data}");
+                }
+                (Err(kept), Err(decoded)) => assert_eq!(kept, decoded, "{data}"),
+                (kept, decoded) => panic!("{data}: {:?} / {:?}", kept.err(), decoded.err()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_results_text_is_kept_as_it_came() {
+        let result: Kept =
+            serde_json::from_str(r#"{"content":"a\tb"}"#).unwrap_or_else(|error| panic!("{error}"));
+        let content = result.content.and_then(|c| c.raw_text().map(str::to_owned));
+        assert_eq!(content.as_deref(), Some(r#""a\tb""#));
+    }
 }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
-use toolnorm::{JsonObject, Timestamp, ToolKind, meta};
+use toolnorm::{JsonObject, Payload, Timestamp, ToolKind, meta};
 
 use super::{DIALECT, outcome, split_mcp};
 use crate::Dialect;
@@ -75,8 +75,9 @@ struct Event<'a> {
     timestamp: Option<Value>,
     #[serde(rename = "isError", default)]
     is_error: Option<bool>,
+    /// The output, kept as the JSON text it came as (any value).
     #[serde(default)]
-    value: Option<Value>,
+    value: Option<Payload>,
     #[serde(default)]
     error: Option<ErrorBody>,
 }
@@ -160,10 +161,12 @@ fn tool_result(line: u64, event: Event<'_>, facts: &mut Facts<'_>) {
     let text = event
         .error
         .and_then(|error| error.message)
-        .or_else(|| match event.value {
-            Some(Value::String(text)) => Some(text),
-            Some(other) => Some(other.to_string()),
-            None => None,
+        .or_else(|| {
+            let value = event.value?;
+            Some(match value.text() {
+                Some(text) => text.into_owned(),
+                None => value.to_json(),
+            })
         })
         .unwrap_or_default();
     let is_mcp = facts.kind(id) == Some(ToolKind::Mcp)
@@ -172,4 +175,96 @@ fn tool_result(line: u64, event: Event<'_>, facts: &mut Facts<'_>) {
             .as_deref()
             .is_some_and(|tool| split_mcp(tool).is_some());
     facts.fail(line, id, outcome::error(&text, is_mcp), ending);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use super::{ErrorBody, Event};
+    use crate::read::json::without_position;
+
+    /// An event as it was read, its `value` a value.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Decoded<'a> {
+        #[serde(borrow, rename = "type", default)]
+        kind: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        subtype: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        cwd: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        session_id: Option<Cow<'a, str>>,
+        #[serde(borrow, default)]
+        id: Option<Cow<'a, str>>,
+        #[serde(borrow, rename = "toolName", default)]
+        tool_name: Option<Cow<'a, str>>,
+        #[serde(borrow, rename = "toolId", default)]
+        tool_id: Option<Cow<'a, str>>,
+        #[serde(default)]
+        parameters: Option<Value>,
+        #[serde(default)]
+        timestamp: Option<Value>,
+        #[serde(rename = "isError", default)]
+        is_error: Option<bool>,
+        #[serde(default)]
+        value: Option<Value>,
+        #[serde(default)]
+        error: Option<ErrorBody>,
+    }
+
+    #[test]
+    fn a_results_value_reads_as_a_value_field_reads_it() {
+        let result = |value: &str| {
+            format!(r#"{{"type":"tool_result","id":"c","isError":false,"value":{value}}}"#)
+        };
+        let mut events: Vec<String> = [
+            r#""plain""#,
+            r#""a\nb \u001b \"q\" \u00e9 \ud83d\ude00""#,
+            r#""""#,
+            "null",
+            "7",
+            "-1.5e3",
+            "1e400",
+            "true",
+            r#"["x",{"a":1}]"#,
+            r#"{ "b" : 1 , "a" : [ ] }"#,
+            r#"{"a":1,"a":2}"#,
+            r#""\ud800""#,
+            r#""a","value":"b""#,
+        ]
+        .into_iter()
+        .map(result)
+        .collect();
+        events.push(r#"{"type":"tool_result","id":"c"}"#.to_owned());
+        events
+            .push(r#"["tool_result",null,null,null,"c",null,null,null,null,false,"x"]"#.to_owned());
+        for event in &events {
+            let kept = serde_json::from_str::<Event<'_>>(event).map_err(|e| without_position(&e));
+            let decoded =
+                serde_json::from_str::<Decoded<'_>>(event).map_err(|e| without_position(&e));
+            match (kept, decoded) {
+                (Ok(kept), Ok(decoded)) => {
+                    assert_eq!(kept.id, decoded.id, "{event}");
+                    assert_eq!(kept.is_error, decoded.is_error, "{event}");
+                    let value = kept.value.map(|value| value.into_value());
+                    assert_eq!(value, decoded.value, "{event}");
+                }
+                (Err(kept), Err(decoded)) => assert_eq!(kept, decoded, "{event}"),
+                (kept, decoded) => panic!("{event}: {:?} / {:?}", kept.err(), decoded.err()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_results_value_is_kept_as_it_came() {
+        let event: Event<'_> = serde_json::from_str(r#"{"type":"tool_result","value":"a\tb"}"#)
+            .unwrap_or_else(|error| panic!("{error}"));
+        let value = event.value.and_then(|v| v.raw_text().map(str::to_owned));
+        assert_eq!(value.as_deref(), Some(r#""a\tb""#));
+    }
 }

@@ -3,62 +3,77 @@
 
 use std::borrow::Cow;
 
-/// The text of `quoted`, a kept JSON string with its quotes (canonical: escapes are
-/// `\"`, `\\`, `\b \f \n \r \t` and `\u00xx`), when it is shorter than `max` bytes;
-/// else a prefix of it at least `max` bytes long, cut only where a character ends. `None`
-/// when the text does not decode (not reached for a kept string).
+/// The text of `quoted`, a kept JSON string with its quotes, when it is shorter than
+/// `max` bytes; else a prefix of it at least `max` bytes long, cut only where a character
+/// ends: the text between escapes copied as it is, each escape decoded, up to there.
+/// `None` when the text does not decode (not reached for a kept string).
 pub(super) fn string_head(quoted: &str, max: usize) -> Option<Cow<'_, str>> {
-    let content = quoted.get(1..quoted.len().checked_sub(1)?)?;
-    // An escape writes a character in more bytes than it decodes to, never fewer: a
-    // prefix of `want` bytes of the JSON decodes to at most `want` bytes, so the cut
-    // moves on until it decodes to `max`.
-    let mut want = max.max(1);
+    let mut rest = quoted.get(1..quoted.len().checked_sub(1)?)?;
+    let mut head = String::new();
     loop {
-        let cut = boundary_at(content.as_bytes(), want);
-        let head = content.get(..cut)?;
-        let decoded = if head.contains('\\') {
-            Cow::Owned(serde_json::from_str::<String>(&format!("\"{head}\"")).ok()?)
-        } else {
-            Cow::Borrowed(head)
+        let wanted = max.saturating_sub(head.len());
+        let escape = rest.bytes().take(wanted).position(|byte| byte == b'\\');
+        let Some(at) = escape else {
+            // No escape before the head is long enough: the rest of it as it is.
+            let mut end = wanted.min(rest.len());
+            while !rest.is_char_boundary(end) {
+                end += 1;
+            }
+            let run = rest.get(..end)?;
+            if head.is_empty() {
+                return Some(Cow::Borrowed(run));
+            }
+            head.push_str(run);
+            return Some(Cow::Owned(head));
         };
-        if decoded.len() >= max || cut == content.len() {
-            return Some(decoded);
+        if head.is_empty() {
+            head.reserve(max.min(rest.len()) + 4);
         }
-        want = want.saturating_mul(2);
+        head.push_str(rest.get(..at)?);
+        let mut chars = rest.get(at + 1..)?.chars();
+        head.push(unescape(&mut chars)?);
+        rest = chars.as_str();
+        if head.len() >= max {
+            return Some(Cow::Owned(head));
+        }
     }
 }
 
-/// The first place at or after byte `at` of `content` (a JSON string's inside) where a
-/// character ends: not inside an escape (`\uXXXX` is six bytes, a surrogate pair twelve)
-/// or inside a UTF-8 sequence; the end when `at` is past it.
-fn boundary_at(content: &[u8], at: usize) -> usize {
-    let mut position = 0;
-    while position < at {
-        let Some(&byte) = content.get(position) else {
-            break;
-        };
-        position += match byte {
-            b'\\' if content.get(position + 1) == Some(&b'u') => {
-                // A high surrogate (`\ud800`-`\udbff`) is followed by its low one.
-                let high = matches!(content.get(position + 2), Some(b'd' | b'D'))
-                    && matches!(
-                        content.get(position + 3),
-                        Some(b'8'..=b'9' | b'a'..=b'b' | b'A'..=b'B')
-                    );
-                if high && content.get(position + 6) == Some(&b'\\') {
-                    12
-                } else {
-                    6
+/// The character of the escape whose backslash `chars` is just past; `None` for one that
+/// is not valid JSON.
+fn unescape(chars: &mut std::str::Chars<'_>) -> Option<char> {
+    Some(match chars.next()? {
+        '"' => '"',
+        '\\' => '\\',
+        '/' => '/',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'n' => '\n',
+        'r' => '\r',
+        't' => '\t',
+        'u' => {
+            let code = hex4(chars)?;
+            if (0xD800..0xDC00).contains(&code) {
+                // A high surrogate: its low one follows.
+                let (Some('\\'), Some('u')) = (chars.next(), chars.next()) else {
+                    return None;
+                };
+                let low = hex4(chars)?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
                 }
+                char::from_u32(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))?
+            } else {
+                char::from_u32(code)?
             }
-            b'\\' => 2,
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xFF => 4,
-            _ => 1,
-        };
-    }
-    position.min(content.len())
+        }
+        _ => return None,
+    })
+}
+
+/// Four hex digits of a `\u` escape.
+fn hex4(chars: &mut std::str::Chars<'_>) -> Option<u32> {
+    (0..4).try_fold(0, |code, _| Some(code * 16 + chars.next()?.to_digit(16)?))
 }
 
 #[cfg(test)]

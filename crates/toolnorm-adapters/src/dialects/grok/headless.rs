@@ -1,10 +1,10 @@
 //! Grok CLI's `grok -p` output: one OpenAI-style message a line.
 
 use serde_json::Value;
-use toolnorm::{JsonObject, meta};
+use toolnorm::{JsonObject, Payload, ToolError, meta};
 
 use super::DIALECT;
-use super::outcome::failure;
+use super::outcome::{FORM_HEAD, failure};
 use super::wire::{Message, ToolCall};
 use crate::Dialect;
 use crate::adapter::Adapter;
@@ -125,7 +125,7 @@ pub(super) fn sighted(
 }
 
 /// A `tool` message: its call's result.
-fn result(line: u64, id: Option<String>, content: Option<Value>, facts: &mut Facts<'_>) {
+fn result(line: u64, id: Option<String>, content: Option<Payload>, facts: &mut Facts<'_>) {
     let Some(id) = id.filter(|id| !id.is_empty()) else {
         return facts.diagnostic(Diagnostic::at(
             line,
@@ -155,14 +155,66 @@ fn result(line: u64, id: Option<String>, content: Option<Value>, facts: &mut Fac
             facts,
         );
     }
-    let text = match content {
-        Some(Value::String(text)) => Some(text),
-        None | Some(Value::Null) => None,
-        Some(other) => Some(other.to_string()),
-    };
     let tool = facts.name(&id).unwrap_or(UNNAMED).to_owned();
-    match text.as_deref().and_then(|text| failure(&tool, text)) {
+    let output = match content.filter(|content| !content.is_null()) {
+        // Not a string: its JSON text is the output.
+        Some(other) if !other.is_string() => Some(Payload::from(other.to_json())),
+        output => output,
+    };
+    match output.as_ref().and_then(|output| failed(&tool, output)) {
         Some(error) => facts.fail(line, &id, error, Ending::at(None)),
-        None => facts.complete(line, &id, text.map(Value::String), Ending::at(None)),
+        None => facts.complete(line, &id, output, Ending::at(None)),
+    }
+}
+
+/// The error a result's text tells for a call of `tool`, or `None` when it is an output:
+/// told by the text's beginning (a possibly huge output is not decoded for it), the whole
+/// text read only for a failure's message.
+fn failed(tool: &str, output: &Payload) -> Option<ToolError> {
+    let head = output.text_head(FORM_HEAD)?;
+    failure(tool, &head)?;
+    failure(tool, &output.text()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use toolnorm::Payload;
+
+    use super::failed;
+    use crate::dialects::grok::outcome::failure;
+
+    #[test]
+    fn a_result_fails_by_its_head_as_by_its_whole_text() {
+        let long = "x".repeat(200);
+        let texts = [
+            "Error".to_owned(),
+            "Error ".to_owned(),
+            "Errors".to_owned(),
+            "MCP tool error".to_owned(),
+            "MCP tool error!".to_owned(),
+            "MCP tool execution error: closed".to_owned(),
+            "Command failed: Command failed: exit 3\ncheck failed\n".to_owned(),
+            format!("Command failed: Command failed: exit 3\n{long}"),
+            format!("Command\n\"failed\": {long}"),
+            format!("\u{e9}\u{e9}\u{e9}Unknown tool: {long}"),
+            format!("Unknown tool: {long}"),
+            format!("Tool execution error: \u{1b}{long}"),
+            format!("File or directory not found: {long}"),
+            format!("{long}Error"),
+            "hello".to_owned(),
+            String::new(),
+        ];
+        for tool in ["bash", "view_file", "edit_file", "mcp__s__t"] {
+            for text in &texts {
+                let json = serde_json::to_string(text).unwrap_or_default();
+                let kept = Payload::from_json(&json).unwrap_or_else(|e| panic!("{e}"));
+                assert!(kept.raw_text().is_some(), "{json}");
+                assert_eq!(failed(tool, &kept), failure(tool, text), "{tool} {json}");
+                assert_eq!(
+                    failed(tool, &Payload::from(text.as_str())),
+                    failure(tool, text)
+                );
+            }
+        }
     }
 }

@@ -107,6 +107,11 @@ const COMMAND_FAILED: &str = "Command failed: ";
 /// The text a failed tool's result has when it gave no error.
 const NO_ERROR_TEXT: &str = "Error";
 
+/// How many bytes of a result's beginning tell whether it is a failure: more than any
+/// form is long, so that a text [`failure`] reads as an output reads so by its head alone,
+/// and a head shorter than this is the whole text.
+pub(super) const FORM_HEAD: usize = 64;
+
 /// The error a result's `text` tells for a call of `tool`, or `None` when it is an
 /// output.
 pub(super) fn failure(tool: &str, text: &str) -> Option<ToolError> {
@@ -153,7 +158,10 @@ fn command_failed(node: &str) -> ToolError {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::failure;
+    use super::{
+        AGENT_ERRORS, COMMAND_FAILED, FORM_HEAD, MCP_FAILED, MCP_NO_TEXT, NO_ERROR_TEXT,
+        TOOL_ERRORS, failure,
+    };
     use serde_json::json;
     use toolnorm::ErrorCode;
 
@@ -202,5 +210,20 @@ mod tests {
                 .code,
             Some(ErrorCode::McpError)
         );
+    }
+
+    #[test]
+    fn every_form_is_shorter_than_the_head_that_tells_it() {
+        let forms = TOOL_ERRORS
+            .iter()
+            .flat_map(|(_, forms)| forms.iter())
+            .chain(AGENT_ERRORS)
+            .map(|(form, _)| *form);
+        let longest = forms
+            .chain([MCP_NO_TEXT, MCP_FAILED, NO_ERROR_TEXT, COMMAND_FAILED])
+            .map(str::len)
+            .max()
+            .unwrap();
+        assert!(longest < FORM_HEAD, "{longest}");
     }
 }

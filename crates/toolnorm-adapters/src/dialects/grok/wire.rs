@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
+use toolnorm::Payload;
 
 /// One printed message: `{"role", "content", "tool_calls"?}` (user and assistant) or
 /// `{"role": "tool", "tool_call_id", "content"}`.
@@ -17,9 +18,10 @@ pub(super) struct Message<'a> {
     /// Who wrote it: `user`, `assistant` or `tool`.
     #[serde(borrow, default)]
     pub role: Option<Cow<'a, str>>,
-    /// The text (a tool's result, for a `tool` message).
+    /// The text (a tool's result, for a `tool` message), kept as the JSON text it came
+    /// as (any value, as a `Value` field reads it).
     #[serde(default)]
-    pub content: Option<Value>,
+    pub content: Option<Payload>,
     /// The calls an assistant message makes.
     #[serde(default)]
     pub tool_calls: Option<Vec<ToolCall>>,
@@ -107,4 +109,64 @@ pub(super) struct BackendCall {
     /// What it did.
     #[serde(default)]
     pub action: Option<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use super::Message;
+    use crate::read::json::without_position;
+
+    /// A message's `content` as a `Value` field reads it.
+    #[derive(Deserialize)]
+    struct Decoded {
+        #[serde(default)]
+        content: Option<Value>,
+    }
+
+    #[test]
+    fn the_content_reads_as_a_value_field_reads_it() {
+        for line in [
+            r#"{"role":"tool","tool_call_id":"c","content":"plain"}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":"a\nb \u001b \"q\" \u00e9 \ud83d\ude00"}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":""}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":null}"#,
+            r#"{"role":"tool","tool_call_id":"c"}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":7}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":-1.5e3}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":true}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":[{"type":"text","text":"x"}]}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":{ "b" : 1 , "a" : [ ] }}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":{"a":1,"a":2}}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":"\ud800"}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":"a","content":"b"}"#,
+            r#"{"role":"tool","tool_call_id":"c","content":1e400}"#,
+        ] {
+            let kept = serde_json::from_str::<Message<'_>>(line).map_err(|e| without_position(&e));
+            let decoded = serde_json::from_str::<Decoded>(line).map_err(|e| without_position(&e));
+            match (kept, decoded) {
+                (Ok(kept), Ok(decoded)) => {
+                    assert_eq!(
+                        kept.content.map(|c| c.into_value()),
+                        decoded.content,
+                        "{line}"
+                    );
+                }
+                (Err(kept), Err(decoded)) => assert_eq!(kept, decoded, "{line}"),
+                (kept, decoded) => panic!("{line}: {:?} / {:?}", kept.err(), decoded.err()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_content_is_kept_as_it_came() {
+        let message: Message<'_> = serde_json::from_str(r#"{"role":"tool","content":"a\tb"}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let content = message
+            .content
+            .and_then(|c| c.raw_text().map(str::to_owned));
+        assert_eq!(content.as_deref(), Some(r#""a\tb""#));
+    }
 }

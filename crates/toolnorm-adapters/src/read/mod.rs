@@ -19,6 +19,8 @@ pub mod cut;
 pub(crate) mod encoding;
 pub mod glued;
 pub mod json;
+#[cfg(any(feature = "cursor", feature = "cline-sdk", feature = "vibe"))]
+pub(crate) mod kept_object;
 #[cfg(any(feature = "codex", feature = "opencode", feature = "crush"))]
 pub(crate) mod kept_string;
 pub mod line_keys;

@@ -31,7 +31,9 @@ use crate::dialects::Entry;
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
+use holder::ToolCallField;
 
+mod holder;
 mod outcome;
 mod payload;
 
@@ -126,7 +128,7 @@ struct Envelope<'a> {
     #[serde(default)]
     call_id: Option<String>,
     #[serde(default)]
-    tool_call: Option<Value>,
+    tool_call: Option<ToolCallField>,
     #[serde(default)]
     timestamp_ms: Option<u64>,
 }
@@ -184,7 +186,7 @@ impl Adapter for CursorAdapter {
 
 /// A `tool_call` line: its call starts, or ends.
 fn tool_call(line: u64, envelope: Envelope<'_>, facts: &mut Facts<'_>) {
-    let Some(Value::Object(holder)) = envelope.tool_call else {
+    let Some(ToolCallField::Object(holder)) = envelope.tool_call else {
         return facts.diagnostic(Diagnostic::at(
             line,
             DiagnosticKind::MalformedEvent,

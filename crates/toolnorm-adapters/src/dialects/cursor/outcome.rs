@@ -17,6 +17,7 @@ use toolnorm::{ErrorCode, Payload, ToolError};
 
 use super::payload::{Call, Timing};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::read::kept_object::{KeptObject, kept_items};
 use crate::track::{Ending, Facts};
 use crate::track::{MCP_TOOL_FAILED, exit_error, text_error};
 
@@ -26,7 +27,7 @@ pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts:
     let Some(result) = call.result else {
         return facts.complete(line, id, None::<Payload>, ending());
     };
-    let Some(object) = result.as_object() else {
+    let Some(object) = KeptObject::of(result) else {
         // A bare value: the result as the provider gave it.
         return facts.complete(line, id, Some(result.clone()), ending());
     };
@@ -37,24 +38,28 @@ pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts:
             Err(error) => facts.fail(line, id, error, ending()),
         }
     } else if let Some(rejected) = object.get("rejected") {
-        let reason = message(rejected, &["reason", "message"]);
+        let reason = message(rejected.value(), &["reason", "message"]);
         let mut error = ToolError::new(reason.unwrap_or("The call was rejected"))
             .with_code(ErrorCode::PermissionDenied);
-        error.details = Some(rejected.clone().into());
+        error.details = Some(rejected.clone());
         facts.fail(line, id, error, ending());
     } else if let Some(failure) = object.get("failure").or_else(|| object.get("error")) {
-        let error = match shell.then(|| exit_code(failure)).flatten() {
-            Some(code) if code != 0 => exit_error(code, shell_text(failure)),
+        let fields = KeptObject::of(failure).unwrap_or_default();
+        let error = match shell.then(|| exit_code(&fields)).flatten() {
+            Some(code) if code != 0 => exit_error(code, shell_text(&fields).into_value()),
             _ => {
-                let mut error = match failure {
-                    Value::String(text) => text_error(text),
-                    other => text_error(
-                        message(other, &["message", "error", "errorMessage", "stderr"])
-                            .unwrap_or("the tool failed"),
+                let mut error = match failure.text() {
+                    Some(text) => text_error(&text),
+                    None => text_error(
+                        message(
+                            failure.value(),
+                            &["message", "error", "errorMessage", "stderr"],
+                        )
+                        .unwrap_or("the tool failed"),
                     ),
                 };
                 if error.details.is_none() && failure.is_object() {
-                    error.details = Some(failure.clone().into());
+                    error.details = Some(failure.clone());
                 }
                 error
             }
@@ -77,75 +82,98 @@ pub(super) fn apply(line: u64, id: &str, call: &Call<'_>, timing: Timing, facts:
 fn success_outcome(
     call: &Call<'_>,
     shell: bool,
-    success: &Value,
-) -> Result<Option<Value>, ToolError> {
+    success: &Payload,
+) -> Result<Option<Payload>, ToolError> {
     if shell {
-        let text = shell_text(success);
-        return match exit_code(success) {
-            Some(code) if code != 0 => Err(exit_error(code, text)),
-            _ => Ok(Some(Value::String(text))),
+        let fields = KeptObject::of(success).unwrap_or_default();
+        return match exit_code(&fields) {
+            Some(code) if code != 0 => Err(exit_error(code, shell_text(&fields).into_value())),
+            _ => Ok(Some(shell_text(&fields))),
         };
     }
     match call.key {
         "readToolCall" => Ok(Some(
-            success
-                .get("content")
-                .cloned()
+            KeptObject::of(success)
+                .and_then(|fields| fields.get("content").cloned())
                 .unwrap_or_else(|| success.clone()),
         )),
         "mcpToolCall" => {
-            let text = mcp_text(success);
-            if success.get("isError").and_then(Value::as_bool) == Some(true) {
+            let fields = KeptObject::of(success).unwrap_or_default();
+            let text = mcp_text(&fields);
+            let is_error = fields
+                .get("isError")
+                .and_then(|flag| flag.value().as_bool());
+            if is_error == Some(true) {
                 let mut error = match &text {
-                    Some(text) => text_error(text),
+                    Some(text) => text_error(&text.text().unwrap_or_default()),
                     None => ToolError::new(MCP_TOOL_FAILED),
                 };
                 error.code = Some(ErrorCode::McpError);
                 return Err(error);
             }
-            Ok(Some(text.map_or_else(|| success.clone(), Value::String)))
+            Ok(Some(text.unwrap_or_else(|| success.clone())))
         }
         _ => Ok(Some(success.clone())),
     }
 }
 
 /// A shell result's exit status.
-fn exit_code(result: &Value) -> Option<i64> {
-    result.get("exitCode").and_then(Value::as_i64)
+fn exit_code(result: &KeptObject) -> Option<i64> {
+    result
+        .get("exitCode")
+        .and_then(|code| code.value().as_i64())
 }
 
-/// A shell result's output: its interleaved output, else stdout then stderr.
-fn shell_text(result: &Value) -> String {
+/// A shell result's output: its interleaved output, else stdout then stderr, kept as it
+/// came when it is one field.
+fn shell_text(result: &KeptObject) -> Payload {
     let field = |key: &str| {
         result
             .get(key)
-            .and_then(Value::as_str)
-            .filter(|text| !text.is_empty())
+            .filter(|text| text.text_head(1).is_some_and(|head| !head.is_empty()))
     };
     if let Some(interleaved) = field("interleavedOutput") {
-        return interleaved.to_owned();
+        return interleaved.clone();
     }
     match (field("stdout"), field("stderr")) {
         (Some(out), Some(err)) => {
-            format!("{out}{}{err}", if out.ends_with('\n') { "" } else { "\n" })
+            let (out, err) = (
+                out.text().unwrap_or_default(),
+                err.text().unwrap_or_default(),
+            );
+            let gap = if out.ends_with('\n') { "" } else { "\n" };
+            Payload::from(format!("{out}{gap}{err}"))
         }
-        (Some(text), None) | (None, Some(text)) => text.to_owned(),
-        (None, None) => String::new(),
+        (Some(text), None) | (None, Some(text)) => text.clone(),
+        (None, None) => Payload::from(String::new()),
     }
 }
 
-/// An MCP result's text: the `text` of each content item, joined.
-fn mcp_text(success: &Value) -> Option<String> {
-    let items = success.get("content")?.as_array()?;
-    let texts: Vec<&str> = items
+/// An MCP result's text: the `text` of each content item, joined (one item's kept as it
+/// came).
+fn mcp_text(success: &KeptObject) -> Option<Payload> {
+    let items = kept_items(success.get("content")?)?;
+    let texts: Vec<Payload> = items
         .iter()
         .filter_map(|item| {
-            let text = item.get("text")?;
-            text.as_str()
-                .or_else(|| text.get("text").and_then(Value::as_str))
+            let text = KeptObject::of(item)?.get("text")?.clone();
+            if text.is_string() {
+                return Some(text);
+            }
+            KeptObject::of(&text)?
+                .get("text")
+                .filter(|text| text.is_string())
+                .cloned()
         })
         .collect();
-    (!texts.is_empty()).then(|| texts.join("\n"))
+    match texts.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        many => {
+            let texts: Vec<_> = many.iter().filter_map(Payload::text).collect();
+            Some(Payload::from(texts.join("\n")))
+        }
+    }
 }
 
 /// The first of `keys` that holds non-empty text.

@@ -2,12 +2,13 @@
 //! beside `toolCallId`, `startedAtMs` and `completedAtMs`.
 
 use serde_json::{Map, Value};
-use toolnorm::{JsonObject, Timestamp, meta};
+use toolnorm::{JsonObject, Payload, Timestamp, meta};
 
+use super::holder::{Body, Entry, Holder};
 use crate::track::Sighting;
 
 /// The keys of the `tool_call` object that are not its payload.
-const NOT_PAYLOAD: &[&str] = &[
+pub(super) const NOT_PAYLOAD: &[&str] = &[
     "toolCallId",
     "startedAtMs",
     "completedAtMs",
@@ -24,27 +25,26 @@ pub(super) struct Call<'a> {
     pub mcp: Option<(String, String)>,
     /// The call's arguments (an MCP call's own arguments).
     pub input: Value,
-    /// The result, once completed.
-    pub result: Option<&'a Value>,
+    /// The result, once completed, kept as it came.
+    pub result: Option<&'a Payload>,
     /// The call's description, when the payload gives one.
     pub description: Option<&'a str>,
 }
 
 /// The payload of a `tool_call` object: its one key that is not bookkeeping.
-pub(super) fn read(holder: &Map<String, Value>) -> Option<Call<'_>> {
-    let (key, body) = holder
-        .iter()
-        .find(|(key, value)| key.ends_with("ToolCall") && value.is_object())
-        .or_else(|| {
-            holder
-                .iter()
-                .find(|(key, value)| !NOT_PAYLOAD.contains(&key.as_str()) && value.is_object())
-        })?;
-    let key = key.as_str();
-    let body = body.as_object()?;
-    let args = body.get("args");
-    let result = body.get("result");
-    let description = body.get("description").and_then(Value::as_str);
+pub(super) fn read(holder: &Holder) -> Option<Call<'_>> {
+    let bodies = || {
+        holder.iter().filter_map(|(key, entry)| match entry {
+            Entry::Body(body) => Some((key, &**body)),
+            Entry::Value(_) | Entry::Other => None,
+        })
+    };
+    let (key, body): (&str, &Body) = bodies()
+        .find(|(key, _)| key.ends_with("ToolCall"))
+        .or_else(|| bodies().find(|(key, _)| !NOT_PAYLOAD.contains(key)))?;
+    let args = body.args.as_ref();
+    let result = body.result.as_ref();
+    let description = body.description.as_ref().and_then(Value::as_str);
     let bare = key.strip_suffix("ToolCall").unwrap_or(key);
     let text = |object: Option<&Value>, field: &str| -> Option<String> {
         object?
@@ -85,13 +85,14 @@ pub(super) fn read(holder: &Map<String, Value>) -> Option<Call<'_>> {
         }
         "function" => {
             let name = body
-                .get("name")
+                .name
+                .as_ref()
                 .and_then(Value::as_str)
                 .filter(|name| !name.is_empty())
                 .unwrap_or("function")
                 .to_owned();
             // Its arguments are JSON text.
-            let input = match body.get("arguments") {
+            let input = match &body.arguments {
                 Some(Value::String(arguments)) => serde_json::from_str(arguments)
                     .unwrap_or_else(|_| Value::String(arguments.clone())),
                 Some(other) => other.clone(),
@@ -163,7 +164,7 @@ pub(super) struct Timing {
 impl Timing {
     /// The times of a `tool_call` object (`startedAtMs`, `completedAtMs`: epoch
     /// milliseconds as strings) and of its line (`timestamp_ms`).
-    pub fn of(holder: &Map<String, Value>, line: Option<u64>) -> Self {
+    pub fn of(holder: &Holder, line: Option<u64>) -> Self {
         let millis = |key: &str| match holder.get(key) {
             Some(Value::String(text)) => text.parse().ok(),
             Some(Value::Number(number)) => number.as_u64(),

@@ -6,10 +6,13 @@
 //! MCP tool with its `{content, isError}`, `spawn_agent` with the subagent's
 //! `{text, finishReason, …}`, and a call refused before it ran with `{error}`.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
-use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, meta};
+use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, meta};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::read::kept_object::{KeptObject, kept_items};
 use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
 
 /// The raw item type of the calls (`metadata.itemType`).
@@ -67,26 +70,23 @@ pub(super) fn sighted(line: u64, seen: Seen<'_>, facts: &mut Facts<'_>) {
     facts.sighted(line, sighting);
 }
 
-/// The end of call `id`: its output, the stream's `error` (a call that failed or was
-/// refused), the session's `is_error` flag.
+/// The end of call `id`: its output (kept as it came), the stream's `error` (a call that
+/// failed or was refused), the session's `is_error` flag.
 pub(super) fn ended(
     line: u64,
     id: &str,
-    output: &Value,
+    output: &Payload,
     error: Option<&Value>,
     is_error: bool,
     ending: Ending,
     facts: &mut Facts<'_>,
 ) {
     // The session file keeps a structured output as JSON text.
-    let parsed;
-    let output = match output {
-        Value::String(text) if text.starts_with(['{', '[']) => {
-            parsed = serde_json::from_str::<Value>(text).ok();
-            parsed.as_ref().unwrap_or(output)
-        }
-        other => other,
-    };
+    let parsed = output
+        .text_head(1)
+        .filter(|head| head.starts_with(['{', '[']))
+        .and_then(|_| serde_json::from_str::<Payload>(&output.text()?).ok());
+    let output = parsed.as_ref().unwrap_or(output);
     let mcp = facts
         .name(id)
         .is_some_and(|name| crate::rules::mcp::split_server_tool(name).is_some());
@@ -98,57 +98,67 @@ pub(super) fn ended(
 
 /// What an output says: the call's output, or its error.
 fn outcome(
-    output: &Value,
+    output: &Payload,
     error: Option<&Value>,
     is_error: bool,
     mcp: bool,
-) -> Result<Option<Value>, ToolError> {
+) -> Result<Option<Payload>, ToolError> {
     if let Some(error) = error.filter(|error| !error.is_null()) {
         return Err(refusal(&error_text(error)));
     }
-    match output {
-        Value::Array(items) if items.iter().all(is_item) => {
+    let object = KeptObject::of(output);
+    if let Some(items) = kept_items(output) {
+        let items: Option<Vec<KeptObject>> = items
+            .iter()
+            .map(|item| KeptObject::of(item).filter(is_item))
+            .collect();
+        if let Some(items) = items {
             if let Some(failed) = items.iter().find(|item| failed(item)) {
                 return Err(item_error(failed));
             }
-            Ok(Some(match items.as_slice() {
+            return Ok(Some(match items.as_slice() {
                 [one] => item_result(one),
                 _ => output.clone(),
-            }))
+            }));
         }
-        Value::Object(object) if is_item(output) => {
-            if failed(output) {
-                return Err(item_error(output));
+    }
+    match object {
+        Some(object) if is_item(&object) => {
+            if failed(&object) {
+                return Err(item_error(&object));
             }
             Ok(object.get("result").cloned())
         }
-        Value::Object(object)
-            if object.contains_key("content") && object.contains_key("isError") =>
-        {
-            let text = content_text(object.get("content").unwrap_or(&Value::Null));
-            if object.get("isError").and_then(Value::as_bool) == Some(true) || is_error {
+        Some(object) if object.contains_key("content") && object.contains_key("isError") => {
+            let text = content_text(object.get("content").unwrap_or(&Payload::NULL));
+            let flagged = object
+                .get("isError")
+                .and_then(|flag| flag.value().as_bool());
+            if flagged == Some(true) || is_error {
+                let text = text.text().unwrap_or_default();
                 let message = if text.trim().is_empty() {
-                    crate::track::MCP_TOOL_FAILED.to_owned()
+                    crate::track::MCP_TOOL_FAILED
                 } else {
-                    text
+                    &text
                 };
-                return Err(text_error(&message).with_code(ErrorCode::McpError));
+                return Err(text_error(message).with_code(ErrorCode::McpError));
             }
-            Ok(Some(Value::String(text)))
+            Ok(Some(text))
         }
-        Value::Object(object) if object.len() == 1 && object.contains_key("error") => Err(refusal(
-            &error_text(object.get("error").unwrap_or(&Value::Null)),
+        Some(object) if object.len() == 1 && object.contains_key("error") => Err(refusal(
+            &error_text(object.get("error").map_or(&Value::Null, Payload::value)),
         )),
-        Value::Object(object) if object.contains_key("finishReason") => {
+        Some(object) if object.contains_key("finishReason") => {
             let text = object.get("text").cloned();
-            match object.get("finishReason").and_then(Value::as_str) {
+            let reason = object.get("finishReason").map(Payload::value);
+            match reason.and_then(Value::as_str) {
                 Some("completed") | None if !is_error => Ok(text),
                 reason => {
                     let message = text
                         .as_ref()
-                        .and_then(Value::as_str)
+                        .and_then(Payload::text)
                         .filter(|text| !text.trim().is_empty())
-                        .map(str::to_owned)
+                        .map(Cow::into_owned)
                         .unwrap_or_else(|| {
                             format!("the subagent ended: {}", reason.unwrap_or("error"))
                         });
@@ -156,11 +166,11 @@ fn outcome(
                 }
             }
         }
-        other if is_error => {
-            let text = match other {
-                Value::String(text) => text.clone(),
-                Value::Null => String::new(),
-                other => other.to_string(),
+        _ if is_error => {
+            let text = match output.text() {
+                Some(text) => text.into_owned(),
+                None if output.is_null() => String::new(),
+                None => output.to_json(),
             };
             let error = text_error(&text);
             Err(if mcp {
@@ -169,37 +179,32 @@ fn outcome(
                 error
             })
         }
-        Value::Null => Ok(None),
-        other => Ok(Some(other.clone())),
+        _ if output.is_null() => Ok(None),
+        _ => Ok(Some(output.clone())),
     }
 }
 
-/// Whether a value is one request's result: `{query, result, success}`.
-fn is_item(value: &Value) -> bool {
-    value.get("query").is_some() && value.get("success").is_some()
+/// Whether an object is one request's result: `{query, result, success}`.
+fn is_item(object: &KeptObject) -> bool {
+    object.contains_key("query") && object.contains_key("success")
 }
 
 /// Whether a request failed.
-fn failed(item: &Value) -> bool {
-    item.get("success").and_then(Value::as_bool) == Some(false)
+fn failed(item: &KeptObject) -> bool {
+    item.get("success").and_then(|flag| flag.value().as_bool()) == Some(false)
 }
 
-/// A request's result text.
-fn item_result(item: &Value) -> Value {
-    item.get("result").cloned().unwrap_or(Value::Null)
+/// A request's result, kept as it came.
+fn item_result(item: &KeptObject) -> Payload {
+    item.get("result").cloned().unwrap_or(Payload::NULL)
 }
 
 /// The error of a failed request: a command's exit status, a command stopped, or the
 /// request's error text.
-fn item_error(item: &Value) -> ToolError {
-    let error = item
-        .get("error")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let result = item
-        .get("result")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+fn item_error(item: &KeptObject) -> ToolError {
+    let text = |key: &str| item.get(key).and_then(Payload::text).unwrap_or_default();
+    let (error, result) = (text("error"), text("result"));
+    let (error, result) = (error.as_ref(), result.as_ref());
     if let Some(code) = error
         .strip_prefix(EXITED)
         .and_then(|code| code.trim().parse::<i64>().ok())
@@ -264,15 +269,25 @@ fn refusal(text: &str) -> ToolError {
     }
 }
 
-/// The text of MCP content blocks.
-fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(text) => text.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|block| block.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
+/// The text of MCP content blocks: a text kept as it came, the text blocks' texts
+/// joined (one block's kept as it came).
+fn content_text(content: &Payload) -> Payload {
+    if content.is_string() {
+        return content.clone();
+    }
+    let Some(blocks) = kept_items(content) else {
+        return Payload::from(String::new());
+    };
+    let texts: Vec<Payload> = blocks
+        .iter()
+        .filter_map(|block| KeptObject::of(block)?.get("text").cloned())
+        .filter(Payload::is_string)
+        .collect();
+    match texts.as_slice() {
+        [one] => one.clone(),
+        many => {
+            let texts: Vec<Cow<'_, str>> = many.iter().filter_map(Payload::text).collect();
+            Payload::from(texts.join("\n"))
+        }
     }
 }

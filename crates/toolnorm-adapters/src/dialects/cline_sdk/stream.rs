@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use toolnorm::{ErrorCode, Timestamp, ToolError};
+use toolnorm::{ErrorCode, Payload, Timestamp, ToolError};
 
 use super::DIALECT;
 use super::outcome::{Seen, ended, sighted};
@@ -275,7 +275,7 @@ impl ClineSdkAdapter {
         }
         let elapsed = event.duration_ms.as_ref().and_then(Value::as_u64);
         let ending = Ending::at(at).elapsed_ms(elapsed);
-        let output = event.output.as_ref().unwrap_or(&Value::Null);
+        let output = event.output.as_ref().unwrap_or(&Payload::NULL);
         ended(line, id, output, event.error.as_ref(), false, ending, facts);
     }
 }

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
+use toolnorm::Payload;
 
 /// One line of `cline --json`: an envelope with its time and type.
 #[derive(Debug, Deserialize)]
@@ -50,8 +51,8 @@ pub(super) struct AgentEvent {
     pub input: Option<Value>,
     /// `content_update`: progress (a command's output chunk: `stream`, `chunk`).
     pub update: Option<Value>,
-    /// `content_end`: the tool's output.
-    pub output: Option<Value>,
+    /// `content_end`: the tool's output, kept as the JSON text it came as.
+    pub output: Option<Payload>,
     /// `content_end`: why the call failed (a string); `error`: the run's error.
     pub error: Option<Value>,
     /// `content_end`: how long the call took.
@@ -117,7 +118,65 @@ pub(super) struct Block {
     pub tool_use_id: Option<String>,
     /// `tool_result`: the output.
     #[serde(default)]
-    pub content: Value,
+    pub content: Payload,
     /// `tool_result`: whether the call failed.
     pub is_error: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::json::without_position;
+    use crate::read::kept_object::same_error;
+
+    /// An event's output as it was read before: a value.
+    #[derive(Deserialize)]
+    struct AsValue {
+        output: Option<Value>,
+    }
+
+    #[test]
+    fn an_output_reads_as_a_value_reads() {
+        for output in [
+            r#""a\n\u00e9 \ud83d\ude00 \"q\"""#,
+            r#""\ud800""#,
+            r#""\u0041\/""#,
+            r#"[{"query":"a","result":"x","success":true}]"#,
+            r#"{ "b" : [ 1 , 2.50 ] , "a" : null }"#,
+            r#"{"a":1,"a":2}"#,
+            "1e400",
+            "-0",
+            "null",
+            "true",
+            "[]",
+            "[1,]",
+        ] {
+            let event =
+                format!(r#"{{"type":"content_end","contentType":"tool","output":{output}}}"#);
+            let now = serde_json::from_str::<AgentEvent>(&event).map_err(|e| without_position(&e));
+            let before = serde_json::from_str::<AsValue>(&event).map_err(|e| without_position(&e));
+            match (now, before) {
+                (Ok(now), Ok(before)) => assert_eq!(
+                    now.output.map(Payload::into_value),
+                    before.output,
+                    "{event}"
+                ),
+                (Err(now), Err(before)) => {
+                    assert!(same_error(&now, &before), "{event}: {now} / {before}");
+                }
+                (now, before) => panic!("{event}: {:?} / {:?}", now.err(), before.err()),
+            }
+        }
+        let missing = serde_json::from_str::<AgentEvent>(r#"{"type":"content_end"}"#).unwrap();
+        assert!(missing.output.is_none());
+    }
+
+    #[test]
+    fn an_output_is_kept_as_it_came() {
+        let event: AgentEvent = serde_json::from_str(r#"{"output":"a\tb"}"#).unwrap();
+        assert_eq!(
+            event.output.as_ref().and_then(Payload::raw_text),
+            Some(r#""a\tb""#)
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! Mistral Vibe's `vibe -p --output streaming` output: one public history entry a line.
 
 use serde_json::{Number, Value};
-use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, meta};
+use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, meta};
 
 use super::DIALECT;
 use super::outcome::{Outcome, failure, success};
@@ -10,6 +10,7 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
+use crate::read::kept_object::KeptObject;
 use crate::track::{Ending, Facts, Sighting};
 
 /// The entries that carry nothing about tools.
@@ -159,22 +160,32 @@ fn ended(
         }
         return facts.fail(line, id, error, Ending::at(at));
     }
-    let output = match state.output {
+    let own = state.output.as_ref().and_then(own_success);
+    let output = match (state.output, own) {
         // A tool's own result (`{"type": "success", "content", "structured_content"?}`).
-        Some(mut result) if result.get("type").is_some_and(|kind| kind == "success") => {
-            let structured = result.get_mut("structured_content").map(Value::take);
-            let content = result.get_mut("content").map(Value::take);
+        (_, Some(fields)) => {
+            let field = |key: &str| fields.get(key).cloned().map(Payload::into_value);
+            let (structured, content) = (field("structured_content"), field("content"));
             match success(structured, text, content) {
-                Outcome::Done(output) => output,
+                Outcome::Done(output) => output.map(Payload::from),
                 Outcome::Failed(error) => return facts.fail(line, id, error, Ending::at(at)),
             }
         }
         // What the client made of a built-in's result (`stdout`, `stderr`; `filePath`,
-        // `content`; …).
-        Some(output) if !output.is_null() => Some(output),
-        _ => text.map(Value::String),
+        // `content`; …), kept as it came.
+        (Some(output), None) if !output.is_null() => Some(output),
+        _ => text.map(Payload::from),
     };
     facts.complete(line, id, output, Ending::at(at));
+}
+
+/// The fields of a tool's own result: an object whose `type` is `success`.
+fn own_success(result: &Payload) -> Option<KeptObject> {
+    KeptObject::of(result).filter(|fields| {
+        fields
+            .get("type")
+            .is_some_and(|kind| *kind == Value::from("success"))
+    })
 }
 
 /// Why a call did not run, as its state says.

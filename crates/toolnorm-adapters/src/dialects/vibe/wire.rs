@@ -65,9 +65,9 @@ pub(super) struct State {
     #[serde(default)]
     pub status: Option<String>,
     /// A finished call's result, as the tool gave it (`{"type": "success", "content",
-    /// "structured_content"?}`).
+    /// "structured_content"?}`), kept as the JSON text it came as.
     #[serde(default)]
-    pub output: Option<Value>,
+    pub output: Option<toolnorm::Payload>,
     /// The text of the result's content.
     #[serde(rename = "outputText", default)]
     pub output_text: Option<String>,
@@ -227,4 +227,61 @@ pub(super) struct ModelMessage {
     /// What the model is told.
     #[serde(default)]
     pub content: Option<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::json::without_position;
+    use crate::read::kept_object::same_error;
+
+    /// A state's output as it was read before: a value.
+    #[derive(Deserialize)]
+    struct AsValue {
+        #[serde(default)]
+        output: Option<Value>,
+    }
+
+    #[test]
+    fn an_output_reads_as_a_value_reads() {
+        for output in [
+            r#"{"filePath":"a","content":"a\n\u00e9 \ud83d\ude00 \"q\""}"#,
+            r#""\ud800""#,
+            r#""\u0041\/""#,
+            r#"{ "type" : "success" , "content" : [ ] , "n" : 1.50 }"#,
+            r#"{"content":"a","content":"b"}"#,
+            "1e400",
+            "-0",
+            "[]",
+            "null",
+            "true",
+            r#"[1,]"#,
+        ] {
+            let state = format!(r#"{{"status":"completed","output":{output}}}"#);
+            let now = serde_json::from_str::<State>(&state).map_err(|e| without_position(&e));
+            let before = serde_json::from_str::<AsValue>(&state).map_err(|e| without_position(&e));
+            match (now, before) {
+                (Ok(now), Ok(before)) => {
+                    assert_eq!(
+                        now.output.map(toolnorm::Payload::into_value),
+                        before.output,
+                        "{state}"
+                    );
+                }
+                (Err(now), Err(before)) => {
+                    assert!(same_error(&now, &before), "{state}: {now} / {before}");
+                }
+                (now, before) => panic!("{state}: {:?} / {:?}", now.err(), before.err()),
+            }
+        }
+    }
+
+    #[test]
+    fn an_output_is_kept_as_it_came() {
+        let state: State = serde_json::from_str(r#"{"output":{"content":"a\tb"}}"#).unwrap();
+        assert_eq!(
+            state.output.as_ref().and_then(toolnorm::Payload::raw_text),
+            Some(r#"{"content":"a\tb"}"#)
+        );
+    }
 }

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
+use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, ToolKind, meta};
 
 use super::wire::ToolCall;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -109,16 +109,19 @@ pub(super) fn open_unseen(
 /// A result as the model's `tool` message gives it: its `content`, read as a value (what
 /// [`from_raw_message`] must equal).
 #[cfg(test)]
-pub(super) fn from_message(content: &Value) -> (bool, String, Option<Value>) {
-    classify(split(content))
+pub(super) fn from_message(content: &Value) -> (bool, String, Option<Payload>) {
+    let (system, output) = split(content);
+    classify((system, output.map(Payload::from)))
 }
 
 /// `from_message` of a `content` kept raw: text parts are read in place, anything
 /// else (or a text that is no JSON: no content) as a value.
-pub(super) fn from_raw_message(content: Option<&RawValue>) -> (bool, String, Option<Value>) {
+pub(super) fn from_raw_message(content: Option<&RawValue>) -> (bool, String, Option<Payload>) {
     let split = match content {
-        Some(raw) => split_raw(raw)
-            .unwrap_or_else(|| split(&serde_json::from_str(raw.get()).unwrap_or_default())),
+        Some(raw) => split_raw(raw).unwrap_or_else(|| {
+            let (system, output) = split(&serde_json::from_str(raw.get()).unwrap_or_default());
+            (system, output.map(Payload::from))
+        }),
         None => (None, None),
     };
     classify(split)
@@ -126,7 +129,9 @@ pub(super) fn from_raw_message(content: Option<&RawValue>) -> (bool, String, Opt
 
 /// Whether a result is an error, its message and its output, from its `<system>` note
 /// and the rest of its content.
-fn classify((system, output): (Option<String>, Option<Value>)) -> (bool, String, Option<Value>) {
+fn classify(
+    (system, output): (Option<String>, Option<Payload>),
+) -> (bool, String, Option<Payload>) {
     let system = system.unwrap_or_default();
     match system.strip_prefix(ERROR_PREFIX) {
         Some(message) => (true, message.to_owned(), output),
@@ -141,7 +146,7 @@ fn classify((system, output): (Option<String>, Option<Value>)) -> (bool, String,
 }
 
 /// A result as the wire log gives it: the `return_value` of a `ToolResult`.
-pub(super) fn from_return_value(value: &Value) -> (bool, String, Option<Value>) {
+pub(super) fn from_return_value(value: &Value) -> (bool, String, Option<Payload>) {
     let is_error = value.get("is_error").and_then(Value::as_bool) == Some(true);
     let message = value
         .get("message")
@@ -159,14 +164,14 @@ pub(super) fn from_return_value(value: &Value) -> (bool, String, Option<Value>) 
     } else {
         Some(Value::String(message.clone()))
     };
-    (is_error, message, output)
+    (is_error, message, output.map(Payload::from))
 }
 
 /// The end of call `id`: `is_error`, the result's `message` and its output.
 pub(super) fn ended(
     line: u64,
     id: &str,
-    (is_error, message, output): (bool, String, Option<Value>),
+    (is_error, message, output): (bool, String, Option<Payload>),
     at: Option<Timestamp>,
     facts: &mut Facts<'_>,
 ) {
@@ -179,10 +184,12 @@ pub(super) fn ended(
 }
 
 /// The error of a failed call: Kimi's `message` and the output (`shell`: a `Shell` call).
-pub(super) fn failure(message: &str, output: Option<Value>, shell: bool) -> ToolError {
+pub(super) fn failure(message: &str, output: Option<Payload>, shell: bool) -> ToolError {
     let text = match &output {
-        Some(Value::String(text)) => text.trim_end().to_owned(),
-        Some(other) => other.to_string(),
+        Some(output) => match output.text() {
+            Some(text) => text.trim_end().to_owned(),
+            None => output.to_json(),
+        },
         None => String::new(),
     };
     if shell
@@ -243,36 +250,94 @@ fn split(content: &Value) -> (Option<String>, Option<Value>) {
 }
 
 /// [`split`] of a content kept raw, read in place when it is a string or a list of
-/// parts whose rest is all text; `None` for anything else (read as a value then).
-fn split_raw(raw: &RawValue) -> Option<(Option<String>, Option<Value>)> {
-    /// A content part, as far as [`part_text`] reads it.
+/// parts whose rest is all text (one text kept as it came, several joined); `None` for
+/// anything else (read as a value then).
+fn split_raw(raw: &RawValue) -> Option<(Option<String>, Option<Payload>)> {
+    /// A content part, as far as [`part_text`] reads it: its text left in the line.
     #[derive(Deserialize)]
     struct Part<'a> {
         #[serde(borrow, default, rename = "type")]
         kind: Option<Cow<'a, str>>,
         #[serde(borrow, default)]
-        text: Option<Cow<'a, str>>,
+        text: Option<&'a RawValue>,
     }
     let text = raw.get();
     if text.starts_with('"') {
-        return Some(split_text(
-            &serde_json::from_str::<Cow<'_, str>>(text).ok()?,
-        ));
+        let text: Payload = serde_json::from_str(text).ok()?;
+        return Some(match kept_system(&text) {
+            Some(system) => (Some(system), None),
+            None => (
+                None,
+                text.text_head(1)
+                    .is_some_and(|head| !head.is_empty())
+                    .then_some(text),
+            ),
+        });
     }
     if !text.starts_with('[') {
         return None;
     }
     let parts: Vec<Part<'_>> = serde_json::from_str(text).ok()?;
-    let texts: Vec<Option<&str>> = parts
+    let mut texts = Vec::with_capacity(parts.len());
+    let mut notes = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let is_text = part.kind.as_deref() == Some("text");
+        let text = part.text.filter(|text| text.get().starts_with('"'));
+        // A text must read as a `String` reads it, else the content is read as a value:
+        // a note is decoded, the rest's texts are when they are read below, any other
+        // part's text here.
+        let note = match text {
+            Some(text) if is_text => raw_system(text)?,
+            Some(text) => {
+                serde_json::from_str::<Cow<'_, str>>(text.get()).ok()?;
+                None
+            }
+            None if part.text.is_some_and(|text| text.get() != "null") => return None,
+            None => None,
+        };
+        texts.push(text.filter(|_| is_text));
+        notes.push(note);
+    }
+    let (system, rest) = split_notes(notes.into_iter());
+    let rest: Vec<&RawValue> = rest
         .iter()
-        .map(|part| {
-            (part.kind.as_deref() == Some("text"))
-                .then_some(part.text.as_deref())
-                .flatten()
-        })
-        .collect();
-    let (system, rest) = split_parts(&texts);
-    Some((system, joined(&texts, &rest)?))
+        .map(|&at| texts.get(at).copied().flatten())
+        .collect::<Option<_>>()?;
+    let output = match rest.as_slice() {
+        [] => None,
+        [one] => Some(serde_json::from_str::<Payload>(one.get()).ok()?),
+        many => {
+            let texts: Vec<Cow<'_, str>> = many
+                .iter()
+                .map(|text| serde_json::from_str::<Cow<'_, str>>(text.get()).ok())
+                .collect::<Option<_>>()?;
+            Some(Payload::from(texts.concat()))
+        }
+    };
+    Some((system, output))
+}
+
+/// The note of a part's text (a JSON string) that is one `<system>…</system>`: `None`
+/// when the text does not read as a string, `Some(None)` when it is no note (a text
+/// that begins otherwise is not decoded here).
+fn raw_system(text: &RawValue) -> Option<Option<String>> {
+    let quoted = text.get();
+    let plain = quoted.strip_prefix('"').unwrap_or(quoted);
+    if !plain.starts_with('\\') && !plain.starts_with(SYSTEM_OPEN) {
+        return Some(None);
+    }
+    let text = serde_json::from_str::<Cow<'_, str>>(quoted).ok()?;
+    Some(system_of(&text))
+}
+
+/// The note of a kept text that is one `<system>…</system>` (only its beginning decoded
+/// when it is not).
+fn kept_system(text: &Payload) -> Option<String> {
+    let head = text.text_head(SYSTEM_OPEN.len())?;
+    if !head.starts_with(SYSTEM_OPEN) {
+        return None;
+    }
+    system_of(&text.text()?)
 }
 
 /// The text of a content part, when it is a text part.
@@ -295,10 +360,15 @@ fn split_text(text: &str) -> (Option<String>, Option<Value>) {
 
 /// The first `<system>` note among the parts' texts, and the places of the other parts.
 fn split_parts(texts: &[Option<&str>]) -> (Option<String>, Vec<usize>) {
+    split_notes(texts.iter().map(|text| text.and_then(system_of)))
+}
+
+/// The first of the parts' notes, and the places of the other parts.
+fn split_notes(notes: impl Iterator<Item = Option<String>>) -> (Option<String>, Vec<usize>) {
     let mut system = None;
     let mut rest = Vec::new();
-    for (at, text) in texts.iter().enumerate() {
-        match text.and_then(system_of) {
+    for (at, note) in notes.enumerate() {
+        match note {
             Some(found) if system.is_none() => system = Some(found),
             _ => rest.push(at),
         }
@@ -347,7 +417,7 @@ mod tests {
             (
                 false,
                 "Command executed successfully.".into(),
-                Some(json!("hi\n"))
+                Some(json!("hi\n").into())
             )
         );
         let old = json!([{"type": "text", "text": "<system>Command failed with exit code: 3.</system>"},
@@ -370,7 +440,7 @@ mod tests {
     fn failures_have_their_codes() {
         let exit = failure(
             "Command failed with exit code: 3.",
-            Some(json!("checking\n")),
+            Some(json!("checking\n").into()),
             true,
         );
         assert_eq!(exit.code, Some(ErrorCode::ExitCode));
@@ -390,7 +460,7 @@ mod tests {
         );
         let mcp = failure(
             "Tool returned an error. The output may be error message or incomplete output",
-            Some(json!("division by zero")),
+            Some(json!("division by zero").into()),
             false,
         );
         assert_eq!(mcp.code, Some(ErrorCode::McpError));
@@ -420,6 +490,11 @@ mod tests {
             r#"[{"type":"text","text":1}]"#,
             r#"[{"type":"text","type":"think","text":"x"}]"#,
             r#"["loose", {"type":"text","text":"x"}]"#,
+            r#"[{"type":"text","text":"\u003csystem>note</system>"},{"type":"text","text":"a\tb"}]"#,
+            r#"[{"type":"text","text":"<system>a</system>"},{"type":"text","text":"\u00e9"}]"#,
+            r#"[{"type":"image","text":"x"},{"type":"text","text":"y"}]"#,
+            r#"[{"type":"image","text":7},{"type":"text","text":"y"}]"#,
+            r#"[{"type":"text","text":"<system>a</system>"},{"type":"text","text":"<system>b</system>"},{"type":"text","text":"c"}]"#,
             r#"{"type":"text","text":"an object"}"#,
             r#"null"#,
             r#"42"#,
@@ -437,5 +512,17 @@ mod tests {
             from_raw_message(None),
             from_message(&serde_json::Value::Null)
         );
+    }
+
+    #[test]
+    fn one_text_is_kept_as_it_came() {
+        for content in [
+            r#"[{"type":"text","text":"<system>Read.</system>"},{"type":"text","text":"a\tb"}]"#,
+            r#""a\tb""#,
+        ] {
+            let raw = serde_json::value::RawValue::from_string(content.to_owned()).unwrap();
+            let output = from_raw_message(Some(&raw)).2.unwrap();
+            assert_eq!(output.raw_text(), Some(r#""a\tb""#), "{content}");
+        }
     }
 }

@@ -3,12 +3,17 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use toolnorm_adapters::{Dialect, Normalizer, Step};
 use toolnorm_adapters::{Format, Writer};
+
+// The fixture lister the tests use.
+#[path = "../../tests/common/fixture_files.rs"]
+mod fixture_files;
+use fixture_files::recordings_where;
 
 /// The allocator of the `toolnorm` command, so that the figures are the command's; the
 /// baselines run with it too.
@@ -215,7 +220,7 @@ impl Stream {
 
 /// The repository's `fixtures/` directory.
 pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+    fixture_files::fixtures()
 }
 
 /// A recorded session, with the call ids to rename in each copy.
@@ -249,21 +254,10 @@ fn session_ids(lines: &[String]) -> Vec<String> {
     found
 }
 
-/// The `.jsonl` recordings of a fixture directory, sorted.
-fn recordings(dir: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join(dir))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    files
-}
-
 fn sessions(dialect: Dialect, dirs: &[&str], kind: Kind) -> Vec<Session> {
     let mut sessions = Vec::new();
     for dir in dirs {
-        for file in recordings(dir) {
+        for file in recordings_where(|folder| folder == *dir) {
             let text = std::fs::read_to_string(&file).unwrap();
             let mut ids = Vec::new();
             let mut normalizer = Normalizer::builder().dialect(Some(dialect)).build();
@@ -548,7 +542,7 @@ pub fn big_output_of(source: &Source, bytes: usize) -> Option<BigOutput> {
 fn replaced_output(source: &Source, huge: &str, most: usize) -> Option<BigOutput> {
     let bytes = huge.len();
     for dir in source.dirs {
-        for file in recordings(dir) {
+        for file in recordings_where(|folder| folder == *dir) {
             let text = std::fs::read_to_string(&file).unwrap();
             for output in output_texts(source.dialect, text.as_bytes()) {
                 let quoted = serde_json::to_string(&output).unwrap();

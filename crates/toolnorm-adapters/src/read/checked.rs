@@ -10,6 +10,7 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::borrowed::Text;
+use super::visit::visit_scalars_as;
 
 /// Any JSON value, read as far as `serde_json::Value` reads it (every number parsed, the
 /// nesting counted against the recursion limit) and dropped. A map whose first key is
@@ -31,29 +32,7 @@ impl<'de> Visitor<'de> for CheckedVisitor {
         formatter.write_str("any JSON value")
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Checked, E> {
-        Ok(Checked)
-    }
+    visit_scalars_as!(Checked, str);
 
     fn visit_none<E: de::Error>(self) -> Result<Checked, E> {
         Ok(Checked)
@@ -107,25 +86,7 @@ impl<'de> Visitor<'de> for MaybeTextVisitor {
         Ok(MaybeText(Some(text.to_owned().into())))
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(MaybeText(None))
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(MaybeText(None))
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(MaybeText(None))
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(MaybeText(None))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(MaybeText(None))
-    }
+    visit_scalars_as!(MaybeText(None));
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         Checked::deserialize(SeqAccessDeserializer::new(seq))?;

@@ -32,3 +32,11 @@ pub(crate) mod scan_check;
 pub mod surrogates;
 #[cfg(any(feature = "codex", feature = "gemini-cli", feature = "opencode"))]
 pub(crate) mod tolerant;
+#[cfg(any(
+    feature = "claude-code",
+    feature = "codex",
+    feature = "gemini-cli",
+    feature = "cursor",
+    feature = "pi"
+))]
+pub(crate) mod visit;

@@ -15,13 +15,7 @@ pub use fixture_files::{fixtures, recordings_where};
 /// The recordings of one fixture directory (`.jsonl` files), in name order: each file's
 /// name and text.
 pub fn recordings(dir: &str) -> Vec<(String, String)> {
-    let mut files: Vec<_> = std::fs::read_dir(fixtures().join(dir))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    files
+    recordings_where(|folder| folder == dir)
         .into_iter()
         .map(|path| {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();

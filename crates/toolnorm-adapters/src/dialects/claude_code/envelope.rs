@@ -12,6 +12,7 @@ use super::result_block::ToolResult;
 use super::tasks::Launch;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
+use crate::read::visit::visit_scalars_as;
 use crate::track::Facts;
 
 /// The envelope of every line: just enough to dispatch; the payloads are read with the
@@ -212,24 +213,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Blocks<'a> {
                 {}
                 Ok(Blocks(Vec::new()))
             }
-            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
-            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Blocks(Vec::new()))
-            }
+            visit_scalars_as!(Blocks(Vec::new()), str);
         }
         deserializer.deserialize_any(Visitor)
     }

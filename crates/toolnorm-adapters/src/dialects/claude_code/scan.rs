@@ -25,6 +25,7 @@ use super::result_block::ToolResult;
 use super::tasks::Launch;
 use super::{NON_TOOL_BLOCKS, TOOL_USE};
 use crate::read::borrowed::Text;
+use crate::read::visit::visit_scalars_as;
 
 /// The block types the scan reads: tool uses and results in their generated types, the
 /// blocks that carry no call read past.
@@ -348,24 +349,7 @@ impl<'de> Deserialize<'de> for Structured {
             fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
                 Err(give_up())
             }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(Structured(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Structured(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(Structured(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(Structured(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(Structured(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Structured(None))
-            }
+            visit_scalars_as!(Structured(None), str);
         }
         deserializer.deserialize_any(StructuredVisitor)
     }

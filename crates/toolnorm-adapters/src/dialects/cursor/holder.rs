@@ -11,11 +11,12 @@
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use toolnorm::Payload;
 
 use super::payload::NOT_PAYLOAD;
+use crate::read::visit::visit_scalars_as;
 
 /// A line's `tool_call`: an object, or any other value.
 pub(super) enum ToolCallField {
@@ -114,29 +115,7 @@ impl<'de> Visitor<'de> for HolderVisitor {
         drain(seq).map(|()| ToolCallField::Other)
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<ToolCallField, E> {
-        Ok(ToolCallField::Other)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<ToolCallField, E> {
-        Ok(ToolCallField::Other)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<ToolCallField, E> {
-        Ok(ToolCallField::Other)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<ToolCallField, E> {
-        Ok(ToolCallField::Other)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<ToolCallField, E> {
-        Ok(ToolCallField::Other)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<ToolCallField, E> {
-        Ok(ToolCallField::Other)
-    }
+    visit_scalars_as!(ToolCallField::Other, str);
 }
 
 /// Reads the elements of an array as values (so that what a value refuses is refused).
@@ -184,29 +163,7 @@ impl<'de> Visitor<'de> for EntrySeed {
         drain(seq).map(|()| Entry::Other)
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Entry, E> {
-        Ok(Entry::Other)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Entry, E> {
-        Ok(Entry::Other)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Entry, E> {
-        Ok(Entry::Other)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Entry, E> {
-        Ok(Entry::Other)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Entry, E> {
-        Ok(Entry::Other)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Entry, E> {
-        Ok(Entry::Other)
-    }
+    visit_scalars_as!(Entry::Other, str);
 }
 
 #[cfg(test)]

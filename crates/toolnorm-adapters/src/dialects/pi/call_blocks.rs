@@ -8,6 +8,8 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use crate::read::visit::visit_scalars_as;
+
 /// A content read for its calls: an array of blocks, each an object of the keys a
 /// `toolCall` block has (or `null` for anything that is not an object), at its place in
 /// the array; anything but an array `null`. [`ToolCall::of`](super::wire::ToolCall::of)
@@ -47,30 +49,6 @@ enum Key {
     Other,
 }
 
-/// Implements the visits of a scalar or of a value read past as `null`.
-macro_rules! null_otherwise {
-    () => {
-        fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-        fn visit_unit<E>(self) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-    };
-}
-
 impl<'de> Visitor<'de> for Blocks {
     type Value = Value;
 
@@ -78,7 +56,7 @@ impl<'de> Visitor<'de> for Blocks {
         formatter.write_str("any value")
     }
 
-    null_otherwise!();
+    visit_scalars_as!(Value::Null, str);
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut blocks = Vec::new();
@@ -101,7 +79,7 @@ impl<'de> Visitor<'de> for Block {
         formatter.write_str("any value")
     }
 
-    null_otherwise!();
+    visit_scalars_as!(Value::Null, str);
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}

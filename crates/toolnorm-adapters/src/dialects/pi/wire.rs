@@ -14,6 +14,7 @@ use serde_json::Value;
 use toolnorm::Payload;
 
 use super::call_blocks::CallBlocks;
+use crate::read::visit::visit_scalars_as;
 
 /// One line: a `--mode json` event, or a session file entry (both begin with the
 /// session header, `type: "session"`).
@@ -325,29 +326,7 @@ impl<'de> Visitor<'de> for TextOfVisitor {
         Ok(TextOf(None))
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<TextOf, E> {
-        Ok(TextOf(None))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TextOf, E> {
-        Ok(TextOf(None))
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TextOf, E> {
-        Ok(TextOf(None))
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TextOf, E> {
-        Ok(TextOf(None))
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TextOf, E> {
-        Ok(TextOf(None))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<TextOf, E> {
-        Ok(TextOf(None))
-    }
+    visit_scalars_as!(TextOf(None), str);
 }
 
 /// [`result_text`] of a content read as a value (a streamed partial result).

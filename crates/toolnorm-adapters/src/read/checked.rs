@@ -8,6 +8,9 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use toolnorm::Payload;
 
 use super::borrowed::Text;
 use super::visit::visit_scalars_as;
@@ -99,6 +102,42 @@ impl<'de> Visitor<'de> for MaybeTextVisitor {
     }
 }
 
+/// Any JSON value, checked as `Value` reads it, kept as a [`Payload`] (the JSON text it
+/// came as, shared with a long line): for a field that may hold a huge output, which a
+/// `Value` would decode into a copy.
+pub(crate) struct KeptValue(pub Payload);
+
+impl<'de> Deserialize<'de> for KeptValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let payload = Payload::deserialize(deserializer)?;
+        // A kept text is valid JSON, but `Value` refuses more (a number out of range, the
+        // raw value token as a key); a string's text is checked by the payload already, a
+        // text the payload parsed was read by `Value`.
+        if let Some(text) = payload.raw_text().filter(|text| !text.starts_with('"')) {
+            serde_json::from_str::<Checked>(text).map_err(de::Error::custom)?;
+        }
+        Ok(KeptValue(payload))
+    }
+}
+
+/// Any JSON value, checked as `Value` reads it; kept as a [`Payload`] when a string (see
+/// [`KeptValue`]), where [`MaybeText`] would decode it.
+pub(crate) struct MaybeKeptText(pub Option<Payload>);
+
+impl<'de> Deserialize<'de> for MaybeKeptText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // The text first, borrowed: a value that is not a string is only checked, without
+        // the payload's look at whether its text can be kept.
+        let raw = <&'de RawValue>::deserialize(deserializer)?.get();
+        if raw.starts_with('"') {
+            let text = serde_json::from_str::<Payload>(raw).map_err(de::Error::custom)?;
+            return Ok(MaybeKeptText(Some(text)));
+        }
+        serde_json::from_str::<Checked>(raw).map_err(de::Error::custom)?;
+        Ok(MaybeKeptText(None))
+    }
+}
+
 /// The key by which serde_json's `Value` reads a map as a raw value.
 pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
@@ -123,6 +162,35 @@ mod tests {
             let checked = serde_json::from_str::<Checked>(text).is_ok();
             assert!(!checked || value, "{text}");
             assert_eq!(checked, value, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_kept_text_reads_what_a_text_reads() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for text in [
+            &deep,
+            r#""plain""#,
+            r#""a\nb \u001b \"q\" \u00e9 \ud83d\ude00 \/""#,
+            r#""""#,
+            r#""\ud800""#,
+            "null",
+            "true",
+            "-7",
+            "2.5e3",
+            "1e400",
+            r#"{"fileDiff":"d","n":[1,{"a":null}]}"#,
+            r#"{"$serde_json::private::RawValue":"[1"}"#,
+            r#"{"a":1,"a":2}"#,
+            "[1, 2 ,{ }]",
+        ] {
+            let read = serde_json::from_str::<MaybeText<'_>>(text).map(|text| text.0);
+            let kept = serde_json::from_str::<MaybeKeptText>(text)
+                .map(|kept| kept.0.map(|payload| payload.text().unwrap().into_owned()));
+            match (read, kept) {
+                (Ok(read), Ok(kept)) => assert_eq!(read.map(Cow::into_owned), kept, "{text}"),
+                (read, kept) => assert_eq!(read.is_ok(), kept.is_ok(), "{text}"),
+            }
         }
     }
 }

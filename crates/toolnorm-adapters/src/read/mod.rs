@@ -10,10 +10,11 @@
     feature = "claude-code",
     feature = "codex",
     feature = "gemini-cli",
-    feature = "acp"
+    feature = "acp",
+    feature = "droid"
 ))]
 pub(crate) mod borrowed;
-#[cfg(any(feature = "codex", feature = "gemini-cli"))]
+#[cfg(any(feature = "codex", feature = "gemini-cli", feature = "droid"))]
 pub(crate) mod checked;
 pub mod cut;
 pub(crate) mod encoding;
@@ -37,6 +38,7 @@ pub(crate) mod tolerant;
     feature = "codex",
     feature = "gemini-cli",
     feature = "cursor",
-    feature = "pi"
+    feature = "pi",
+    feature = "droid"
 ))]
 pub(crate) mod visit;

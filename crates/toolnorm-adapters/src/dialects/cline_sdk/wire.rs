@@ -126,8 +126,8 @@ pub(super) struct Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::json::same_error;
     use crate::read::json::without_position;
-    use crate::read::kept_object::same_error;
 
     /// An event's output as it was read before: a value.
     #[derive(Deserialize)]

@@ -171,8 +171,8 @@ mod tests {
     use serde_json::Map;
 
     use super::*;
+    use crate::read::json::same_error;
     use crate::read::json::without_position;
-    use crate::read::kept_object::same_error;
 
     /// A line read the way it was before: its `tool_call` as a value.
     #[derive(Deserialize)]

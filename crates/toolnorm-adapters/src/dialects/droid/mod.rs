@@ -33,6 +33,7 @@ use crate::read::line_keys::LineKeys;
 mod outcome;
 pub(crate) mod rpc;
 pub(crate) mod session;
+mod session_content;
 mod stream;
 
 pub use stream::DroidAdapter;

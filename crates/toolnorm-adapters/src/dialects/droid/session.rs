@@ -24,8 +24,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use toolnorm::{Timestamp, ToolKind, meta};
+use toolnorm::{Payload, Timestamp, ToolKind, meta};
 
+use super::session_content::{Block, Content};
 use super::stream::sighting;
 use super::{RULES, outcome, split_mcp};
 use crate::Dialect;
@@ -173,7 +174,7 @@ struct Record<'a> {
 #[derive(Deserialize)]
 struct Message {
     #[serde(default)]
-    content: Value,
+    content: Content,
 }
 
 /// A `tool_use` block: the model calls a tool.
@@ -185,27 +186,25 @@ struct ToolUse {
     input: Value,
 }
 
-/// A `tool_result` block: what the tool's run told the model.
+/// A `tool_result` block: what the tool's run told the model (its `content` kept apart).
 #[derive(Deserialize)]
 struct ToolResult {
     tool_use_id: String,
     #[serde(default)]
     is_error: bool,
-    #[serde(default)]
-    content: Value,
 }
 
 fn message(line: u64, record: Record<'_>, parent: Option<&str>, facts: &mut Facts<'_>) {
     let at = record.timestamp.as_deref().map(Timestamp::from);
     let Some(Message {
-        content: Value::Array(blocks),
+        content: Content(blocks),
     }) = record.message
     else {
         return;
     };
-    for block in blocks {
-        match block.get("type").and_then(Value::as_str) {
-            Some("tool_use") => match serde_json::from_value::<ToolUse>(block) {
+    for Block { fields, content } in blocks {
+        match fields.get("type").and_then(Value::as_str) {
+            Some("tool_use") => match serde_json::from_value::<ToolUse>(Value::Object(fields)) {
                 Ok(call) => {
                     let mut sighting =
                         sighting(call.id, call.name, call.input, "tool_use", at.clone());
@@ -218,12 +217,17 @@ fn message(line: u64, record: Record<'_>, parent: Option<&str>, facts: &mut Fact
                 }
                 Err(error) => facts.diagnostic(json::malformed(line, "a tool_use block", &error)),
             },
-            Some("tool_result") => match serde_json::from_value::<ToolResult>(block) {
-                Ok(result) => tool_result(line, result, at.clone(), facts),
-                Err(error) => {
-                    facts.diagnostic(json::malformed(line, "a tool_result block", &error));
+            Some("tool_result") => {
+                match serde_json::from_value::<ToolResult>(Value::Object(fields)) {
+                    Ok(result) => {
+                        let content = content.unwrap_or(Payload::NULL);
+                        tool_result(line, result, content, at.clone(), facts);
+                    }
+                    Err(error) => {
+                        facts.diagnostic(json::malformed(line, "a tool_result block", &error));
+                    }
                 }
-            },
+            }
             // Text, thinking and images are not about tools.
             _ => {}
         }
@@ -231,13 +235,19 @@ fn message(line: u64, record: Record<'_>, parent: Option<&str>, facts: &mut Fact
 }
 
 /// A result ends its call: completed, or failed with the error its text says.
-fn tool_result(line: u64, result: ToolResult, at: Option<Timestamp>, facts: &mut Facts<'_>) {
+fn tool_result(
+    line: u64,
+    result: ToolResult,
+    content: Payload,
+    at: Option<Timestamp>,
+    facts: &mut Facts<'_>,
+) {
     let id = result.tool_use_id.as_str();
     let ending = Ending::at(at);
     if !result.is_error {
-        return facts.complete(line, id, Some(result.content), ending);
+        return facts.complete(line, id, Some(content), ending);
     }
-    let text = result_text(&result.content);
+    let text = result_text(&content);
     let is_mcp = facts.kind(id) == Some(ToolKind::Mcp)
         || facts.name(id).is_some_and(|name| split_mcp(name).is_some());
     facts.fail(line, id, outcome::error(&text, is_mcp), ending);

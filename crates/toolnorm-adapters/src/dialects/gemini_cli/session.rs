@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
-use toolnorm::{JsonObject, Timestamp, meta};
+use toolnorm::{JsonObject, Payload, Timestamp, meta};
 use toolnorm_wire::gemini_session as wire;
 
 use super::GeminiCliAdapter;
@@ -129,8 +129,9 @@ pub(super) struct Call<'a> {
     pub status: Option<Cow<'a, str>>,
     pub timestamp: Cow<'a, str>,
     pub display_name: Option<Cow<'a, str>>,
-    /// `resultDisplay`, when a string.
-    pub result_display: Option<Cow<'a, str>>,
+    /// `resultDisplay`, when a string: kept as the JSON text it came as (it can be a
+    /// huge output).
+    pub result_display: Option<Payload>,
     /// The function response sent back to the model.
     pub result: Option<Value>,
 }
@@ -148,7 +149,10 @@ impl From<wire::ToolCallRecord> for Call<'_> {
             status: text(call.status.0),
             timestamp: call.timestamp.into(),
             display_name: call.display_name.map(Cow::Owned),
-            result_display: call.result_display.and_then(|display| text(display.0)),
+            result_display: call
+                .result_display
+                .filter(|display| display.0.is_string())
+                .map(|display| display.0.into()),
             result: call.result.map(|result| result.0),
         }
     }
@@ -186,27 +190,29 @@ fn tool_call(adapter: &GeminiCliAdapter, line: u64, call: Call<'_>, facts: &mut 
         .at(at.clone());
     sighting.mcp = mcp;
     facts.sighted(line, sighting);
-    let display = call.result_display.map(Cow::into_owned);
+    let display = call.result_display;
     let response = call.result.as_ref().and_then(response);
     match &*status {
         "success" => {
             let response = response.unwrap_or_default();
             // The exit status is only in what the model was told (`Exit Code: 3`).
             if let Some(code) = response.output.as_deref().and_then(outcome::exit_status) {
-                let output = display.unwrap_or_default();
-                return facts.fail(
-                    line,
-                    id,
-                    outcome::exit(code, output.as_str()),
-                    Ending::at(at),
-                );
+                let output = display.as_ref().and_then(Payload::text).unwrap_or_default();
+                return facts.fail(line, id, outcome::exit(code, &output), Ending::at(at));
             }
-            let output = display.filter(|text| !text.is_empty()).or(response.output);
-            facts.complete(line, id, output.map(Value::String), Ending::at(at));
+            // An empty display says nothing: what the model was told is the output then.
+            let output = display
+                .filter(|display| display.text_head(1).is_some_and(|head| !head.is_empty()))
+                .or_else(|| response.output.map(|output| Value::String(output).into()));
+            facts.complete(line, id, output, Ending::at(at));
         }
         "error" | "cancelled" => {
             let response = response.unwrap_or_default();
-            let message = response.error.or(display.clone()).unwrap_or_default();
+            let display = display.as_ref().and_then(Payload::text);
+            let message = response
+                .error
+                .or_else(|| display.clone().map(Cow::into_owned))
+                .unwrap_or_default();
             // The record keeps no error type: the code comes from the message.
             let kind = if status == "cancelled" {
                 "cancelled"

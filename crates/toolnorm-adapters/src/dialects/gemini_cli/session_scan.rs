@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::session::Call;
 use crate::read::borrowed::Text;
-use crate::read::checked::{Checked, MaybeText, RAW_VALUE_TOKEN};
+use crate::read::checked::{Checked, MaybeKeptText, MaybeText, RAW_VALUE_TOKEN};
 
 /// The calls of a session file line read in one scan (those of its `gemini` messages, in
 /// order), or `None` when it is not of the shapes the scan reads.
@@ -367,7 +367,7 @@ impl<'de> Visitor<'de> for CallVisitor {
                     continue;
                 }
                 "resultDisplay" => {
-                    once::<_, MaybeText<'de>>(&mut map, &mut display)?;
+                    once::<_, MaybeKeptText>(&mut map, &mut display)?;
                     continue;
                 }
                 "status" => {
@@ -527,9 +527,9 @@ mod tests {
             [Call {
                 id: Cow::Borrowed("a"),
                 status: Some(Cow::Borrowed("success")),
-                result_display: Some(Cow::Borrowed("ok")),
+                result_display: Some(display),
                 ..
-            }]
+            }] if display.raw_text() == Some(r#""ok""#)
         ));
         for line in [
             r#"{"$set":{"lastUpdated":"t"}}"#,

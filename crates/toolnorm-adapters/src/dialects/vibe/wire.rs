@@ -232,8 +232,8 @@ pub(super) struct ModelMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::json::same_error;
     use crate::read::json::without_position;
-    use crate::read::kept_object::same_error;
 
     /// A state's output as it was read before: a value.
     #[derive(Deserialize)]

@@ -11,7 +11,9 @@
 # driven over the same file (scripts/peer-bench/rust, its own Cargo.lock; RUST_PEER=0
 # leaves it out).
 # Usage: scripts/peer-bench.sh   (MB, default 50; RUNS, default 5; SCRATCH, default
-# target/perf; TOOLNORM, a toolnorm binary to measure instead of the release build)
+# target/perf; TOOLNORM, a toolnorm binary to measure instead of the release build;
+# STREAM=dense for the stream built from the tool-dense recordings only,
+# `perf_stream dense:claude-code`, a call every two or three lines)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MB=${MB:-50}
@@ -34,8 +36,13 @@ if [ "$rust_peer" = 1 ]; then
   rust_peer_bin=$TARGET/peer-bench-rust/release/toolnorm-rust-peer
 fi
 peer_version=$(node -p 'require("./scripts/peer-bench/node_modules/@agentclientprotocol/claude-agent-acp/package.json").version')
-file="$SCRATCH/claude-stream-json-$MB.jsonl"
-[ -f "$file" ] || "$TARGET/release/examples/perf_stream" claude-stream-json "$MB" "$file"
+if [ "${STREAM:-}" = dense ]; then
+  file="$SCRATCH/claude-dense-$MB.jsonl"
+  [ -f "$file" ] || "$TARGET/release/examples/perf_stream" dense:claude-code "$MB" "$file"
+else
+  file="$SCRATCH/claude-stream-json-$MB.jsonl"
+  [ -f "$file" ] || "$TARGET/release/examples/perf_stream" claude-stream-json "$MB" "$file"
+fi
 bytes=$(stat -L -c %s "$file")
 echo "input: $file, $bytes bytes, $(wc -l < "$file") lines; node $(node --version), claude-agent-acp $peer_version"
 

@@ -11,10 +11,16 @@
     feature = "codex",
     feature = "gemini-cli",
     feature = "acp",
-    feature = "droid"
+    feature = "droid",
+    feature = "kimi"
 ))]
 pub(crate) mod borrowed;
-#[cfg(any(feature = "codex", feature = "gemini-cli", feature = "droid"))]
+#[cfg(any(
+    feature = "codex",
+    feature = "gemini-cli",
+    feature = "droid",
+    feature = "kimi"
+))]
 pub(crate) mod checked;
 pub mod cut;
 pub(crate) mod encoding;
@@ -39,6 +45,7 @@ pub(crate) mod tolerant;
     feature = "gemini-cli",
     feature = "cursor",
     feature = "pi",
-    feature = "droid"
+    feature = "droid",
+    feature = "kimi"
 ))]
 pub(crate) mod visit;

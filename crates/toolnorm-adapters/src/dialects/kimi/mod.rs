@@ -39,6 +39,7 @@ mod outcome;
 mod tests;
 mod wire;
 pub(crate) mod wire_log;
+mod wire_payload;
 
 use messages::KimiAdapter;
 

@@ -146,25 +146,42 @@ fn classify(
 }
 
 /// A result as the wire log gives it: the `return_value` of a `ToolResult`.
-pub(super) fn from_return_value(value: &Value) -> (bool, String, Option<Payload>) {
+pub(super) fn from_return_value(
+    value: &Value,
+    kept: Option<&Payload>,
+) -> (bool, String, Option<Payload>) {
     let is_error = value.get("is_error").and_then(Value::as_bool) == Some(true);
     let message = value
         .get("message")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let output = match value.get("output") {
+    let output = match kept {
+        // A string output kept as it came: an empty one is no output.
+        Some(text) if text.is_string() => text
+            .text_head(1)
+            .is_some_and(|head| !head.is_empty())
+            .then(|| text.clone()),
+        Some(other) => output_of(Some(other.value())),
+        None => output_of(value.get("output")),
+    };
+    let output = if is_error || output.is_some() || message.is_empty() {
+        output
+    } else {
+        Some(Value::String(message.clone()).into())
+    };
+    (is_error, message, output)
+}
+
+/// The output a return value's `output` gives, read as a value.
+fn output_of(output: Option<&Value>) -> Option<Payload> {
+    let output = match output {
         Some(Value::String(text)) if !text.is_empty() => Some(Value::String(text.clone())),
         Some(parts @ Value::Array(_)) => split(parts).1,
         Some(part @ Value::Object(_)) => split(&Value::Array(vec![part.clone()])).1,
         _ => None,
     };
-    let output = if is_error || output.is_some() || message.is_empty() {
-        output
-    } else {
-        Some(Value::String(message.clone()))
-    };
-    (is_error, message, output.map(Payload::from))
+    output.map(Payload::from)
 }
 
 /// The end of call `id`: `is_error`, the result's `message` and its output.
@@ -409,7 +426,7 @@ mod tests {
         ]);
         let value = json!({"is_error": true, "output": "checking\ncheck failed\n",
             "message": "Command failed with exit code: 3.", "display": []});
-        assert_eq!(from_message(&message), from_return_value(&value));
+        assert_eq!(from_message(&message), from_return_value(&value, None));
         let ok = json!([{"type": "text", "text": "<system>Command executed successfully.</system>"},
             {"type": "text", "text": "hi\n"}]);
         assert_eq!(
@@ -424,14 +441,20 @@ mod tests {
             {"type": "text", "text": "checking\n"}]);
         assert_eq!(
             from_message(&old),
-            from_return_value(&json!({"is_error": true, "output": "checking\n",
-                "message": "Command failed with exit code: 3."}))
+            from_return_value(
+                &json!({"is_error": true, "output": "checking\n",
+                "message": "Command failed with exit code: 3."}),
+                None
+            )
         );
         let only = json!("<system>File successfully overwritten.</system>");
         assert_eq!(
             from_message(&only).2,
-            from_return_value(&json!({"is_error": false, "output": "",
-                "message": "File successfully overwritten."}))
+            from_return_value(
+                &json!({"is_error": false, "output": "",
+                "message": "File successfully overwritten."}),
+                None
+            )
             .2
         );
     }

@@ -9,6 +9,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use toolnorm::Payload;
+
+use super::wire_payload::PayloadApart;
 
 /// A conversation message (`kosong.message.Message`), as `--output-format stream-json`
 /// prints it and `context.jsonl` stores it; `context.jsonl` also holds records of its own
@@ -137,13 +140,34 @@ pub(super) struct WireLine<'a> {
 
 /// A wire message: `{type, payload}` (`WireMessageEnvelope`).
 #[derive(Deserialize, Default)]
+#[serde(from = "EnvelopeFields")]
 pub(super) struct Envelope {
     /// The message type (`ToolCall`, `ToolResult`, `SubagentEvent`, …).
-    #[serde(rename = "type", default)]
     pub kind: Option<String>,
     /// Its fields.
-    #[serde(default)]
     pub payload: Value,
+    /// A `ToolResult`'s output (`payload.return_value.output`), kept as the JSON text it
+    /// came as and taken out of `payload`, when the envelope was read from a line.
+    pub output: Option<Payload>,
+}
+
+/// An envelope's fields as a line holds them.
+#[derive(Deserialize)]
+struct EnvelopeFields {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    payload: PayloadApart,
+}
+
+impl From<EnvelopeFields> for Envelope {
+    fn from(fields: EnvelopeFields) -> Envelope {
+        Envelope {
+            kind: fields.kind,
+            payload: fields.payload.value,
+            output: fields.payload.output,
+        }
+    }
 }
 
 impl Envelope {
@@ -153,6 +177,7 @@ impl Envelope {
         Envelope {
             kind: value.get("type").and_then(Value::as_str).map(str::to_owned),
             payload: value.get("payload").cloned().unwrap_or(Value::Null),
+            output: None,
         }
     }
 

@@ -222,7 +222,8 @@ impl KimiWireAdapter {
                 }
                 open_unseen(line, id, parent, at.clone(), facts);
                 let value = message.payload.get("return_value").unwrap_or(&Value::Null);
-                ended(line, id, from_return_value(value), at, facts);
+                let output = message.output.as_ref();
+                ended(line, id, from_return_value(value, output), at, facts);
             }
             "SubagentEvent" => {
                 let parent = message.text("parent_tool_call_id");

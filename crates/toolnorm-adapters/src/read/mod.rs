@@ -6,20 +6,24 @@
 //! values read with their generated type when they lack a field it requires (the gap
 //! filled and told, `tolerant`).
 
+#[cfg(any(feature = "kimi", feature = "openhands"))]
+pub(crate) mod apart;
 #[cfg(any(
     feature = "claude-code",
     feature = "codex",
     feature = "gemini-cli",
     feature = "acp",
     feature = "droid",
-    feature = "kimi"
+    feature = "kimi",
+    feature = "openhands"
 ))]
 pub(crate) mod borrowed;
 #[cfg(any(
     feature = "codex",
     feature = "gemini-cli",
     feature = "droid",
-    feature = "kimi"
+    feature = "kimi",
+    feature = "openhands"
 ))]
 pub(crate) mod checked;
 pub mod cut;
@@ -46,6 +50,7 @@ pub(crate) mod tolerant;
     feature = "cursor",
     feature = "pi",
     feature = "droid",
-    feature = "kimi"
+    feature = "kimi",
+    feature = "openhands"
 ))]
 pub(crate) mod visit;

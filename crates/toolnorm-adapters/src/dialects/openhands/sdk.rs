@@ -19,14 +19,18 @@
 //! A call's input is its action without its `kind` (an MCP tool's `data`); its title the
 //! rules', else the model's `summary`.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::Value;
-use toolnorm::{ErrorCode, JsonObject, Timestamp, ToolError, ToolKind, meta};
+use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, ToolKind, meta};
 
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
+use crate::read::apart::{Apart, Step};
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
@@ -111,7 +115,7 @@ struct Event {
     summary: Option<String>,
     /// An `ObservationEvent`'s observation: `content` parts, `is_error`, its class in `kind`.
     #[serde(default)]
-    observation: Option<Value>,
+    observation: Option<Observation>,
     /// An `AgentErrorEvent`'s message.
     #[serde(default)]
     error: Option<String>,
@@ -262,26 +266,48 @@ impl SdkAdapter {
     }
 }
 
+/// An observation, read as a value but for its content parts' texts, kept apart as the
+/// JSON text they came as ([`Apart`]): a tool's output can be the biggest thing in a line.
+struct Observation {
+    /// The observation, its content parts without their `text`.
+    value: Value,
+    /// The `text` of each content part that has one, in order.
+    texts: Vec<Payload>,
+}
+
+impl<'de> Deserialize<'de> for Observation {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        const TEXTS: &[Step] = &[Step::Key("content"), Step::Each, Step::Key("text")];
+        let (value, texts) = Apart(TEXTS).deserialize(deserializer)?;
+        Ok(Observation { value, texts })
+    }
+}
+
 /// A tool's observation ends its call.
 fn observed(
     line: u64,
     id: &str,
-    observation: Option<&Value>,
+    observation: Option<&Observation>,
     ending: Ending,
     facts: &mut Facts<'_>,
 ) {
-    let text = observation
-        .and_then(|observation| observation.get("content"))
-        .map(content_text)
-        .unwrap_or_default();
-    let field = |key: &str| observation.and_then(|observation| observation.get(key));
+    let output = observation.map(content_text);
+    let text = || {
+        output
+            .as_ref()
+            .and_then(Payload::text)
+            .map(Cow::into_owned)
+            .unwrap_or_default()
+    };
+    let field = |key: &str| observation.and_then(|observation| observation.value.get(key));
     let exit_code = field("exit_code").and_then(Value::as_i64);
     let is_error = field("is_error") == Some(&Value::Bool(true));
     let class = field("kind").and_then(Value::as_str).unwrap_or_default();
     if let Some(code) = exit_code.filter(|code| *code > 0) {
-        return facts.fail(line, id, exit_error(code, text), ending);
+        return facts.fail(line, id, exit_error(code, text()), ending);
     }
     if is_error {
+        let text = text();
         let mut error = text_error(if text.trim().is_empty() {
             "the tool failed"
         } else {
@@ -292,7 +318,7 @@ fn observed(
         }
         return facts.fail(line, id, error, ending);
     }
-    let output = (!text.is_empty()).then_some(Value::String(text));
+    let output = output.filter(|output| output.text_head(1).is_some_and(|head| !head.is_empty()));
     facts.complete(line, id, output, ending);
 }
 
@@ -303,17 +329,41 @@ fn is_invalid_use(message: &str) -> bool {
         || (message.starts_with("Tool '") && message.contains("' not found"))
 }
 
-/// The text of an observation's `content`: its text parts joined, without the header
-/// an MCP tool's result begins with (`[Tool 'echo' executed.]`).
-fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|part| part.get("text").and_then(Value::as_str))
-            .filter(|text| !(text.starts_with("[Tool '") && text.ends_with("' executed.]")))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
+/// The text of an observation's `content`: its text parts' texts, without the header an
+/// MCP tool's result begins with (`[Tool 'echo' executed.]`): one kept as it came, several
+/// joined; a string content as it is.
+fn content_text(observation: &Observation) -> Payload {
+    match observation.value.get("content") {
+        Some(Value::String(text)) => Payload::from(text.as_str()),
+        Some(Value::Array(_)) => {
+            let texts: Vec<&Payload> = observation
+                .texts
+                .iter()
+                .filter(|text| text.is_string() && !is_header(text))
+                .collect();
+            match texts.as_slice() {
+                [one] => (*one).clone(),
+                many => Payload::from(
+                    many.iter()
+                        .filter_map(|text| text.text())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ),
+            }
+        }
+        _ => Payload::from(""),
     }
+}
+
+/// Whether a text is the header of an MCP tool's result (`[Tool 'echo' executed.]`),
+/// told from its beginning unless it begins as one.
+fn is_header(text: &Payload) -> bool {
+    const OPENING: &str = "[Tool '";
+    let opens = text
+        .text_head(OPENING.len())
+        .is_some_and(|head| head.starts_with(OPENING));
+    opens
+        && text
+            .text()
+            .is_some_and(|text| text.ends_with("' executed.]"))
 }

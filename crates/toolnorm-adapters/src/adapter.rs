@@ -1,6 +1,8 @@
 //! [`Adapter`]: what reads one dialect, line by line, into facts about tool calls, and
 //! the options the normalizer hands a built-in one.
 
+use std::any::Any;
+
 use crate::Dialect;
 use crate::track::Facts;
 
@@ -13,7 +15,7 @@ use crate::track::Facts;
 ///
 /// Engines plug in a dialect of their own with
 /// [`NormalizerBuilder::adapter`](crate::NormalizerBuilder::adapter).
-pub trait Adapter {
+pub trait Adapter: Any {
     /// The dialect this adapter reads.
     fn dialect(&self) -> Dialect;
 

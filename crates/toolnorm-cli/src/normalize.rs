@@ -255,6 +255,7 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             .session_id
             .clone()
             .unwrap_or_else(|| "toolnorm".to_owned()),
+        read_ahead: true,
     };
     let ended = run_stream(
         args,
@@ -319,6 +320,9 @@ pub(crate) struct Stream<'a> {
     pub(crate) prefixed: bool,
     /// The session id of `acp` frames, of `ai-sdk` messages and `ag-ui` threads.
     pub(crate) session_id: String,
+    /// Whether its lines may be read ahead on another core (one stream at a time, not
+    /// when streams already share the cores).
+    pub(crate) read_ahead: bool,
 }
 
 /// Reads `first`, then the files `siblings` (a session's subagent transcripts), as one
@@ -327,7 +331,7 @@ pub(crate) struct Stream<'a> {
 pub(crate) fn run_stream(
     args: &NormalizeArgs,
     stream: &Stream<'_>,
-    first: &mut dyn BufRead,
+    first: &mut (dyn BufRead + Send),
     siblings: &[PathBuf],
     normalizer: Normalizer,
     stdout: impl Write,
@@ -362,8 +366,11 @@ pub(crate) fn run_stream(
         },
     };
     let mut driver = Driver::new(normalizer, output);
-    let mut read_error = driver
-        .read(first)
+    let read = |driver: &mut Driver<_>, input: &mut (dyn BufRead + Send)| match stream.read_ahead {
+        true => driver.read_ahead(input),
+        false => driver.read(input),
+    };
+    let mut read_error = read(&mut driver, first)
         .err()
         .map(|error| (name.to_owned(), error));
     for sibling in siblings {
@@ -387,8 +394,7 @@ pub(crate) fn run_stream(
             .files
             .0
             .push((before, sibling_name.clone()));
-        read_error = driver
-            .read(input.as_mut())
+        read_error = read(&mut driver, input.as_mut())
             .err()
             .map(|error| (sibling_name, error));
     }

@@ -326,6 +326,7 @@ fn one(args: &NormalizeArgs, unit: &Unit, builder: NormalizerBuilder) -> Done {
         name: &name,
         prefixed: true,
         session_id: args.session_id.clone().unwrap_or_else(|| name.clone()),
+        read_ahead: false,
     };
     let ended = run_stream(
         args,

@@ -57,6 +57,7 @@ pub(crate) mod openhands;
 pub(crate) mod pi;
 #[cfg(feature = "qwen-code")]
 pub(crate) mod qwen_code;
+pub(crate) mod read_ahead;
 #[cfg(feature = "vibe")]
 pub(crate) mod vibe;
 // The tests name every dialect: they run with all of them.
@@ -82,6 +83,9 @@ pub(crate) struct Entry {
     pub claims: fn(&LineKeys<'_>) -> bool,
     /// A fresh adapter.
     pub adapter: fn(&AdapterOptions) -> Box<dyn Adapter + Send>,
+    /// What of a line its adapter can read ahead of it, on another thread (see
+    /// [`read_ahead`]); `None` for a dialect read line by line only.
+    pub read_ahead: Option<read_ahead::ReadAhead>,
     /// The recorder's sources that record this dialect from the real CLIs (each names
     /// a driver of `toolnorm-record`; a source may record several dialects); empty for
     /// dialects no CLI writes.

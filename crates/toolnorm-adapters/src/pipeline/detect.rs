@@ -19,6 +19,7 @@
 //! A dialect named with [`NormalizerBuilder::dialect`](super::NormalizerBuilder::dialect)
 //! (`--provider`) is read without a trial.
 
+use super::Ahead;
 use super::{Core, DETECTION_WINDOW, Normalizer, Stage, Step};
 use crate::Dialect;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -68,7 +69,7 @@ impl Trial {
         let before = core.stats.events;
         let mut understood = false;
         let mut said = false;
-        core.read_line(line, bytes, &mut |step| {
+        core.read_line(line, bytes, &mut Ahead::none(), &mut |step| {
             if let Step::Diagnostic(diagnostic) = step {
                 match diagnostic.kind {
                     // Not one of its events.
@@ -103,9 +104,15 @@ fn claimant(bytes: &[u8], rejected: &[Dialect]) -> Option<Dialect> {
 
 impl Core {
     /// One line of a stream whose dialect is not known yet (read at once when it is).
-    pub(super) fn detect(&mut self, line: u64, bytes: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
+    pub(super) fn detect(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        ahead: &mut Ahead<'_>,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         let Stage::Detecting(detection) = &mut self.stage else {
-            self.read_line(line, bytes, on_step);
+            self.read_line(line, bytes, ahead, on_step);
             return;
         };
         detection.buffered.push((line, bytes.to_vec()));
@@ -143,7 +150,7 @@ impl Core {
         };
         self.rejected.push(trial.dialect);
         for (line, bytes) in std::mem::take(&mut detection.buffered) {
-            self.detect(line, &bytes, on_step);
+            self.detect(line, &bytes, &mut Ahead::none(), on_step);
         }
     }
 
@@ -153,12 +160,13 @@ impl Core {
             return;
         };
         let ready = super::ready((entry.adapter)(&self.adapter_options), &self.setup);
+        self.read_ahead = entry.read_ahead;
         let buffered = match std::mem::replace(&mut self.stage, ready) {
             Stage::Detecting(detection) => detection.buffered,
             Stage::Ready(..) => Vec::new(),
         };
         for (line, bytes) in buffered {
-            self.read_line(line, &bytes, on_step);
+            self.read_line(line, &bytes, &mut Ahead::none(), on_step);
         }
     }
 

@@ -7,6 +7,7 @@
 //! every change and every diagnostic to a callback, in input order. It holds only open
 //! calls when asked to drop finished ones, so memory stays flat however long the stream.
 
+mod ahead;
 mod apply;
 mod audit;
 mod builder;
@@ -25,6 +26,7 @@ pub use builder::NormalizerBuilder;
 use crate::Dialect;
 use crate::adapter::{Adapter, AdapterOptions};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::dialects::read_ahead::{ReadAhead, Scanner};
 use crate::dialects::{self, detect_line};
 use crate::read::encoding::Decoding;
 use crate::read::lines::Lines;
@@ -32,6 +34,7 @@ use crate::read::log_line::LogLines;
 use crate::read::surrogates;
 use crate::rules::TitleRules;
 use crate::track::{Facts, Tracker};
+pub(crate) use ahead::{Ahead, read_lines};
 use apply::Applier;
 use audit::Audit;
 use builder::Settings;
@@ -117,6 +120,9 @@ enum Stage {
 
 struct Core {
     stage: Stage,
+    /// What the adapter can read of a line ahead of it, when it is a built-in dialect's
+    /// that can.
+    read_ahead: Option<ReadAhead>,
     setup: TrackerSetup,
     adapter_options: AdapterOptions,
     keep_events: bool,
@@ -227,10 +233,14 @@ impl Normalizer {
             redactor: settings.redactor,
             audit_raw: settings.audit_raw,
         };
+        let mut read_ahead = None;
         let stage = match (settings.adapter, settings.dialect) {
             (Some(adapter), _) => ready(adapter, &setup),
             (None, Some(dialect)) => match dialects::entry(dialect) {
-                Some(entry) => ready((entry.adapter)(&adapter_options), &setup),
+                Some(entry) => {
+                    read_ahead = entry.read_ahead;
+                    ready((entry.adapter)(&adapter_options), &setup)
+                }
                 None => Stage::Detecting(Detection::default()),
             },
             (None, None) => Stage::Detecting(Detection::default()),
@@ -245,6 +255,7 @@ impl Normalizer {
             lines,
             core: Core {
                 stage,
+                read_ahead,
                 setup,
                 adapter_options,
                 keep_events: settings.keep_events,
@@ -276,6 +287,17 @@ impl Normalizer {
 
     /// Feeds a chunk of input.
     pub fn push(&mut self, chunk: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
+        self.push_ahead(chunk, &mut Ahead::none(), on_step);
+    }
+
+    /// Feeds a chunk of input whose lines were read ahead (each is taken from `ahead`
+    /// when it comes as it was read).
+    pub(crate) fn push_ahead(
+        &mut self,
+        chunk: &[u8],
+        ahead: &mut Ahead<'_>,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         let Normalizer {
             decoding,
             lines,
@@ -284,7 +306,7 @@ impl Normalizer {
         decoding.push(chunk, |text| {
             lines.push(text, |line, bytes, cuts| {
                 core.recent.add(cuts);
-                core.line(line, bytes, false, on_step);
+                core.line(line, bytes, false, ahead, on_step);
             });
         });
     }
@@ -296,15 +318,16 @@ impl Normalizer {
             lines,
             core,
         } = self;
+        let ahead = &mut Ahead::none();
         decoding.finish(|text| {
             lines.push(text, |line, bytes, cuts| {
                 core.recent.add(cuts);
-                core.line(line, bytes, false, on_step);
+                core.line(line, bytes, false, ahead, on_step);
             });
         });
         lines.finish(|line, bytes, cuts| {
             core.recent.add(cuts);
-            core.line(line, bytes, true, on_step);
+            core.line(line, bytes, true, ahead, on_step);
         });
         core.flush_document(on_step);
         core.end_detection(on_step);
@@ -329,6 +352,11 @@ impl Normalizer {
             Stage::Ready(_, tracker) => tracker.cwd(),
             Stage::Detecting(_) => None,
         }
+    }
+
+    /// What the adapter can read of a line ahead of it, on another thread, if anything.
+    pub(crate) fn read_ahead(&self) -> Option<Scanner> {
+        self.core.read_ahead.map(|read_ahead| read_ahead.scan)
     }
 
     /// The dialect, once known.
@@ -389,10 +417,17 @@ struct TrackerSetup {
 }
 
 impl Core {
-    fn line(&mut self, line: u64, bytes: &[u8], last: bool, on_step: &mut dyn FnMut(Step<'_>)) {
+    fn line(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        last: bool,
+        ahead: &mut Ahead<'_>,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         self.stats.lines = line;
         match self.document.take(line, bytes) {
-            Take::Line => self.whole_line(line, bytes, last, on_step),
+            Take::Line => self.whole_line(line, bytes, last, ahead, on_step),
             Take::Held if last => self.flush_document(on_step),
             Take::Held => {}
             Take::Closed {
@@ -401,14 +436,14 @@ impl Core {
                 inside,
             } => {
                 self.stats.known_lines += inside;
-                self.whole_line(first, &joined, last, on_step);
+                self.whole_line(first, &joined, last, ahead, on_step);
             }
             Take::Broken(held) => {
                 for (number, held) in held {
-                    self.whole_line(number, &held, false, on_step);
+                    self.whole_line(number, &held, false, ahead, on_step);
                 }
                 // The line that broke the document off may open another.
-                self.line(line, bytes, last, on_step);
+                self.line(line, bytes, last, ahead, on_step);
             }
         }
         // The line's steps are handed out: a call it finished goes now, not at the next
@@ -423,7 +458,7 @@ impl Core {
             return;
         }
         for (number, held) in self.document.flush() {
-            self.whole_line(number, &held, false, on_step);
+            self.whole_line(number, &held, false, &mut Ahead::none(), on_step);
         }
     }
 
@@ -433,6 +468,7 @@ impl Core {
         line: u64,
         bytes: &[u8],
         last: bool,
+        ahead: &mut Ahead<'_>,
         on_step: &mut dyn FnMut(Step<'_>),
     ) {
         // A blank line carries nothing: it is skipped (and still counted).
@@ -454,11 +490,18 @@ impl Core {
             self.report(Some((line, bytes)), on_step);
             return;
         }
-        self.detect(line, bytes, on_step);
+        self.detect(line, bytes, ahead, on_step);
     }
 
-    /// Has the adapter read one line, then reports the line's diagnostics.
-    fn read_line(&mut self, line: u64, bytes: &[u8], on_step: &mut dyn FnMut(Step<'_>)) {
+    /// Has the adapter read one line (with what was read of it ahead, if anything), then
+    /// reports the line's diagnostics.
+    fn read_line(
+        &mut self,
+        line: u64,
+        bytes: &[u8],
+        ahead: &mut Ahead<'_>,
+        on_step: &mut dyn FnMut(Step<'_>),
+    ) {
         let repaired = surrogates::repair(bytes);
         let read_bytes = match &repaired {
             Some(repaired) => {
@@ -474,9 +517,17 @@ impl Core {
             }
             None => bytes,
         };
-        let mut events = self.read(Some((line, read_bytes)), on_step, |adapter, facts| {
-            adapter.line(line, read_bytes, facts);
-        });
+        let scanned = ahead.take(read_bytes).zip(self.read_ahead);
+        let mut events = self.read(
+            Some((line, read_bytes)),
+            on_step,
+            |adapter, facts| match scanned {
+                Some((scanned, read_ahead)) => {
+                    (read_ahead.line)(adapter, line, read_bytes, scanned, facts)
+                }
+                None => adapter.line(line, read_bytes, facts),
+            },
+        );
         if events == 0 {
             events = self.read_glued(line, read_bytes, on_step).unwrap_or(events);
         }

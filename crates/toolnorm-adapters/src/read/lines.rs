@@ -132,7 +132,7 @@ impl Lines {
     }
 }
 
-fn trim_cr(line: &[u8]) -> &[u8] {
+pub(crate) fn trim_cr(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 

@@ -27,6 +27,7 @@ mod openhands;
 mod pi;
 mod questions;
 mod qwen_session;
+mod read_ahead;
 mod redaction;
 mod rollout;
 mod run_end;

@@ -71,6 +71,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |options| Box::new(AcpAdapter::new(options.mcp_servers.clone())),
+    read_ahead: None,
     recordings: &[
         "opencode-acp",
         "claude-code-acp",

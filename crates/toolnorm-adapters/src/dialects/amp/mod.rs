@@ -42,6 +42,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::for_dialect(DIALECT)),
+    read_ahead: None,
     recordings: &["amp"],
     agent_version: "",
     stores: &[],

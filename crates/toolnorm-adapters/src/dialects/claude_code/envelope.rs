@@ -9,6 +9,7 @@ use toolnorm::Timestamp;
 use toolnorm_wire::claude_messages as wire;
 
 use super::result_block::ToolResult;
+use super::stream::ReadEvent;
 use super::tasks::Launch;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
@@ -83,6 +84,8 @@ pub(super) struct Scanned<'a> {
     pub launch: Option<Launch>,
     /// `result`: the turn's `permission_denials`.
     pub permission_denials: Option<&'a RawValue>,
+    /// `stream_event`: its event, when read ahead with the line.
+    pub event: Option<ReadEvent<'a>>,
 }
 
 /// A content block of a message.

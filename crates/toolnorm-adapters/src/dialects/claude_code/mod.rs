@@ -26,6 +26,7 @@
 //! `envelope` reads what every line has. A line type or `system` subtype that is neither
 //! read nor listed in `known` is a notice.
 
+use std::any::Any;
 use std::borrow::Cow;
 
 use serde::Deserialize;
@@ -36,6 +37,7 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
+use crate::dialects::read_ahead::{ReadAhead, Scanned};
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
@@ -80,6 +82,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::new()),
+    read_ahead: Some(READ_AHEAD),
     recordings: &["claude-code"],
     agent_version: "`claude_code_version` of stream-json's `system` `init`; `version` of each transcript line",
     stores: &[crate::Store::at(".claude", "projects/**/*.jsonl").or_env("CLAUDE_CONFIG_DIR")],
@@ -162,9 +165,60 @@ impl Adapter for ClaudeCodeAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        // One scan of the line reads nearly every line; the rest are read field by field,
-        // which also says what is wrong with them.
-        let scanned = scan::scan(bytes);
+        self.read(line, bytes, scan::scan(bytes), out);
+    }
+}
+
+/// A line's one scan, read ahead of it.
+pub(crate) struct Prescan<'a>(Option<Box<Envelope<'a>>>);
+
+/// How Claude Code's lines are read ahead: their one scan, and a stream event's event.
+pub(crate) const READ_AHEAD: ReadAhead = ReadAhead {
+    scan: read_ahead,
+    line: read_scanned,
+};
+
+/// Reads a line ahead: its one scan, and a stream event's event.
+fn read_ahead(bytes: &[u8]) -> Scanned<'_> {
+    let scanned = scan::scan(bytes).map(|mut envelope| {
+        if envelope.kind.as_deref() == Some("stream_event")
+            && let (Some(event), Some(scanned)) = (envelope.event, envelope.scanned.as_mut())
+        {
+            scanned.event = Some(stream::read_event(event));
+        }
+        Box::new(envelope)
+    });
+    Scanned::ClaudeCode(Prescan(scanned))
+}
+
+/// Has `adapter` read a line with its scan read ahead.
+fn read_scanned<'a>(
+    adapter: &mut dyn Adapter,
+    line: u64,
+    bytes: &'a [u8],
+    scanned: Scanned<'a>,
+    out: &mut Facts<'_>,
+) {
+    if let Scanned::ClaudeCode(Prescan(scanned)) = scanned
+        && let Some(claude) = (&mut *adapter as &mut dyn Any).downcast_mut::<ClaudeCodeAdapter>()
+    {
+        return claude.read(line, bytes, scanned.map(|envelope| *envelope), out);
+    }
+    adapter.line(line, bytes, out);
+}
+
+impl ClaudeCodeAdapter {
+    /// Reads one line, given its one scan (`None`: the scan gave up on it).
+    fn read<'a>(
+        &mut self,
+        line: u64,
+        bytes: &'a [u8],
+        scanned: Option<Envelope<'a>>,
+        out: &mut Facts<'_>,
+    ) {
+        // One scan of the line reads nearly every line (often ahead of it, on another
+        // thread); the rest are read field by field, which also says what is wrong with
+        // them.
         let mut envelope: Envelope<'_> = match scanned {
             Some(envelope) => envelope,
             None => match json::parse_line(line, bytes, "not a Claude Code message") {
@@ -225,7 +279,10 @@ impl Adapter for ClaudeCodeAdapter {
                 self.user(line, &envelope, blocks, out);
             }
             "progress" => self.progress(line, &envelope, out),
-            "stream_event" => self.streams.event(line, &envelope, out),
+            "stream_event" => {
+                let read = (envelope.scanned.as_mut()).and_then(|scanned| scanned.event.take());
+                self.streams.event(line, &envelope, read, out);
+            }
             "system" => self.system(line, bytes, &envelope, out),
             "tool_progress" => progress::tool_progress(line, bytes, out),
             "control_request" => self.denials.control_request(line, bytes, out),

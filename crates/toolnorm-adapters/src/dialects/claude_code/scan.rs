@@ -119,6 +119,7 @@ impl<'a> Fields<'a> {
                 blocks: self.message.map(|message| message.0),
                 launch: self.tool_use_result.and_then(|result| result.0),
                 permission_denials: self.permission_denials,
+                event: None,
             }),
         }
     }

@@ -1,6 +1,7 @@
 //! Partial messages (`--include-partial-messages`): a tool-use block starts a call when
 //! its `content_block_start` arrives, and its input grows with each `input_json_delta`.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Deserialize;
@@ -43,8 +44,14 @@ impl Streams {
         out.sighted(line, call.sighting(envelope));
     }
 
-    /// A `stream_event` line.
-    pub fn event(&mut self, line: u64, envelope: &Envelope<'_>, out: &mut Facts<'_>) {
+    /// A `stream_event` line, its event already read when it was read ahead.
+    pub fn event(
+        &mut self,
+        line: u64,
+        envelope: &Envelope<'_>,
+        read: Option<ReadEvent<'_>>,
+        out: &mut Facts<'_>,
+    ) {
         let Some(event) = envelope.event else {
             out.diagnostic(Diagnostic::at(
                 line,
@@ -53,7 +60,8 @@ impl Streams {
             ));
             return;
         };
-        let Ok(kind) = block_type(event) else {
+        let ReadEvent { kind, body } = read.unwrap_or_else(|| read_event(event));
+        let Some(kind) = kind else {
             out.diagnostic(Diagnostic::at(
                 line,
                 DiagnosticKind::MalformedEvent,
@@ -62,42 +70,40 @@ impl Streams {
             return;
         };
         let parent = envelope.parent().map(str::to_owned);
-        let result = match kind.as_ref() {
-            "message_start" => {
+        let result = match (kind.as_ref(), body) {
+            (_, EventBody::Start(Ok(start))) => {
+                self.block_start(line, start, parent, envelope, out);
+                Ok(())
+            }
+            // A tool-use block the schema's type does not read (a `caller` of a newer
+            // kind) still starts its call.
+            (_, EventBody::Start(Err((Some(start), _))))
+                if start.content_block.kind.ends_with("tool_use") =>
+            {
+                let OtherBlockStart {
+                    index,
+                    content_block: OtherBlock { kind, block },
+                } = start;
+                let call = ToolUse::other(block, &kind);
+                self.call_start(line, call, index, parent, envelope, out);
+                Ok(())
+            }
+            (_, EventBody::Start(Err((_, error)))) => Err(error),
+            (_, EventBody::Delta(delta)) => {
+                delta.map(|delta| self.block_delta(line, delta, parent, out))
+            }
+            ("message_start", _) => {
                 self.blocks.retain(|(owner, _), _| *owner != parent);
                 Ok(())
             }
-            "content_block_start" => {
-                match serde_json::from_str::<wire::BetaRawContentBlockStartEvent>(event.get()) {
-                    Ok(start) => {
-                        self.block_start(line, start, parent, envelope, out);
-                        Ok(())
-                    }
-                    // A tool-use block the schema's type does not read (a `caller` of a
-                    // newer kind) still starts its call.
-                    Err(error) => match serde_json::from_str::<OtherBlockStart>(event.get()) {
-                        Ok(start) if start.content_block.kind.ends_with("tool_use") => {
-                            let OtherBlockStart {
-                                index,
-                                content_block: OtherBlock { kind, block },
-                            } = start;
-                            let call = ToolUse::other(block, &kind);
-                            self.call_start(line, call, index, parent, envelope, out);
-                            Ok(())
-                        }
-                        _ => Err(error),
-                    },
-                }
+            ("content_block_stop" | "message_delta" | "message_stop" | "ping" | "error", _) => {
+                Ok(())
             }
-            "content_block_delta" => {
-                delta_event(event).map(|delta| self.block_delta(line, delta, parent, out))
-            }
-            "content_block_stop" | "message_delta" | "message_stop" | "ping" | "error" => Ok(()),
             // Qwen Code's goal tracker (`/goal`), in the same stream shape.
-            "goal_state" => Ok(()),
+            ("goal_state", _) => Ok(()),
             // A new `content_block_*` event may carry a tool block: an error. Any other
             // type is about the message: a notice.
-            other => {
+            (other, _) => {
                 let diagnostic = Diagnostic::at(
                     line,
                     DiagnosticKind::UnknownEvent,
@@ -184,6 +190,53 @@ impl Streams {
         if let Some(input) = parse_partial(&block.json) {
             out.update_input(line, &block.id, input, None);
         }
+    }
+}
+
+/// A `stream_event`'s event, read: a pure function of its text, so read ahead with its
+/// line when the line is (`READ_AHEAD`), else where it is used.
+pub(super) struct ReadEvent<'a> {
+    /// Its `type` (`None`: it has none).
+    kind: Option<Cow<'a, str>>,
+    body: EventBody,
+}
+
+/// What an event of a type that carries a tool block reads as.
+enum EventBody {
+    /// An event of another type: nothing more read.
+    Other,
+    /// `content_block_start`: its generated type, else the error, with the event read as
+    /// a block the generated type does not read, if it reads so.
+    Start(
+        Result<wire::BetaRawContentBlockStartEvent, (Option<OtherBlockStart>, serde_json::Error)>,
+    ),
+    /// `content_block_delta`, as its generated type.
+    Delta(Result<wire::BetaRawContentBlockDeltaEvent, serde_json::Error>),
+}
+
+/// Reads a `stream_event`'s event.
+pub(super) fn read_event(event: &RawValue) -> ReadEvent<'_> {
+    let Ok(kind) = block_type(event) else {
+        return ReadEvent {
+            kind: None,
+            body: EventBody::Other,
+        };
+    };
+    let body = match kind.as_ref() {
+        "content_block_start" => {
+            EventBody::Start(serde_json::from_str(event.get()).map_err(|error| {
+                (
+                    serde_json::from_str::<OtherBlockStart>(event.get()).ok(),
+                    error,
+                )
+            }))
+        }
+        "content_block_delta" => EventBody::Delta(delta_event(event)),
+        _ => EventBody::Other,
+    };
+    ReadEvent {
+        kind: Some(kind),
+        body,
     }
 }
 

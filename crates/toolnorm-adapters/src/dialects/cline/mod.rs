@@ -49,6 +49,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(ClineAdapter::new(DIALECT)),
+    read_ahead: None,
     recordings: &["cline-json"],
     agent_version: "",
     stores: &[],

@@ -31,6 +31,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(TaskAdapter::new(DIALECT)),
     // The task folders the `--json` runs wrote (`fixtures/cline-task/`).
+    read_ahead: None,
     recordings: &["cline-json"],
     agent_version: "",
     stores: &[crate::Store::at(".cline/data", "tasks/*/ui_messages.json")],

@@ -56,6 +56,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(stream::ClineSdkAdapter::default()),
+    read_ahead: None,
     recordings: &["cline-sdk"],
     agent_version: "",
     stores: &[],

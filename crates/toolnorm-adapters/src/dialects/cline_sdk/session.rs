@@ -39,6 +39,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(SessionAdapter::default()),
     // The session files the `--json` runs wrote (`fixtures/cline-sdk-session/`).
+    read_ahead: None,
     recordings: &["cline-sdk"],
     agent_version: "",
     stores: &[crate::Store::at(

@@ -38,6 +38,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: super::RULES,
     claims: super::claims_app_server,
     adapter: |_| Box::new(CodexAppServerAdapter::new()),
+    read_ahead: None,
     recordings: &["codex-app-server"],
     agent_version: "`cliVersion` of the thread a `thread/started` starts",
     stores: &[],

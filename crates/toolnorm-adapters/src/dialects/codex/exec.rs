@@ -42,6 +42,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: super::RULES,
     claims: super::claims_exec,
     adapter: |_| Box::new(CodexExecAdapter::new()),
+    read_ahead: None,
     recordings: &["codex-exec"],
     agent_version: "",
     stores: &[],

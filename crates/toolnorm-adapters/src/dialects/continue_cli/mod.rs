@@ -67,6 +67,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(ContinueSessionAdapter),
     // The sessions the `cn -p` runs saved (`fixtures/continue-session/`).
+    read_ahead: None,
     recordings: &["continue-session"],
     agent_version: "",
     // The session files are named by their UUID; `sessions.json`, the index beside

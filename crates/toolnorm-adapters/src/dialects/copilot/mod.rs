@@ -70,6 +70,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(CopilotAdapter::default()),
+    read_ahead: None,
     recordings: &["copilot"],
     agent_version: "",
     stores: &[crate::Store::at(".copilot", "session-state/*/events.jsonl")],

@@ -55,6 +55,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(CrushAdapter::default()),
     // Not recorded: Crush's package installs by downloading from outside the registries;
     // its database is built in the command's tests from the pinned schema.
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     // Its database is in each project's data directory (`.crush/crush.db`), not under

@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(CursorAdapter),
     // No CLI to record: the fixtures are public samples.
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     stores: &[],

@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(DroidAdapter),
+    read_ahead: None,
     recordings: &["droid"],
     agent_version: "",
     stores: &[],

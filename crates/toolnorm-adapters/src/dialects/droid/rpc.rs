@@ -55,6 +55,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(DroidRpcAdapter::default()),
+    read_ahead: None,
     recordings: &["droid-rpc"],
     agent_version: "",
     stores: &[],

@@ -54,6 +54,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(DroidSessionAdapter::default()),
     // The session files the stream-json runs wrote (`fixtures/droid-session/`).
+    read_ahead: None,
     recordings: &["droid"],
     agent_version: "",
     stores: &[crate::Store::at(".factory", "sessions/**/*.jsonl")],

@@ -33,6 +33,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: DEFAULT_RULES,
     claims,
     adapter: |_| Box::new(EventLogAdapter),
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     stores: &[],

@@ -58,6 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |options| Box::new(GeminiCliAdapter::new(options.mcp_servers.clone())),
+    read_ahead: None,
     recordings: &["gemini-cli"],
     agent_version: "",
     stores: &[crate::Store::at(".gemini", "tmp/*/chats/**/*.jsonl")],

@@ -59,6 +59,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(GooseStreamAdapter),
     // Not recorded: `fixtures/goose/` holds a sample written from Goose's source.
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     stores: &[],

@@ -37,6 +37,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(GooseSessionAdapter),
     // Not recorded: `fixtures/goose-session/` holds a sample written from Goose's source.
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     // Its session files up to 1.9, and the database 1.10 moved them into, whose sessions

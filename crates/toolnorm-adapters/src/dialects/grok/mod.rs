@@ -52,6 +52,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(GrokHeadlessAdapter),
+    read_ahead: None,
     recordings: &["grok"],
     agent_version: "",
     stores: &[],

@@ -42,6 +42,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(GrokSessionAdapter),
     // Not recorded: `fixtures/grok-session/` holds a sample written from the format.
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     stores: &[crate::Store::at(".grok", "sessions/**/chat_history.jsonl")],

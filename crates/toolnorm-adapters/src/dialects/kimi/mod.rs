@@ -64,6 +64,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::new(KimiAdapter),
     // The stream-json output (`fixtures/kimi/`) and the context files
     // (`fixtures/kimi-context/`) of the `--print` runs.
+    read_ahead: None,
     recordings: &["kimi"],
     agent_version: "",
     // A session's calls are read from its wire log (`kimi-wire`), which says more of

@@ -54,6 +54,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::<KimiWireAdapter>::default(),
     // The wire logs of the `--print` runs (`fixtures/kimi-wire/`) and the `--wire` runs
     // (`fixtures/kimi-rpc/`).
+    read_ahead: None,
     recordings: &["kimi", "kimi-rpc"],
     agent_version: "`kimi --wire`: the `initialize` answer's `result.server.version` (a wire log names none)",
     // A session's own wire log, which carries its subagents' messages: not theirs

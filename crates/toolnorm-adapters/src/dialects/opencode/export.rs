@@ -41,6 +41,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |options| Box::new(OpenCodeExportAdapter::new(options.mcp_servers.clone())),
     // The sessions the serve runs stored, exported (`fixtures/opencode-export/`).
+    read_ahead: None,
     recordings: &["opencode-serve"],
     agent_version: "",
     // Its database (OpenCode 1.1x and later), whose sessions the command reads as

@@ -78,6 +78,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |options| Box::new(OpenCodeAdapter::new(options.mcp_servers.clone())),
+    read_ahead: None,
     recordings: &["opencode-run", "opencode-serve", "kilo-run"],
     agent_version: "",
     stores: &[],

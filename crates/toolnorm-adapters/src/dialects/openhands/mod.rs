@@ -71,6 +71,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::<OpenHandsAdapter>::default(),
+    read_ahead: None,
     recordings: &[],
     agent_version: "",
     stores: &[],

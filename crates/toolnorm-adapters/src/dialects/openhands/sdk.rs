@@ -54,6 +54,7 @@ pub(crate) const ENTRY: Entry = Entry {
     adapter: |_| Box::<SdkAdapter>::default(),
     // `openhands --headless --json` (`fixtures/openhands-cli/`) and the events it stored
     // (`fixtures/openhands-events/`).
+    read_ahead: None,
     recordings: &["openhands-cli"],
     agent_version: "",
     // One event a file: no file is a session of its own.

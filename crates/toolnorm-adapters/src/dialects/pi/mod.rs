@@ -64,6 +64,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(PiStreamAdapter),
+    read_ahead: None,
     recordings: &["pi"],
     agent_version: "",
     stores: &[],

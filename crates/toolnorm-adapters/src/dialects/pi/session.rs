@@ -44,6 +44,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(PiSessionAdapter),
     // The session files the `--mode json` runs wrote (`fixtures/pi-session/`).
+    read_ahead: None,
     recordings: &["pi"],
     agent_version: "",
     stores: &[crate::Store::at(".pi/agent", "sessions/**/*.jsonl")],

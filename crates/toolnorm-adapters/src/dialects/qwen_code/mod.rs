@@ -37,6 +37,7 @@ pub(crate) const ENTRY: Entry = Entry {
     rules: RULES,
     claims,
     adapter: |_| Box::new(ClaudeCodeAdapter::for_dialect(DIALECT)),
+    read_ahead: Some(crate::dialects::claude_code::READ_AHEAD),
     recordings: &["qwen-code"],
     agent_version: "`qwen_code_version` of `system` `init`",
     stores: &[],

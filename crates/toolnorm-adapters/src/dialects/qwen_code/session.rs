@@ -50,6 +50,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(QwenSessionAdapter),
     // The session files the stream-json runs wrote (`fixtures/qwen-code-session/`).
+    read_ahead: None,
     recordings: &["qwen-code"],
     agent_version: "",
     stores: &[crate::Store::at(".qwen", "projects/*/chats/*.jsonl")],

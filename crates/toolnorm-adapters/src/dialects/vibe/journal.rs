@@ -48,6 +48,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::<VibeJournalAdapter>::default(),
     // The journals of the `-p --output streaming` runs (`fixtures/vibe-journal/`).
+    read_ahead: None,
     recordings: &["vibe"],
     agent_version: "",
     stores: &[crate::Store::at(

@@ -65,6 +65,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(VibeAdapter),
     // The streaming output (`fixtures/vibe/`) of the `-p` runs.
+    read_ahead: None,
     recordings: &["vibe"],
     agent_version: "",
     stores: &[],

@@ -78,6 +78,7 @@ pub(crate) const ENTRY: Entry = Entry {
     claims,
     adapter: |_| Box::new(CodexRolloutAdapter::new()),
     // The rollout files the app-server runs write (`fixtures/codex-rollout/`).
+    read_ahead: None,
     recordings: &["codex-app-server"],
     agent_version: "`cli_version` of `session_meta`",
     stores: &[crate::Store::at(".codex", "sessions/**/rollout-*.jsonl").or_env("CODEX_HOME")],

@@ -3,12 +3,15 @@
 //! lines no dialect claimed until the dialect is known, hand each step to a [`Sink`],
 //! and end the input.
 
+mod ahead;
+
 use std::io::{self, BufRead, Write};
 
 use toolnorm::Fold;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::emit::Writer;
+use crate::pipeline::Ahead;
 use crate::pipeline::{Normalizer, Stats, Step};
 
 /// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
@@ -136,6 +139,11 @@ impl<S: Sink> Driver<S> {
 
     /// Feeds a chunk of the input (cut anywhere).
     pub fn push(&mut self, chunk: &[u8]) {
+        self.push_ahead(chunk, &mut Ahead::none());
+    }
+
+    /// Feeds a chunk of the input whose lines were read ahead.
+    fn push_ahead(&mut self, chunk: &[u8], ahead: &mut Ahead<'_>) {
         let room = HEAD.saturating_sub(self.head.len()).min(chunk.len());
         self.head
             .extend_from_slice(chunk.get(..room).unwrap_or_default());
@@ -149,7 +157,8 @@ impl<S: Sink> Driver<S> {
             unheld: &mut self.unheld,
             error: &mut self.error,
         };
-        self.normalizer.push(chunk, &mut |step| handler.step(&step));
+        self.normalizer
+            .push_ahead(chunk, ahead, &mut |step| handler.step(&step));
         if self.normalizer.dialect().is_some() {
             handler.release();
         }

@@ -174,7 +174,8 @@ pub struct NormalizeArgs {
     #[arg(long, value_name = "ID")]
     pub only_session: Option<String>,
     /// How many files are read at once, with many inputs [default: the cores, or
-    /// `RAYON_NUM_THREADS`].
+    /// `RAYON_NUM_THREADS`]. With one input, 1 reads it on one thread (by default a
+    /// second thread parses its lines ahead, for the dialects that can).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// The input: a file, `-` or nothing for stdin, streamed as it is read. Or many:

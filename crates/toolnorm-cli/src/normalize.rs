@@ -255,7 +255,7 @@ pub fn normalize(args: &NormalizeArgs, stdout: impl Write, stderr: &mut impl Wri
             .session_id
             .clone()
             .unwrap_or_else(|| "toolnorm".to_owned()),
-        read_ahead: true,
+        read_ahead: args.threads.is_none_or(|threads| threads > 1),
     };
     let ended = run_stream(
         args,

@@ -11,8 +11,7 @@ use toolnorm::Fold;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::emit::Writer;
-use crate::pipeline::Ahead;
-use crate::pipeline::{Normalizer, Stats, Step};
+use crate::pipeline::{Ahead, Normalizer, Stats, Step};
 
 /// How many `undetected-dialect` diagnostics are held, at most, while the dialect is not
 /// known (the rest are counted).

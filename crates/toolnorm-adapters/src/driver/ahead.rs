@@ -44,15 +44,9 @@ impl<S: Sink> Driver<S> {
             if let Some(scanner) = self.normalizer.read_ahead().filter(|_| !one_core) {
                 break scanner;
             }
-            let chunk = match input.fill_buf() {
-                Ok([]) => return Ok(()),
-                Ok(chunk) => chunk,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            };
-            let length = chunk.len();
-            self.push(chunk);
-            input.consume(length);
+            if let Some(end) = self.push_chunk(input) {
+                return end;
+            }
         };
         let mut buffer = Vec::new();
         let mut applied = 0;

@@ -171,16 +171,27 @@ impl<S: Sink> Driver<S> {
     /// Feeds the whole of `input`, chunk by chunk; the error reading it, if any.
     pub fn read(&mut self, input: &mut dyn BufRead) -> io::Result<()> {
         loop {
-            let chunk = match input.fill_buf() {
-                Ok([]) => return Ok(()),
-                Ok(chunk) => chunk,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            };
-            let length = chunk.len();
-            self.push(chunk);
-            input.consume(length);
+            if let Some(end) = self.push_chunk(input) {
+                return end;
+            }
         }
+    }
+
+    /// Feeds the next chunk of `input`; the end of the input (read to its end, or the
+    /// error reading it), if it ended.
+    fn push_chunk(&mut self, input: &mut dyn BufRead) -> Option<io::Result<()>> {
+        let chunk = loop {
+            match input.fill_buf() {
+                Ok([]) => return Some(Ok(())),
+                Ok(chunk) => break chunk,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Some(Err(error)),
+            }
+        };
+        let length = chunk.len();
+        self.push(chunk);
+        input.consume(length);
+        None
     }
 
     /// Ends the last line fed, if it is not ended, before another file is joined to the

@@ -17,7 +17,7 @@ use crate::dialects::codex::items::{
     Change, ChangeKind, ItemFacts, Items, McpItem, Outcome, Status, collab_sighting, command_facts,
     command_outcome, file_change_facts, item_metadata, mcp_facts, web_search_facts,
 };
-use crate::read::json;
+use crate::read::{json, kept_string};
 use crate::track::{Facts, Sighting};
 
 /// `event_msg` types that are about the turn, the conversation or the session.
@@ -89,7 +89,10 @@ struct CallEvent {
     command: Option<Value>,
     cwd: Option<String>,
     exit_code: Option<i64>,
-    aggregated_output: Option<String>,
+    /// Kept as the JSON text it came as: a command's output can be the biggest thing in
+    /// a rollout.
+    #[serde(deserialize_with = "kept_string::optional")]
+    aggregated_output: Option<Payload>,
     status: Option<String>,
     invocation: Option<Invocation>,
     result: Option<Value>,
@@ -139,7 +142,9 @@ impl Duration {
 #[serde(default)]
 struct ThreadItem {
     id: Option<String>,
-    #[serde(flatten)]
+    /// The fields it shares with the begin/end events, read apart from the item's own
+    /// ([`read_item`]): a flattened struct would copy every value of the item first.
+    #[serde(skip)]
     call: CallEvent,
     server: Option<String>,
     tool: Option<String>,
@@ -236,12 +241,12 @@ fn event_facts(kind: &str, id: String, event: CallEvent, done: bool) -> Option<I
                 (true, Some("failed")) => Status::Failed,
                 (true, _) => Status::Completed,
             };
-            let output = done.then(|| event.aggregated_output.clone().unwrap_or_default());
+            let output = done.then(|| event.aggregated_output.clone().unwrap_or_else(|| "".into()));
             command_facts(
                 id,
                 command_line(event.command.as_ref()),
                 event.cwd.as_deref().map(local_path),
-                command_outcome(status, event.exit_code, output.map(Payload::from)),
+                command_outcome(status, event.exit_code, output),
                 "commandExecution",
             )
         }
@@ -334,7 +339,7 @@ fn item_completed(
     if NOT_CALL_ITEMS.contains(&kind.as_ref()) {
         return;
     }
-    let item: ThreadItem = match serde_json::from_str(raw) {
+    let item = match read_item(raw) {
         Ok(item) => item,
         Err(error) => {
             return out.diagnostic(json::malformed(at.line, &format!("`{kind}` item"), &error));
@@ -380,6 +385,14 @@ fn item_completed(
     if let Some(facts) = facts {
         ended(at, facts, items, out);
     }
+}
+
+/// A thread item, its own fields and the ones it shares with the events, each read from
+/// its text.
+fn read_item(raw: &str) -> serde_json::Result<ThreadItem> {
+    let mut item: ThreadItem = serde_json::from_str(raw)?;
+    item.call = serde_json::from_str(raw)?;
+    Ok(item)
 }
 
 fn mcp_item(id: String, item: ThreadItem) -> ItemFacts {
@@ -548,5 +561,46 @@ mod tests {
         assert_eq!(command_line(Some(&command)), "/bin/bash -lc 'echo hi'");
         assert_eq!(local_path("file:///w"), "/w");
         assert_eq!(camel_case("wait_agent"), "waitAgent");
+    }
+
+    #[test]
+    fn an_items_output_is_kept_as_its_text() {
+        let raw = r#"{"type":"CommandExecution","id":"c","command":"ls","aggregated_output":"a\n\u001b\"","exit_code":0,"status":"completed"}"#;
+        let item = read_item(raw).expect("an item");
+        assert_eq!(item.id.as_deref(), Some("c"));
+        let output = item.call.aggregated_output.expect("the output");
+        assert_eq!(output.raw_text(), Some(r#""a\n\u001b\"""#));
+        assert_eq!(output.as_str(), Some("a\n\u{1b}\""));
+    }
+
+    #[test]
+    fn items_read_apart_are_refused_as_the_flattened_item_was() {
+        // The item as it was read before: its own fields and the events' in one struct.
+        #[derive(Deserialize)]
+        struct Flattened {
+            #[serde(flatten)]
+            _item: ThreadItem,
+            #[serde(flatten)]
+            _call: CallEvent,
+        }
+        let items = [
+            r#"{"type":"CommandExecution","id":"c","command":["ls"],"aggregated_output":"x","exit_code":2}"#,
+            r#"{"type":"CommandExecution","id":"c","aggregated_output":null,"exit_code":null}"#,
+            r#"{"type":"CommandExecution","id":"c","aggregated_output":5}"#,
+            r#"{"type":"CommandExecution","id":"c","exit_code":"2"}"#,
+            r#"{"type":"McpToolCall","id":7}"#,
+            r#"{"type":"McpToolCall","id":"m","server":"s","tool":"t","arguments":{"a":1},"result":{"Ok":{}}}"#,
+            r#"{"type":"FileChange","id":"f","changes":{"a.rs":{"type":"add","content":"x"}}}"#,
+            r#"{"type":"FileChange","id":"f","changes":{"a.rs":{"content":"x"}}}"#,
+            r#"{"type":"WebSearch","id":"w","query":"q","duration":{"secs":1,"nanos":"x"}}"#,
+            "[1]",
+        ];
+        for raw in items {
+            assert_eq!(
+                read_item(raw).is_ok(),
+                serde_json::from_str::<Flattened>(raw).is_ok(),
+                "{raw}"
+            );
+        }
     }
 }

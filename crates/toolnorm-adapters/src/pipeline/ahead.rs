@@ -31,10 +31,9 @@ pub(crate) struct Ahead<'a> {
     batch: Range<usize>,
     /// Lines received, not asked for yet.
     lines: VecDeque<Line<'a>>,
-    /// Where the lines come from (none: nothing is read ahead).
-    incoming: Option<Receiver<Vec<Line<'a>>>>,
-    /// The address of the line asked for last: the reader ahead skips the lines up to it.
-    reached: Option<&'a AtomicUsize>,
+    /// Where the lines come from, and the address of the line asked for last (the reader
+    /// ahead skips the lines up to it); none: nothing is read ahead.
+    incoming: Option<(Receiver<Vec<Line<'a>>>, &'a AtomicUsize)>,
 }
 
 impl<'a> Ahead<'a> {
@@ -44,7 +43,6 @@ impl<'a> Ahead<'a> {
             batch: 0..0,
             lines: VecDeque::new(),
             incoming: None,
-            reached: None,
         }
     }
 
@@ -58,8 +56,7 @@ impl<'a> Ahead<'a> {
         Ahead {
             batch: start..start + batch.len(),
             lines: VecDeque::new(),
-            incoming: Some(incoming),
-            reached: Some(reached),
+            incoming: Some((incoming, reached)),
         }
     }
 
@@ -71,9 +68,8 @@ impl<'a> Ahead<'a> {
         if !self.batch.contains(&at) {
             return None;
         }
-        if let Some(reached) = self.reached {
-            reached.store(at, Ordering::Relaxed);
-        }
+        let (incoming, reached) = self.incoming.as_ref()?;
+        reached.store(at, Ordering::Relaxed);
         loop {
             while let Some((start, length, _)) = self.lines.front() {
                 if *start > at {
@@ -84,7 +80,7 @@ impl<'a> Ahead<'a> {
                 }
                 self.lines.pop_front();
             }
-            let received = self.incoming.as_ref()?.try_recv().ok()?;
+            let received = incoming.try_recv().ok()?;
             self.lines.extend(received);
         }
     }

@@ -115,15 +115,16 @@ impl Core {
             self.read_line(line, bytes, ahead, on_step);
             return;
         };
-        detection.buffered.push((line, bytes.to_vec()));
         if detection.trial.is_none() {
             match claimant(bytes, &self.rejected) {
                 Some(dialect) => detection.trial = Some(Trial::new(dialect)),
-                None if detection.buffered.len() >= DETECTION_WINDOW => {
-                    self.flush_detection(on_step);
+                None => {
+                    detection.buffered.push((line, bytes.to_vec()));
+                    if detection.buffered.len() >= DETECTION_WINDOW {
+                        self.flush_detection(on_step);
+                    }
                     return;
                 }
-                None => return,
             }
         }
         let Some(trial) = detection.trial.as_mut() else {
@@ -133,9 +134,16 @@ impl Core {
             Verdict::Understood => {
                 let dialect = trial.dialect;
                 self.start(dialect, on_step);
+                // The line that told the dialect is read where it lies, not from a copy
+                // (a huge payload in it shares the line).
+                self.read_line(line, bytes, ahead, on_step);
             }
-            Verdict::Missed if trial.lines >= DETECTION_WINDOW => self.reject(on_step),
-            Verdict::Missed => {}
+            Verdict::Missed => {
+                detection.buffered.push((line, bytes.to_vec()));
+                if trial.lines >= DETECTION_WINDOW {
+                    self.reject(on_step);
+                }
+            }
         }
     }
 

@@ -22,6 +22,10 @@ use super::checked::{KeptValue, RAW_VALUE_TOKEN};
 pub(crate) enum Step {
     /// The value of a key of an object.
     Key(&'static str),
+    /// As the last step: the value of a key of an object, kept apart with `null` left in
+    /// its place, so that the value still shows which objects had the key (and each kept
+    /// value is that of the n-th object with a `null` there).
+    Marked(&'static str),
     /// Each element of an array.
     Each,
 }
@@ -91,9 +95,10 @@ impl<'de> Visitor<'de> for Apart {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let key = match self.0.split_first() {
-            Some((Step::Key(key), rest)) => Some((*key, rest)),
+            Some((Step::Key(key) | Step::Marked(key), rest)) => Some((*key, rest)),
             _ => None,
         };
+        let marked = matches!(self.0, [Step::Marked(_)]);
         let (mut object, mut kept) = (Map::new(), Vec::new());
         let mut first = true;
         while let Some(name) = map.next_key::<String>()? {
@@ -105,7 +110,10 @@ impl<'de> Visitor<'de> for Apart {
                 Some((key, [])) if name == key => {
                     // Kept apart; a key given twice keeps the last, in the first's place.
                     kept = vec![map.next_value::<KeptValue>()?.0];
-                    object.shift_remove(&name);
+                    match marked {
+                        true => object.insert(name, Value::Null),
+                        false => object.shift_remove(&name),
+                    };
                 }
                 Some((key, rest)) if name == key => {
                     let (value, apart) = map.next_value_seed(Apart(rest))?;
@@ -145,6 +153,11 @@ mod tests {
                 (Some((Step::Key(key), [])), Value::Object(object)) => {
                     kept.extend(object.shift_remove(*key));
                 }
+                (Some((Step::Marked(key), [])), Value::Object(object)) => {
+                    if let Some(value) = object.get_mut(*key) {
+                        kept.push(value.take());
+                    }
+                }
                 (Some((Step::Key(key), rest)), Value::Object(object)) => {
                     if let Some(value) = object.get_mut(*key) {
                         take(value, rest, kept);
@@ -166,6 +179,7 @@ mod tests {
 
     const OUTPUT: &[Step] = &[Step::Key("return_value"), Step::Key("output")];
     const TEXTS: &[Step] = &[Step::Key("content"), Step::Each, Step::Key("text")];
+    const MARKED: &[Step] = &[Step::Key("content"), Step::Each, Step::Marked("text")];
 
     #[test]
     fn reads_what_a_value_reads() {
@@ -221,6 +235,15 @@ mod tests {
             (TEXTS, r#"{"content": [{"text": "a"}, {"text": 1e400}]}"#),
             (TEXTS, r#"{"content": [{"text": "a"} {"text": "b"}]}"#),
             (TEXTS, r#"{"content": []}"#),
+            (
+                MARKED,
+                r#"{"content": [{"type": "text", "text": "a\nb", "x": 1}, {"type": "image"}, {"text": null}, {"text": 7}, "loose"]}"#,
+            ),
+            (
+                MARKED,
+                r#"{"content": [{"text": "a", "y": 2, "text": "b"}], "content": [{"text": "c"}]}"#,
+            ),
+            (MARKED, r#"{"content": [{"text": 1e400}]}"#),
         ] {
             match (apart(path, text), whole(path, text)) {
                 (Err(now), Err(before)) => {

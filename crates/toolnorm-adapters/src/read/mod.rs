@@ -6,7 +6,7 @@
 //! values read with their generated type when they lack a field it requires (the gap
 //! filled and told, `tolerant`).
 
-#[cfg(any(feature = "kimi", feature = "openhands"))]
+#[cfg(any(feature = "kimi", feature = "openhands", feature = "goose"))]
 pub(crate) mod apart;
 #[cfg(any(
     feature = "claude-code",
@@ -15,7 +15,8 @@ pub(crate) mod apart;
     feature = "acp",
     feature = "droid",
     feature = "kimi",
-    feature = "openhands"
+    feature = "openhands",
+    feature = "goose"
 ))]
 pub(crate) mod borrowed;
 #[cfg(any(
@@ -23,7 +24,8 @@ pub(crate) mod borrowed;
     feature = "gemini-cli",
     feature = "droid",
     feature = "kimi",
-    feature = "openhands"
+    feature = "openhands",
+    feature = "goose"
 ))]
 pub(crate) mod checked;
 pub mod cut;
@@ -51,6 +53,7 @@ pub(crate) mod tolerant;
     feature = "pi",
     feature = "droid",
     feature = "kimi",
-    feature = "openhands"
+    feature = "openhands",
+    feature = "goose"
 ))]
 pub(crate) mod visit;

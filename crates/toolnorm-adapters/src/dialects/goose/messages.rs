@@ -42,7 +42,7 @@ const KNOWN: &[&str] = &[
 ];
 
 /// A message's content items, read in order.
-pub(super) fn content(line: u64, items: Option<Vec<Box<RawValue>>>, facts: &mut Facts<'_>) {
+pub(super) fn content(line: u64, items: Option<Vec<&RawValue>>, facts: &mut Facts<'_>) {
     for raw in items.unwrap_or_default() {
         let item: Item = match read_item(raw.get()) {
             Ok(item) => item,

@@ -31,6 +31,7 @@ use crate::track::Facts;
 
 mod messages;
 mod outcome;
+mod result_value;
 pub(crate) mod session;
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,8 @@
 use serde_json::Value;
 use toolnorm::{ErrorCode, Payload, ToolError};
 
+use super::result_value::ResultValue;
+
 use crate::track::{MCP_TOOL_FAILED, text_error};
 
 /// How the agent's answer begins when the user declined the call.
@@ -30,13 +32,17 @@ const UNREADABLE: &str = "Could not interpret tool use parameters";
 /// How a result ends its call.
 pub(super) enum Outcome {
     /// The call completed with this output.
-    Completed(Option<Value>),
+    Completed(Option<Payload>),
     /// The call failed.
     Failed(ToolError),
 }
 
 /// The outcome of a `toolResponse`'s `{"status", "value", "error"}`.
-pub(super) fn outcome(status: Option<&str>, value: Option<Value>, error: Option<Value>) -> Outcome {
+pub(super) fn outcome(
+    status: Option<&str>,
+    value: Option<ResultValue>,
+    error: Option<Value>,
+) -> Outcome {
     if status == Some("error") {
         let text = match error {
             Some(Value::String(text)) => text,
@@ -45,46 +51,59 @@ pub(super) fn outcome(status: Option<&str>, value: Option<Value>, error: Option<
         };
         return Outcome::Failed(rpc_error(&text));
     }
-    let (content, is_error) = match value {
+    let ResultValue { value, texts } = value.unwrap_or_default();
+    // The content and, when they are its items', the texts kept apart.
+    let (content, texts, is_error) = match value {
         // Up to 1.9: the content list alone.
-        Some(Value::Array(items)) => (Some(Value::Array(items)), false),
+        Value::Array(items) => (Some(Value::Array(items)), texts, false),
         // Since 1.10: an MCP `CallToolResult`.
-        Some(Value::Object(mut result)) => {
+        Value::Object(mut result) => {
             let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
             let content = result.remove("content");
             let structured = result.remove("structuredContent");
-            (
-                content.filter(|c| !is_empty_list(c)).or(structured),
-                is_error,
-            )
+            match content.filter(|c| !is_empty_list(c)) {
+                Some(content) => (Some(content), texts, is_error),
+                None => (structured, None, is_error),
+            }
         }
-        None | Some(Value::Null) => (None, false),
-        Some(other) => (Some(other), false),
+        Value::Null => (None, None, false),
+        other => (Some(other), None, false),
     };
-    let text = content.as_ref().and_then(text_for_the_model);
+    let text = content
+        .as_ref()
+        .and_then(Value::as_array)
+        .and_then(|items| text_for_the_model(&ResultValue::items(items, texts.as_deref())));
     if is_error {
-        let error = match &text {
-            Some(text) => text_error(text),
+        let error = match text.as_ref().and_then(Payload::text) {
+            Some(text) => text_error(&text),
             None => ToolError::new(MCP_TOOL_FAILED),
         };
         return Outcome::Failed(error.with_code(ErrorCode::McpError));
     }
     if let Some(text) = &text {
-        if text.starts_with(DECLINED) {
+        if begins_with(text, DECLINED) {
             return Outcome::Failed(
                 ToolError::new(DECLINED.trim_end_matches('.'))
                     .with_code(ErrorCode::UserRejected)
-                    .with_details(serde_json::json!({ "output": text })),
+                    .with_details(serde_json::json!({ "output": text.value() })),
             );
         }
-        if text.starts_with(SKIPPED) {
+        if begins_with(text, SKIPPED) {
             return Outcome::Failed(
                 ToolError::new("the tool call was skipped in chat mode")
                     .with_code(ErrorCode::PermissionDenied),
             );
         }
     }
-    Outcome::Completed(text.map(Value::String).or(content))
+    Outcome::Completed(
+        text.or_else(|| content.map(|content| Payload::from(ResultValue::restore(content, texts)))),
+    )
+}
+
+/// Whether a text begins with `opening`, told from its beginning alone.
+fn begins_with(text: &Payload, opening: &str) -> bool {
+    text.text_head(opening.len())
+        .is_some_and(|head| head.starts_with(opening))
 }
 
 /// An error written `<code>: <message>` (rmcp's `ErrorData`; up to 1.9 some tools wrote
@@ -118,22 +137,30 @@ fn is_empty_list(value: &Value) -> bool {
 /// The text of a content list as the model read it: its `text` items meant for the
 /// assistant (no `annotations.audience`, or one that names `assistant`); Goose's
 /// developer tools write a second text for the user beside it. When every text is for
-/// the user, those.
-fn text_for_the_model(content: &Value) -> Option<String> {
-    let items = content.as_array()?;
-    let texts = |for_the_model: bool| -> Vec<&str> {
+/// the user, those. One text is the output as it came; several are joined.
+fn text_for_the_model(items: &[(&Value, Option<Payload>)]) -> Option<Payload> {
+    let texts = |for_the_model: bool| -> Vec<&Payload> {
         items
             .iter()
-            .filter(|item| item.get("type").and_then(Value::as_str) == Some("text"))
-            .filter(|item| !for_the_model || is_for_the_model(item))
-            .filter_map(|item| item.get("text").and_then(Value::as_str))
+            .filter(|(item, _)| item.get("type").and_then(Value::as_str) == Some("text"))
+            .filter(|(item, _)| !for_the_model || is_for_the_model(item))
+            .filter_map(|(_, text)| text.as_ref().filter(|text| text.is_string()))
             .collect()
     };
     let mut chosen = texts(true);
     if chosen.is_empty() {
         chosen = texts(false);
     }
-    (!chosen.is_empty()).then(|| chosen.join("\n"))
+    match chosen.as_slice() {
+        [] => None,
+        [one] => Some((*one).clone()),
+        many => Some(Payload::from(
+            many.iter()
+                .filter_map(|text| text.text())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )),
+    }
 }
 
 fn is_for_the_model(item: &Value) -> bool {
@@ -153,6 +180,11 @@ mod tests {
 
     use super::*;
 
+    /// A result's value read as the reader reads it, its texts kept apart.
+    fn kept(value: Value) -> ResultValue {
+        serde_json::from_str(&value.to_string()).unwrap()
+    }
+
     fn failed(outcome: Outcome) -> ToolError {
         match outcome {
             Outcome::Failed(error) => error,
@@ -162,7 +194,7 @@ mod tests {
 
     fn completed(outcome: Outcome) -> Option<Value> {
         match outcome {
-            Outcome::Completed(output) => output,
+            Outcome::Completed(output) => output.map(Payload::into_value),
             Outcome::Failed(error) => panic!("failed with {error:?}"),
         }
     }
@@ -173,27 +205,27 @@ mod tests {
             {"type": "text", "text": "a.txt", "annotations": {"audience": ["assistant"]}},
             {"type": "text", "text": "a.txt (for people)", "annotations": {"audience": ["user"], "priority": 0.0}}
         ]);
-        let old = completed(outcome(Some("success"), Some(items.clone()), None));
+        let old = completed(outcome(Some("success"), Some(kept(items.clone())), None));
         assert_eq!(old, Some(json!("a.txt")));
         let new = json!({"content": items, "isError": false});
         assert_eq!(
-            completed(outcome(Some("success"), Some(new), None)),
+            completed(outcome(Some("success"), Some(kept(new)), None)),
             Some(json!("a.txt"))
         );
         let user_only =
             json!([{"type": "text", "text": "shown", "annotations": {"audience": ["user"]}}]);
         assert_eq!(
-            completed(outcome(Some("success"), Some(user_only), None)),
+            completed(outcome(Some("success"), Some(kept(user_only)), None)),
             Some(json!("shown"))
         );
         let image = json!([{"type": "image", "data": "AA==", "mimeType": "image/png"}]);
         assert_eq!(
-            completed(outcome(Some("success"), Some(image.clone()), None)),
+            completed(outcome(Some("success"), Some(kept(image.clone())), None)),
             Some(image)
         );
         let structured = json!({"content": [], "structuredContent": {"n": 1}});
         assert_eq!(
-            completed(outcome(Some("success"), Some(structured), None)),
+            completed(outcome(Some("success"), Some(kept(structured)), None)),
             Some(json!({"n": 1}))
         );
         assert_eq!(completed(outcome(None, None, None)), None);
@@ -245,25 +277,68 @@ mod tests {
     fn the_agents_own_answers_and_is_error_are_failures() {
         let declined = json!({"content": [{"type": "text", "text": "The user has declined to run this tool. DO NOT attempt to call this tool again."}]});
         assert_eq!(
-            failed(outcome(Some("success"), Some(declined), None)).code,
+            failed(outcome(Some("success"), Some(kept(declined)), None)).code,
             Some(ErrorCode::UserRejected)
         );
         let skipped = json!([{"type": "text", "text": "Let the user know the tool call was skipped in goose chat mode. DO NOT apologize."}]);
         assert_eq!(
-            failed(outcome(Some("success"), Some(skipped), None)).code,
+            failed(outcome(Some("success"), Some(kept(skipped)), None)).code,
             Some(ErrorCode::PermissionDenied)
         );
         let is_error =
             json!({"content": [{"type": "text", "text": "division by zero"}], "isError": true});
-        let error = failed(outcome(Some("success"), Some(is_error), None));
+        let error = failed(outcome(Some("success"), Some(kept(is_error)), None));
         assert_eq!(
             (error.message.as_str(), error.code),
             ("division by zero", Some(ErrorCode::McpError))
         );
         let bare = json!({"content": [], "isError": true});
         assert_eq!(
-            failed(outcome(Some("success"), Some(bare), None)).message,
+            failed(outcome(Some("success"), Some(kept(bare)), None)).message,
             MCP_TOOL_FAILED
         );
+    }
+
+    /// What an outcome says, to compare.
+    fn said(outcome: Outcome) -> Result<Option<Value>, ToolError> {
+        match outcome {
+            Outcome::Completed(output) => Ok(output.map(Payload::into_value)),
+            Outcome::Failed(error) => Err(error),
+        }
+    }
+
+    #[test]
+    fn a_result_with_its_texts_kept_ends_a_call_as_the_whole_value_did() {
+        for value in [
+            r#"{"content": [{"type": "text", "text": "a\nb"}], "isError": false}"#,
+            r#"{"content": [{"type": "text", "text": "x", "annotations": {"audience": ["user"]}}, {"type": "text", "text": "y"}]}"#,
+            r#"{"content": [{"type": "text", "text": "u1", "annotations": {"audience": ["user"]}}, {"type": "text", "text": "u2", "annotations": {"audience": ["user"]}}]}"#,
+            r#"{"content": [{"type": "image", "data": "AA==", "text": 7}, {"type": "text", "text": null}, {"text": "no type"}]}"#,
+            r#"{"content": [{"type": "text", "text": "a", "text": "b"}], "content": [{"type": "text", "text": "c"}]}"#,
+            r#"{"content": [{"type": "text", "text": "boom"}], "isError": true}"#,
+            r#"{"content": [], "structuredContent": {"text": "s"}}"#,
+            r#"{"content": "a string", "isError": false}"#,
+            r#"{"content": [{"type": "text", "text": "The user has declined to run this tool. No."}]}"#,
+            r#"[{"type": "text", "text": "old"}, "loose", [{"text": "nested"}]]"#,
+            r#"[{"type": "text", "text": "Let the user know the tool call was skipped in goose chat mode."}]"#,
+            r#""a bare string""#,
+            "3.5",
+            "null",
+        ] {
+            let kept: ResultValue = serde_json::from_str(value).unwrap();
+            let whole = ResultValue::whole(serde_json::from_str(value).unwrap());
+            assert_eq!(
+                said(outcome(Some("success"), Some(kept), None)),
+                said(outcome(Some("success"), Some(whole), None)),
+                "{value}"
+            );
+        }
+        // One text is the output as it came.
+        let kept: ResultValue =
+            serde_json::from_str(r#"{"content": [{"type": "text", "text": "a\nb"}]}"#).unwrap();
+        let Outcome::Completed(Some(output)) = outcome(Some("success"), Some(kept), None) else {
+            panic!("not completed");
+        };
+        assert_eq!(output.raw_text(), Some(r#""a\nb""#));
     }
 }

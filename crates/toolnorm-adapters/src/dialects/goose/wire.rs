@@ -12,14 +12,16 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::result_value::ResultValue;
+
 /// One `Message`: `{"id", "role", "created", "content": [items], "metadata"}`; its
 /// content is all the reader needs.
 #[derive(Deserialize, Default)]
-pub(super) struct Message {
-    /// Its content items, each tagged by `type`, kept as their text; read one by one
-    /// ([`Item`]), so that one item that does not read leaves the others.
-    #[serde(default)]
-    pub content: Option<Vec<Box<RawValue>>>,
+pub(super) struct Message<'a> {
+    /// Its content items, each tagged by `type`, as their text in the line; read one by
+    /// one ([`Item`]), so that one item that does not read leaves the others.
+    #[serde(borrow, default)]
+    pub content: Option<Vec<&'a RawValue>>,
 }
 
 /// One content item, whichever its `type`: the fields of the tool items
@@ -40,9 +42,9 @@ pub(super) struct Item {
     pub tool_call: Option<Envelope>,
     /// A response's result: `{"status": "success", "value"}` (a list of content items
     /// up to 1.9, an MCP `CallToolResult` `{"content", "isError"}` since), or
-    /// `{"status": "error", "error"}`.
+    /// `{"status": "error", "error"}`; its content items' texts kept as they came.
     #[serde(default)]
-    pub tool_result: Option<Envelope>,
+    pub tool_result: Option<Envelope<ResultValue>>,
     /// A confirmation request's tool.
     #[serde(default)]
     pub tool_name: Option<String>,
@@ -60,13 +62,13 @@ pub(super) struct Item {
 
 /// The envelope Goose writes around a call or a result (`tool_result_serde`).
 #[derive(Deserialize, Default)]
-pub(super) struct Envelope {
+pub(super) struct Envelope<V = Value> {
     /// `success` or `error`.
     #[serde(default)]
     pub status: Option<String>,
     /// What succeeded.
     #[serde(default)]
-    pub value: Option<Value>,
+    pub value: Option<V>,
     /// The error, as text (an MCP `ErrorData` written `<code>: <message>`).
     #[serde(default)]
     pub error: Option<Value>,
@@ -90,22 +92,22 @@ pub(super) struct Call {
 /// "complete", "total_tokens"}`; or the one document of `--output-format json`,
 /// `{"messages", "metadata": {"total_tokens", "status"}}` (`JsonOutput`).
 #[derive(Deserialize, Default)]
-pub(super) struct StreamLine {
+pub(super) struct StreamLine<'a> {
     /// The event's type (none in the `json` document).
     #[serde(rename = "type", default)]
     pub kind: Option<String>,
     /// A `message` event's message.
-    #[serde(default)]
-    pub message: Option<Message>,
+    #[serde(borrow, default)]
+    pub message: Option<Message<'a>>,
     /// The `json` document's messages: the session's, the prompt first.
-    #[serde(default)]
-    pub messages: Option<Vec<Message>>,
+    #[serde(borrow, default)]
+    pub messages: Option<Vec<Message<'a>>>,
 }
 
 /// A session file's line: its first, the session's metadata (`{"working_dir",
 /// "description", "schedule_id", "message_count", …}`), or a [`Message`].
 #[derive(Deserialize, Default)]
-pub(super) struct SessionLine {
+pub(super) struct SessionLine<'a> {
     /// The metadata's working directory.
     #[serde(default)]
     pub working_dir: Option<String>,
@@ -115,7 +117,7 @@ pub(super) struct SessionLine {
     /// A message's role.
     #[serde(default)]
     pub role: Option<String>,
-    /// A message's content, each item kept as its text.
-    #[serde(default)]
-    pub content: Option<Vec<Box<RawValue>>>,
+    /// A message's content, each item as its text in the line.
+    #[serde(borrow, default)]
+    pub content: Option<Vec<&'a RawValue>>,
 }

@@ -6,7 +6,12 @@
 //! values read with their generated type when they lack a field it requires (the gap
 //! filled and told, `tolerant`).
 
-#[cfg(any(feature = "kimi", feature = "openhands", feature = "goose"))]
+#[cfg(any(
+    feature = "kimi",
+    feature = "openhands",
+    feature = "goose",
+    feature = "vibe"
+))]
 pub(crate) mod apart;
 #[cfg(any(
     feature = "claude-code",
@@ -16,7 +21,8 @@ pub(crate) mod apart;
     feature = "droid",
     feature = "kimi",
     feature = "openhands",
-    feature = "goose"
+    feature = "goose",
+    feature = "vibe"
 ))]
 pub(crate) mod borrowed;
 #[cfg(any(
@@ -25,7 +31,8 @@ pub(crate) mod borrowed;
     feature = "droid",
     feature = "kimi",
     feature = "openhands",
-    feature = "goose"
+    feature = "goose",
+    feature = "vibe"
 ))]
 pub(crate) mod checked;
 pub mod cut;
@@ -54,6 +61,7 @@ pub(crate) mod tolerant;
     feature = "droid",
     feature = "kimi",
     feature = "openhands",
-    feature = "goose"
+    feature = "goose",
+    feature = "vibe"
 ))]
 pub(crate) mod visit;

@@ -18,11 +18,11 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use toolnorm::{JsonObject, meta};
+use toolnorm::{JsonObject, Payload as Text, meta};
 
 use super::entries::{UNNAMED, sighted};
 use super::outcome::{Outcome, failure, success, text_of, told_failure};
-use super::wire::{ModelMessage, Part, Payload, Record, ToolEvent, ToolRequest};
+use super::wire::{ModelMessage, Part, Payload, Record, Request, ToolEvent, ToolRequest};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -125,7 +125,7 @@ impl VibeJournalAdapter {
             Some("tool") => {
                 let request: ToolRequest = payload
                     .request
-                    .and_then(|request| serde_json::from_value(request).ok())
+                    .and_then(|request| serde_json::from_value(request.value).ok())
                     .unwrap_or_default();
                 let Some(call_id) = request.call_id.filter(|id| !id.is_empty()) else {
                     return facts.diagnostic(Diagnostic::at(
@@ -161,7 +161,7 @@ impl VibeJournalAdapter {
                     facts.running(line, &call_id, None);
                 }
             }
-            Some("completion") => told(line, payload.request.as_ref(), facts),
+            Some("completion") => told(line, payload.request, facts),
             _ => {}
         }
     }
@@ -299,27 +299,115 @@ fn tool_result(line: u64, call_id: &str, event: ToolEvent, facts: &mut Facts<'_>
 /// A model call's input: its appended `tool` messages end the calls still open, which
 /// no action ran (Vibe refused them before they ran). The messages of calls already
 /// ended, and the history a `replace` repeats, say nothing new.
-fn told(line: u64, request: Option<&Value>, facts: &mut Facts<'_>) {
-    let messages = request
-        .and_then(|request| request.get("model_input"))
-        .and_then(|input| input.get("messages"))
-        .filter(|messages| messages.get("type").and_then(Value::as_str) == Some("append"))
-        .and_then(|messages| messages.get("messages"))
-        .and_then(Value::as_array);
-    for message in messages.into_iter().flatten() {
-        let message: ModelMessage = serde_json::from_value(message.clone()).unwrap_or_default();
+fn told(line: u64, request: Option<Request>, facts: &mut Facts<'_>) {
+    for (message, text) in appended(request.unwrap_or_default()) {
         if message.role.as_deref() != Some("tool") {
             continue;
         }
         let Some(id) = message.tool_call_id.filter(|id| facts.is_open(id)) else {
             continue;
         };
-        let text = text_of(message.content.as_ref());
         if message.outcome.as_deref() == Some("failure") {
+            let text = text.text().unwrap_or_default();
             facts.fail(line, &id, told_failure(&text), Ending::at(None));
         } else {
-            let output = (!text.is_empty()).then_some(Value::String(text));
-            facts.complete(line, &id, output, Ending::at(None));
+            let output = text.text_head(1).is_some_and(|head| !head.is_empty());
+            facts.complete(line, &id, output.then_some(text), Ending::at(None));
         }
+    }
+}
+
+/// The messages a model call's input appends to the conversation (none when it replaces
+/// it), each with what it told the model.
+fn appended(request: Request) -> Vec<(ModelMessage, Text)> {
+    let Request { value, texts } = request;
+    let messages = value
+        .get("model_input")
+        .and_then(|input| input.get("messages"))
+        .filter(|messages| messages.get("type").and_then(Value::as_str) == Some("append"))
+        .and_then(|messages| messages.get("messages"))
+        .and_then(Value::as_array);
+    let mut texts = texts.into_iter();
+    let mut appended = Vec::new();
+    for message in messages.into_iter().flatten() {
+        // The texts kept of this message's content blocks.
+        let blocks: Vec<Text> = match message.get("content") {
+            Some(Value::Array(blocks)) => blocks
+                .iter()
+                .filter(|block| block.get("text").is_some())
+                .filter_map(|_| texts.next())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let message: ModelMessage = serde_json::from_value(message.clone()).unwrap_or_default();
+        let text = told_text(message.content.as_ref(), blocks);
+        appended.push((message, text));
+    }
+    appended
+}
+
+/// What a message told the model: its content when a string, else its blocks' texts
+/// (kept apart from `content`): one as it came, several joined.
+fn told_text(content: Option<&Value>, blocks: Vec<Text>) -> Text {
+    if let Some(Value::String(text)) = content {
+        return Text::from(text.as_str());
+    }
+    let mut texts: Vec<Text> = blocks.into_iter().filter(Text::is_string).collect();
+    match texts.len() {
+        1 => texts.remove(0),
+        _ => Text::from(
+            texts
+                .iter()
+                .filter_map(Text::text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn a_told_text_kept_apart_is_the_text_the_whole_value_gave() {
+        let contents = [
+            r#""a plain text""#,
+            r#"[{"type": "text", "text": "a\nb"}]"#,
+            r#"[{"type": "text", "text": "a"}, {"type": "image"}, {"text": "b"}]"#,
+            r#"[{"text": 7}, "loose", [{"text": "nested"}], {"text": null}, {"text": "c"}]"#,
+            r#"[{"text": "x", "text": "y"}]"#,
+            "[]",
+            "null",
+            r#"{"text": "not a list"}"#,
+        ];
+        for content in contents {
+            let request = format!(
+                r#"{{"model_input": {{"messages": {{"type": "append", "messages": [{{"role": "user", "content": [{{"text": "before"}}]}}, {{"role": "tool", "tool_call_id": "c", "content": {content}}}, {{"role": "tool", "content": [{{"text": "after"}}]}}]}}}}}}"#
+            );
+            let kept = appended(serde_json::from_str(&request).unwrap());
+            let whole: Value = serde_json::from_str(&request).unwrap();
+            let told: Vec<String> = whole["model_input"]["messages"]["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|message| text_of(message.get("content")))
+                .collect();
+            let kept_texts: Vec<String> = kept
+                .iter()
+                .map(|(_, text)| text.text().unwrap_or_default().into_owned())
+                .collect();
+            assert_eq!(kept_texts, told, "{content}");
+            assert_eq!(kept[1].0.tool_call_id.as_deref(), Some("c"));
+        }
+        // One text is told as it came.
+        let request = r#"{"model_input": {"messages": {"type": "append", "messages": [{"role": "tool", "content": [{"type": "text", "text": "a\nb"}]}]}}}"#;
+        let kept = appended(serde_json::from_str(request).unwrap());
+        assert_eq!(kept[0].1.raw_text(), Some(r#""a\nb""#));
+        // A replaced conversation appends nothing.
+        let request = r#"{"model_input": {"messages": {"type": "replace", "messages": [{"role": "tool", "content": "x"}]}}}"#;
+        assert!(appended(serde_json::from_str(request).unwrap()).is_empty());
     }
 }

@@ -7,7 +7,11 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::{Number, Value};
+use toolnorm::Payload as Text;
+
+use crate::read::apart::{Apart, Step};
 
 /// One entry of a session's public history, as `vibe -p --output streaming` prints it:
 /// `message`, `reasoning`, `effect` (a tool call), `checkpoint` or `notice`, each with its
@@ -129,10 +133,38 @@ pub(super) struct Payload {
     pub kind: Option<String>,
     /// An intent's request: the model call, or the tool call to run.
     #[serde(default)]
-    pub request: Option<Value>,
+    pub request: Option<Request>,
     /// A result: the event the action gave.
     #[serde(default)]
     pub result: Option<Value>,
+}
+
+/// An intent's request, read as a value but for the text of each block of a model call's
+/// messages (`model_input.messages.messages[].content[].text`), kept apart as the JSON
+/// text it came as with `null` left in its place: a tool's output, told to the model, can
+/// be the biggest thing in a line.
+#[derive(Default)]
+pub(super) struct Request {
+    /// The request, those texts `null`.
+    pub value: Value,
+    /// The texts, in order.
+    pub texts: Vec<Text>,
+}
+
+impl<'de> Deserialize<'de> for Request {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        const TEXTS: &[Step] = &[
+            Step::Key("model_input"),
+            Step::Key("messages"),
+            Step::Key("messages"),
+            Step::Each,
+            Step::Key("content"),
+            Step::Each,
+            Step::Marked("text"),
+        ];
+        let (value, texts) = Apart(TEXTS).deserialize(deserializer)?;
+        Ok(Request { value, texts })
+    }
 }
 
 /// A tool action's request (`runtime_builtin_tool_call`: `call: {"name", "arguments"}`;
@@ -224,7 +256,8 @@ pub(super) struct ModelMessage {
     /// `success` or `failure`.
     #[serde(default)]
     pub outcome: Option<String>,
-    /// What the model is told.
+    /// What the model is told: a text, or blocks whose texts are read apart (see
+    /// `journal::told`).
     #[serde(default)]
     pub content: Option<Value>,
 }

@@ -4,44 +4,22 @@
 //! still streaming (partial JSON), lone UTF-16 surrogates read as U+FFFD, the top-level
 //! keys of a line that the dialects' claims read, a logger's lines among the events, and
 //! values read with their generated type when they lack a field it requires (the gap
-//! filled and told, `tolerant`).
+//! filled and told, `tolerant`). The modules only some dialects use are compiled with
+//! them: `build.rs` names which.
 
-#[cfg(any(
-    feature = "kimi",
-    feature = "openhands",
-    feature = "goose",
-    feature = "vibe"
-))]
+#[cfg(read_apart)]
 pub(crate) mod apart;
-#[cfg(any(
-    feature = "claude-code",
-    feature = "codex",
-    feature = "gemini-cli",
-    feature = "acp",
-    feature = "droid",
-    feature = "kimi",
-    feature = "openhands",
-    feature = "goose",
-    feature = "vibe"
-))]
+#[cfg(read_borrowed)]
 pub(crate) mod borrowed;
-#[cfg(any(
-    feature = "codex",
-    feature = "gemini-cli",
-    feature = "droid",
-    feature = "kimi",
-    feature = "openhands",
-    feature = "goose",
-    feature = "vibe"
-))]
+#[cfg(read_checked)]
 pub(crate) mod checked;
 pub mod cut;
 pub(crate) mod encoding;
 pub mod glued;
 pub mod json;
-#[cfg(any(feature = "cursor", feature = "cline-sdk", feature = "vibe"))]
+#[cfg(read_kept_object)]
 pub(crate) mod kept_object;
-#[cfg(any(feature = "codex", feature = "opencode", feature = "crush"))]
+#[cfg(read_kept_string)]
 pub(crate) mod kept_string;
 pub mod line_keys;
 pub mod lines;
@@ -50,18 +28,7 @@ pub mod partial_json;
 #[cfg(test)]
 pub(crate) mod scan_check;
 pub mod surrogates;
-#[cfg(any(feature = "codex", feature = "gemini-cli", feature = "opencode"))]
+#[cfg(read_tolerant)]
 pub(crate) mod tolerant;
-#[cfg(any(
-    feature = "claude-code",
-    feature = "codex",
-    feature = "gemini-cli",
-    feature = "cursor",
-    feature = "pi",
-    feature = "droid",
-    feature = "kimi",
-    feature = "openhands",
-    feature = "goose",
-    feature = "vibe"
-))]
+#[cfg(read_visit)]
 pub(crate) mod visit;

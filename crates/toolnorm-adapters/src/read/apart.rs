@@ -1,5 +1,5 @@
-//! A JSON value read as `serde_json::Value` reads it, but for the values at one path,
-//! kept apart as the JSON text they came as (shared with a long line, see
+//! A JSON value read as `serde_json::Value` reads it, but for the values at one path
+//! (one for an object, one for an array), kept apart as the JSON text they came as (shared with a long line, see
 //! [`toolnorm::read_sharing`]): for a record whose output lies deep in it, where a reader
 //! otherwise reads the record as a value and the output with it, decoded into a copy.
 //!
@@ -10,7 +10,9 @@
 //! key).
 
 use std::fmt;
+use std::marker::PhantomData;
 
+use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use toolnorm::Payload;
@@ -30,11 +32,97 @@ pub(crate) enum Step {
     Each,
 }
 
+/// Where the values kept apart lie in a value: a path in a value that is an object
+/// (beginning with a key) and one in a value that is an array (beginning with
+/// [`Step::Each`]), for a value that comes in either shape; a value of the other shape,
+/// or a scalar, is read whole.
+pub(crate) trait KeptAt {
+    /// The path in an object.
+    const IN_OBJECT: &'static [Step] = &[];
+    /// The path in an array.
+    const IN_ARRAY: &'static [Step] = &[];
+}
+
+/// A value read with the values at `P`'s paths kept apart (see [`Apart`]).
+pub(crate) struct ValueApart<P> {
+    /// The value, without the values kept (or with `null` in their place).
+    pub value: Value,
+    /// The values kept, in the order they came.
+    pub kept: Vec<Payload>,
+    at: PhantomData<P>,
+}
+
+impl<P> Default for ValueApart<P> {
+    fn default() -> Self {
+        ValueApart {
+            value: Value::Null,
+            kept: Vec::new(),
+            at: PhantomData,
+        }
+    }
+}
+
+impl<P> fmt::Debug for ValueApart<P> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("ValueApart")
+            .field("value", &self.value)
+            .field("kept", &self.kept)
+            .finish()
+    }
+}
+
+impl<'de, P: KeptAt> Deserialize<'de> for ValueApart<P> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (value, kept) = Apart::by_shape(P::IN_OBJECT, P::IN_ARRAY).deserialize(deserializer)?;
+        Ok(ValueApart {
+            value,
+            kept,
+            at: PhantomData,
+        })
+    }
+}
+
+/// Texts told as one: one text as it came (its JSON text kept), several joined by a
+/// newline (the strings among them), none the empty text.
+pub(crate) fn one_text<'p>(texts: impl IntoIterator<Item = &'p Payload>) -> Payload {
+    let texts: Vec<&Payload> = texts.into_iter().collect();
+    match texts.as_slice() {
+        [one] => (*one).clone(),
+        many => Payload::from(
+            many.iter()
+                .filter_map(|text| text.text())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    }
+}
+
 /// Reads a value with the values at a path (at least one step) kept apart, taken out of
 /// the value; what it gives is the value and the values kept, in the order they came
 /// (at most one per element of an array the path goes through).
 #[derive(Clone, Copy)]
-pub(crate) struct Apart(pub &'static [Step]);
+pub(crate) struct Apart {
+    /// The path when the value is an object.
+    in_object: &'static [Step],
+    /// The path when the value is an array.
+    in_array: &'static [Step],
+}
+
+impl Apart {
+    /// The values at `path`.
+    pub(crate) fn along(path: &'static [Step]) -> Self {
+        Apart::by_shape(path, path)
+    }
+
+    /// The values at `in_object` in an object, at `in_array` in an array.
+    pub(crate) fn by_shape(in_object: &'static [Step], in_array: &'static [Step]) -> Self {
+        Apart {
+            in_object,
+            in_array,
+        }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for Apart {
     type Value = (Value, Vec<Payload>);
@@ -77,9 +165,9 @@ impl<'de> Visitor<'de> for Apart {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let (mut items, mut kept) = (Vec::new(), Vec::new());
-        match self.0.split_first() {
+        match self.in_array.split_first() {
             Some((Step::Each, rest)) if !rest.is_empty() => {
-                while let Some((item, apart)) = seq.next_element_seed(Apart(rest))? {
+                while let Some((item, apart)) = seq.next_element_seed(Apart::along(rest))? {
                     items.push(item);
                     kept.extend(apart);
                 }
@@ -94,11 +182,11 @@ impl<'de> Visitor<'de> for Apart {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let key = match self.0.split_first() {
+        let key = match self.in_object.split_first() {
             Some((Step::Key(key) | Step::Marked(key), rest)) => Some((*key, rest)),
             _ => None,
         };
-        let marked = matches!(self.0, [Step::Marked(_)]);
+        let marked = matches!(self.in_object, [Step::Marked(_)]);
         let (mut object, mut kept) = (Map::new(), Vec::new());
         let mut first = true;
         while let Some(name) = map.next_key::<String>()? {
@@ -116,7 +204,7 @@ impl<'de> Visitor<'de> for Apart {
                     };
                 }
                 Some((key, rest)) if name == key => {
-                    let (value, apart) = map.next_value_seed(Apart(rest))?;
+                    let (value, apart) = map.next_value_seed(Apart::along(rest))?;
                     object.insert(name, value);
                     kept = apart;
                 }
@@ -136,18 +224,19 @@ mod tests {
     use super::*;
     use crate::read::json::{same_error, without_position};
 
-    /// A value read with the values at `path` apart.
-    fn apart(path: &'static [Step], text: &str) -> Result<(Value, Vec<Value>), String> {
+    /// A value read with the values at a path apart: `paths.0` in an object, `paths.1`
+    /// in an array.
+    fn apart(paths: Paths, text: &str) -> Result<(Value, Vec<Value>), String> {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let (value, kept) = Apart(path)
+        let (value, kept) = Apart::by_shape(paths.0, paths.1)
             .deserialize(&mut deserializer)
             .and_then(|read| deserializer.end().map(|()| read))
             .map_err(|e| without_position(&e))?;
         Ok((value, kept.into_iter().map(Payload::into_value).collect()))
     }
 
-    /// The same read as a value, the values at `path` taken out by hand.
-    fn whole(path: &'static [Step], text: &str) -> Result<(Value, Vec<Value>), String> {
+    /// The same read as a value, the values at the path taken out by hand.
+    fn whole(paths: Paths, text: &str) -> Result<(Value, Vec<Value>), String> {
         fn take(value: &mut Value, path: &[Step], kept: &mut Vec<Value>) {
             match (path.split_first(), value) {
                 (Some((Step::Key(key), [])), Value::Object(object)) => {
@@ -173,13 +262,29 @@ mod tests {
         }
         let mut value: Value = serde_json::from_str(text).map_err(|e| without_position(&e))?;
         let mut kept = Vec::new();
+        let path = match value {
+            Value::Array(_) => paths.1,
+            _ => paths.0,
+        };
         take(&mut value, path, &mut kept);
         Ok((value, kept))
     }
 
-    const OUTPUT: &[Step] = &[Step::Key("return_value"), Step::Key("output")];
-    const TEXTS: &[Step] = &[Step::Key("content"), Step::Each, Step::Key("text")];
-    const MARKED: &[Step] = &[Step::Key("content"), Step::Each, Step::Marked("text")];
+    /// A path in an object and one in an array.
+    type Paths = (&'static [Step], &'static [Step]);
+
+    const OUTPUT: Paths = along(&[Step::Key("return_value"), Step::Key("output")]);
+    const TEXTS: Paths = along(&[Step::Key("content"), Step::Each, Step::Key("text")]);
+    const MARKED: Paths = along(&[Step::Key("content"), Step::Each, Step::Marked("text")]);
+    /// Texts in a result object's content list, or in a bare content list.
+    const BY_SHAPE: Paths = (
+        &[Step::Key("content"), Step::Each, Step::Marked("text")],
+        &[Step::Each, Step::Marked("text")],
+    );
+
+    const fn along(path: &'static [Step]) -> Paths {
+        (path, path)
+    }
 
     #[test]
     fn reads_what_a_value_reads() {
@@ -244,6 +349,18 @@ mod tests {
                 r#"{"content": [{"text": "a", "y": 2, "text": "b"}], "content": [{"text": "c"}]}"#,
             ),
             (MARKED, r#"{"content": [{"text": 1e400}]}"#),
+            (
+                BY_SHAPE,
+                r#"{"content": [{"type": "text", "text": "a"}, {"text": null}], "isError": false}"#,
+            ),
+            (
+                BY_SHAPE,
+                r#"[{"type": "text", "text": "a"}, "loose", [{"text": "nested"}], {"text": 7}]"#,
+            ),
+            (BY_SHAPE, r#"[{"text": "a", "text": "b"}, {"text": 1e400}]"#),
+            (BY_SHAPE, r#"{"text": "not in content"}"#),
+            (BY_SHAPE, r#""a string""#),
+            (BY_SHAPE, "null"),
         ] {
             match (apart(path, text), whole(path, text)) {
                 (Err(now), Err(before)) => {
@@ -270,10 +387,24 @@ mod tests {
     }
 
     #[test]
+    fn texts_are_told_as_one() {
+        let texts: Vec<Payload> = ["\"a\\nb\"", "\"c\"", "7"]
+            .iter()
+            .map(|text| serde_json::from_str::<KeptValue>(text).unwrap().0)
+            .collect();
+        assert_eq!(one_text(&texts[..1]).raw_text(), Some("\"a\\nb\""));
+        assert_eq!(one_text(&texts[..2]).into_value(), json!("a\nb\nc"));
+        assert_eq!(one_text(&texts).into_value(), json!("a\nb\nc"));
+        assert_eq!(one_text(&[]).into_value(), json!(""));
+    }
+
+    #[test]
     fn a_kept_string_stays_the_text_it_came_as() {
         let text = r#"{"content": [{"type": "text", "text": "a\nb"}]}"#;
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let (_, kept) = Apart(TEXTS).deserialize(&mut deserializer).unwrap();
+        let (_, kept) = Apart::along(TEXTS.0)
+            .deserialize(&mut deserializer)
+            .unwrap();
         assert_eq!(kept[0].raw_text(), Some(r#""a\nb""#));
     }
 }

@@ -12,7 +12,8 @@
 use serde_json::Value;
 use toolnorm::{ErrorCode, Payload, ToolError};
 
-use super::result_value::ResultValue;
+use super::result_value::{self, ResultValue};
+use crate::read::apart::one_text;
 
 use crate::track::{MCP_TOOL_FAILED, text_error};
 
@@ -51,7 +52,8 @@ pub(super) fn outcome(
         };
         return Outcome::Failed(rpc_error(&text));
     }
-    let ResultValue { value, texts } = value.unwrap_or_default();
+    let ResultValue { value, kept, .. } = value.unwrap_or_default();
+    let texts = Some(kept);
     // The content and, when they are its items', the texts kept apart.
     let (content, texts, is_error) = match value {
         // Up to 1.9: the content list alone.
@@ -72,7 +74,7 @@ pub(super) fn outcome(
     let text = content
         .as_ref()
         .and_then(Value::as_array)
-        .and_then(|items| text_for_the_model(&ResultValue::items(items, texts.as_deref())));
+        .and_then(|items| text_for_the_model(&result_value::items(items, texts.as_deref())));
     if is_error {
         let error = match text.as_ref().and_then(Payload::text) {
             Some(text) => text_error(&text),
@@ -96,7 +98,9 @@ pub(super) fn outcome(
         }
     }
     Outcome::Completed(
-        text.or_else(|| content.map(|content| Payload::from(ResultValue::restore(content, texts)))),
+        text.or_else(|| {
+            content.map(|content| Payload::from(result_value::restore(content, texts)))
+        }),
     )
 }
 
@@ -151,16 +155,7 @@ fn text_for_the_model(items: &[(&Value, Option<Payload>)]) -> Option<Payload> {
     if chosen.is_empty() {
         chosen = texts(false);
     }
-    match chosen.as_slice() {
-        [] => None,
-        [one] => Some((*one).clone()),
-        many => Some(Payload::from(
-            many.iter()
-                .filter_map(|text| text.text())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )),
-    }
+    (!chosen.is_empty()).then(|| one_text(chosen))
 }
 
 fn is_for_the_model(item: &Value) -> bool {
@@ -176,6 +171,7 @@ fn is_for_the_model(item: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::panic)]
+    use serde::Deserialize;
     use serde_json::json;
 
     use super::*;
@@ -308,7 +304,7 @@ mod tests {
     }
 
     #[test]
-    fn a_result_with_its_texts_kept_ends_a_call_as_the_whole_value_did() {
+    fn a_result_with_its_texts_kept_as_they_came_ends_a_call_as_one_read_from_a_value() {
         for value in [
             r#"{"content": [{"type": "text", "text": "a\nb"}], "isError": false}"#,
             r#"{"content": [{"type": "text", "text": "x", "annotations": {"audience": ["user"]}}, {"type": "text", "text": "y"}]}"#,
@@ -326,7 +322,9 @@ mod tests {
             "null",
         ] {
             let kept: ResultValue = serde_json::from_str(value).unwrap();
-            let whole = ResultValue::whole(serde_json::from_str(value).unwrap());
+            // Read from a value: its texts kept as values, not as the text they came as.
+            let whole: Value = serde_json::from_str(value).unwrap();
+            let whole = ResultValue::deserialize(whole).unwrap();
             assert_eq!(
                 said(outcome(Some("success"), Some(kept), None)),
                 said(outcome(Some("success"), Some(whole), None)),

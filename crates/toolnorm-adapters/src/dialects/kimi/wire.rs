@@ -162,10 +162,13 @@ struct EnvelopeFields {
 
 impl From<EnvelopeFields> for Envelope {
     fn from(fields: EnvelopeFields) -> Envelope {
+        let PayloadApart {
+            value, mut kept, ..
+        } = fields.payload;
         Envelope {
             kind: fields.kind,
-            payload: fields.payload.value,
-            output: fields.payload.output,
+            payload: value,
+            output: kept.pop(),
         }
     }
 }

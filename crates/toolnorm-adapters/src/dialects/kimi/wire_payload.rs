@@ -1,36 +1,23 @@
 //! A wire message's `payload`, read as a value but for a `ToolResult`'s output
 //! (`return_value.output`), which is kept apart as the JSON text it came as (shared with
-//! a long line, [`Apart`]): an output can be the biggest thing in a wire log.
+//! a long line, [`ValueApart`]): an output can be the biggest thing in a wire log.
 
-use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer};
-use serde_json::Value;
-use toolnorm::Payload;
+use crate::read::apart::{KeptAt, Step, ValueApart};
 
-use crate::read::apart::{Apart, Step};
+/// A payload: its value, `return_value.output` taken out and kept (the last one given).
+pub(super) type PayloadApart = ValueApart<ReturnOutput>;
 
-/// A payload: its value, without the output when the output was kept.
-#[derive(Default)]
-pub(super) struct PayloadApart {
-    /// The payload (`return_value.output` taken out when kept).
-    pub value: Value,
-    /// `return_value.output`, kept.
-    pub output: Option<Payload>,
-}
+/// Where a `ToolResult`'s output lies in its payload.
+pub(super) struct ReturnOutput;
 
-impl<'de> Deserialize<'de> for PayloadApart {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        const OUTPUT: &[Step] = &[Step::Key("return_value"), Step::Key("output")];
-        let (value, mut kept) = Apart(OUTPUT).deserialize(deserializer)?;
-        Ok(PayloadApart {
-            value,
-            output: kept.pop(),
-        })
-    }
+impl KeptAt for ReturnOutput {
+    const IN_OBJECT: &'static [Step] = &[Step::Key("return_value"), Step::Key("output")];
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     #[test]
@@ -51,7 +38,7 @@ mod tests {
             let read: PayloadApart = serde_json::from_str(&text).unwrap();
             let value: Value = serde_json::from_str(&text).unwrap();
             assert_eq!(
-                from_return_value(&read.value["return_value"], read.output.as_ref()),
+                from_return_value(&read.value["return_value"], read.kept.last()),
                 from_return_value(&value["return_value"], None),
                 "{return_value}"
             );

@@ -22,7 +22,6 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::Value;
 use toolnorm::{ErrorCode, JsonObject, Payload, Timestamp, ToolError, ToolKind, meta};
 
@@ -30,7 +29,7 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
-use crate::read::apart::{Apart, Step};
+use crate::read::apart::{KeptAt, Step, ValueApart, one_text};
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::{Ending, Facts, Sighting, exit_error, text_error};
@@ -268,20 +267,15 @@ impl SdkAdapter {
 }
 
 /// An observation, read as a value but for its content parts' texts, kept apart as the
-/// JSON text they came as ([`Apart`]): a tool's output can be the biggest thing in a line.
-struct Observation {
-    /// The observation, its content parts without their `text`.
-    value: Value,
-    /// The `text` of each content part that has one, in order.
-    texts: Vec<Payload>,
-}
+/// JSON text they came as ([`ValueApart`]): a tool's output can be the biggest thing in a
+/// line.
+type Observation = ValueApart<ContentTexts>;
 
-impl<'de> Deserialize<'de> for Observation {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        const TEXTS: &[Step] = &[Step::Key("content"), Step::Each, Step::Key("text")];
-        let (value, texts) = Apart(TEXTS).deserialize(deserializer)?;
-        Ok(Observation { value, texts })
-    }
+/// Where an observation's content parts' texts lie.
+struct ContentTexts;
+
+impl KeptAt for ContentTexts {
+    const IN_OBJECT: &'static [Step] = &[Step::Key("content"), Step::Each, Step::Key("text")];
 }
 
 /// A tool's observation ends its call.
@@ -336,22 +330,12 @@ fn is_invalid_use(message: &str) -> bool {
 fn content_text(observation: &Observation) -> Payload {
     match observation.value.get("content") {
         Some(Value::String(text)) => Payload::from(text.as_str()),
-        Some(Value::Array(_)) => {
-            let texts: Vec<&Payload> = observation
-                .texts
+        Some(Value::Array(_)) => one_text(
+            observation
+                .kept
                 .iter()
-                .filter(|text| text.is_string() && !is_header(text))
-                .collect();
-            match texts.as_slice() {
-                [one] => (*one).clone(),
-                many => Payload::from(
-                    many.iter()
-                        .filter_map(|text| text.text())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                ),
-            }
-        }
+                .filter(|text| text.is_string() && !is_header(text)),
+        ),
         _ => Payload::from(""),
     }
 }

@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use serde::Deserialize;
 use serde_json::Value;
 use toolnorm::{JsonObject, Payload as Text, meta};
 
@@ -27,6 +28,7 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
+use crate::read::apart::{ValueApart, one_text};
 use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::{Ending, Facts, arguments_from_text};
@@ -320,14 +322,14 @@ fn told(line: u64, request: Option<Request>, facts: &mut Facts<'_>) {
 /// The messages a model call's input appends to the conversation (none when it replaces
 /// it), each with what it told the model.
 fn appended(request: Request) -> Vec<(ModelMessage, Text)> {
-    let Request { value, texts } = request;
+    let ValueApart { value, kept, .. } = request;
     let messages = value
         .get("model_input")
         .and_then(|input| input.get("messages"))
         .filter(|messages| messages.get("type").and_then(Value::as_str) == Some("append"))
         .and_then(|messages| messages.get("messages"))
         .and_then(Value::as_array);
-    let mut texts = texts.into_iter();
+    let mut texts = kept.into_iter();
     let mut appended = Vec::new();
     for message in messages.into_iter().flatten() {
         // The texts kept of this message's content blocks.
@@ -339,8 +341,8 @@ fn appended(request: Request) -> Vec<(ModelMessage, Text)> {
                 .collect(),
             _ => Vec::new(),
         };
-        let message: ModelMessage = serde_json::from_value(message.clone()).unwrap_or_default();
-        let text = told_text(message.content.as_ref(), blocks);
+        let message = ModelMessage::deserialize(message).unwrap_or_default();
+        let text = told_text(message.content.as_ref(), &blocks);
         appended.push((message, text));
     }
     appended
@@ -348,21 +350,11 @@ fn appended(request: Request) -> Vec<(ModelMessage, Text)> {
 
 /// What a message told the model: its content when a string, else its blocks' texts
 /// (kept apart from `content`): one as it came, several joined.
-fn told_text(content: Option<&Value>, blocks: Vec<Text>) -> Text {
+fn told_text(content: Option<&Value>, blocks: &[Text]) -> Text {
     if let Some(Value::String(text)) = content {
         return Text::from(text.as_str());
     }
-    let mut texts: Vec<Text> = blocks.into_iter().filter(Text::is_string).collect();
-    match texts.len() {
-        1 => texts.remove(0),
-        _ => Text::from(
-            texts
-                .iter()
-                .filter_map(Text::text)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-    }
+    one_text(blocks.iter().filter(|text| text.is_string()))
 }
 
 #[cfg(test)]

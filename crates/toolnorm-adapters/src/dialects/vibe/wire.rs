@@ -7,11 +7,9 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::{Number, Value};
-use toolnorm::Payload as Text;
 
-use crate::read::apart::{Apart, Step};
+use crate::read::apart::{KeptAt, Step, ValueApart};
 
 /// One entry of a session's public history, as `vibe -p --output streaming` prints it:
 /// `message`, `reasoning`, `effect` (a tool call), `checkpoint` or `notice`, each with its
@@ -140,31 +138,23 @@ pub(super) struct Payload {
 }
 
 /// An intent's request, read as a value but for the text of each block of a model call's
-/// messages (`model_input.messages.messages[].content[].text`), kept apart as the JSON
-/// text it came as with `null` left in its place: a tool's output, told to the model, can
-/// be the biggest thing in a line.
-#[derive(Default)]
-pub(super) struct Request {
-    /// The request, those texts `null`.
-    pub value: Value,
-    /// The texts, in order.
-    pub texts: Vec<Text>,
-}
+/// messages, kept apart as the JSON text it came as with `null` left in its place: a
+/// tool's output, told to the model, can be the biggest thing in a line.
+pub(super) type Request = ValueApart<MessageTexts>;
 
-impl<'de> Deserialize<'de> for Request {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        const TEXTS: &[Step] = &[
-            Step::Key("model_input"),
-            Step::Key("messages"),
-            Step::Key("messages"),
-            Step::Each,
-            Step::Key("content"),
-            Step::Each,
-            Step::Marked("text"),
-        ];
-        let (value, texts) = Apart(TEXTS).deserialize(deserializer)?;
-        Ok(Request { value, texts })
-    }
+/// Where a model call's messages' block texts lie in a request.
+pub(super) struct MessageTexts;
+
+impl KeptAt for MessageTexts {
+    const IN_OBJECT: &'static [Step] = &[
+        Step::Key("model_input"),
+        Step::Key("messages"),
+        Step::Key("messages"),
+        Step::Each,
+        Step::Key("content"),
+        Step::Each,
+        Step::Marked("text"),
+    ];
 }
 
 /// A tool action's request (`runtime_builtin_tool_call`: `call: {"name", "arguments"}`;

@@ -10,7 +10,8 @@
 use std::collections::VecDeque;
 
 use foldhash::HashMap;
-use std::hash::{BuildHasher, RandomState};
+use foldhash::quality::RandomState;
+use std::hash::BuildHasher;
 
 use crate::part::ToolState;
 
@@ -19,8 +20,10 @@ pub const FINISHED_WINDOW: usize = 1 << 16;
 
 /// The last [`FINISHED_WINDOW`] finished calls, by id, with their final state.
 ///
-/// Ids are kept as keyed 64-bit hashes, not as strings: two ids collide with a chance of
-/// about one in 2^64, so a lookup may, that rarely, name an id that never finished.
+/// Ids are kept as keyed 64-bit hashes, not as strings (foldhash's quality hasher, seeded
+/// at random: fast on short ids, of the statistical quality this needs): two ids collide
+/// with a chance of about one in 2^64, so a lookup may, that rarely, name an id that
+/// never finished.
 ///
 /// ```
 /// use toolnorm::{FINISHED_WINDOW, FinishedCalls, ToolState};

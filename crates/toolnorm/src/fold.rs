@@ -18,8 +18,8 @@ use crate::any_call::{AnyToolCall, Applied, Rejected};
 use crate::error::Error;
 use crate::event::ToolEvent;
 use crate::finished::FinishedCalls;
-use crate::lifecycle::{DEFAULT_OUTPUT_CAP, ToolCall};
-use crate::part::{NormalizedToolPart, ToolKind, ToolState};
+use crate::lifecycle::DEFAULT_OUTPUT_CAP;
+use crate::part::{NormalizedToolPart, ToolState};
 
 /// What an applied event did to its part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +81,8 @@ pub struct Fold {
     index: HashMap<String, u64>,
     /// The calls in first-seen order. Keyed by a sequence number rather than held in an
     /// ordered map by id, so that removing a call costs the same however many are open.
-    calls: BTreeMap<u64, AnyToolCall>,
+    /// Always `Some` but while an event applies to the call, taken out of its place.
+    calls: BTreeMap<u64, Option<AnyToolCall>>,
     /// The place of the next new call.
     next: u64,
     output_cap: usize,
@@ -223,7 +224,13 @@ impl Fold {
                 event: Box::new(event),
             });
         };
-        let call = std::mem::replace(slot.get_mut(), placeholder());
+        let Some(call) = slot.get_mut().take() else {
+            slot.remove();
+            return Err(Error::UnknownCall {
+                id: event.id().to_owned(),
+                event: Box::new(event),
+            });
+        };
         let (call, outcome) = match call.apply(event) {
             Ok(Applied {
                 call,
@@ -231,7 +238,7 @@ impl Fold {
             }) => (call, Outcome::Changed),
             Ok(Applied { call, .. }) => (call, Outcome::Unchanged),
             Err(Rejected { call, error }) => {
-                *slot.get_mut() = *call;
+                *slot.get_mut() = Some(*call);
                 return Err(error);
             }
         };
@@ -244,11 +251,9 @@ impl Fold {
                 call: self.evicted.insert(call),
             });
         }
-        let slot = slot.into_mut();
-        *slot = call;
         Ok(Update {
             outcome,
-            call: slot,
+            call: slot.into_mut().insert(call),
         })
     }
 
@@ -271,7 +276,7 @@ impl Fold {
         let place = self.next;
         self.next += 1;
         self.index.insert(call.id().to_owned(), place);
-        let call = self.calls.entry(place).or_insert(call);
+        let call = self.calls.entry(place).or_default().insert(call);
         Ok(Update {
             outcome: Outcome::Created,
             call,
@@ -280,7 +285,7 @@ impl Fold {
 
     /// The call with this id, while the fold holds it.
     pub fn get(&self, id: &str) -> Option<&AnyToolCall> {
-        self.calls.get(self.index.get(id)?)
+        self.calls.get(self.index.get(id)?)?.as_ref()
     }
 
     /// The final state of a call the fold evicted once finished, while it is one of the
@@ -302,17 +307,17 @@ impl Fold {
     /// call is forgotten, not remembered as finished.
     pub fn remove(&mut self, id: &str) -> Option<AnyToolCall> {
         let place = self.index.remove(id)?;
-        self.calls.remove(&place)
+        self.calls.remove(&place)?
     }
 
     /// The calls the fold holds, in first-seen order.
     pub fn calls(&self) -> impl Iterator<Item = &AnyToolCall> {
-        self.calls.values()
+        self.calls.values().flatten()
     }
 
     /// Snapshots of the parts of the calls the fold holds, in first-seen order.
     pub fn parts(&self) -> Vec<NormalizedToolPart> {
-        self.calls.values().map(AnyToolCall::to_part).collect()
+        self.calls().map(AnyToolCall::to_part).collect()
     }
 
     /// How many calls the fold holds.
@@ -324,15 +329,6 @@ impl Fold {
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
     }
-}
-
-/// A cheap stand-in while a call is moved through a transition (no allocation).
-fn placeholder() -> AnyToolCall {
-    AnyToolCall::Started(ToolCall::start(
-        String::new(),
-        String::new(),
-        ToolKind::Unknown,
-    ))
 }
 
 /// The result of replaying a log: the parts and every event that did not apply.
@@ -403,6 +399,7 @@ impl Replaying {
 mod tests {
     use super::*;
     use crate::event::{ToolCallCompleted, ToolCallStarted};
+    use crate::part::ToolKind;
     use serde_json::{Value, json};
 
     fn started(id: &str) -> ToolEvent {

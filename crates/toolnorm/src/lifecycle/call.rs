@@ -39,7 +39,9 @@ pub(super) struct Common {
 ///
 #[doc = include_str!("doc.md")]
 pub struct ToolCall<S: CallState> {
-    pub(super) common: Common,
+    /// Boxed: a call moves at each transition and through a fold, its state data alone
+    /// then moves with the pointer.
+    pub(super) common: Box<Common>,
     pub(super) data: S::Data,
     state: PhantomData<S>,
 }
@@ -79,7 +81,7 @@ impl ToolCall<Started> {
     pub fn start(id: impl Into<String>, name: impl Into<String>, kind: ToolKind) -> Self {
         let name = name.into();
         ToolCall {
-            common: Common {
+            common: Box::new(Common {
                 id: id.into(),
                 title: name.clone(),
                 name,
@@ -90,7 +92,7 @@ impl ToolCall<Started> {
                 approval: None,
                 ended_by_approval: false,
                 output_cap: DEFAULT_OUTPUT_CAP,
-            },
+            }),
             data: (),
             state: PhantomData,
         }

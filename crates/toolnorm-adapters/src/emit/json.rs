@@ -1,7 +1,9 @@
 //! A small JSON writer for frames written straight into a byte buffer: objects with
-//! their commas, strings escaped by serde_json.
+//! their commas, strings escaped as serde_json escapes them ([`json_text`]).
 
 use std::io;
+
+use super::json_text;
 
 /// Where [`Object`] writes: a byte buffer, or the frames of a UI stream format, which pass
 /// a long value on to the output as it is written instead of holding it whole.
@@ -101,7 +103,5 @@ impl<'b, B: Bytes + ?Sized> Object<'b, B> {
 
 /// `text` as a JSON string.
 pub(crate) fn json<B: Bytes + ?Sized>(out: &mut B, text: &str) {
-    // Writing into a Vec cannot fail; the frames of a UI stream keep their output's
-    // first error themselves, for the writer to return.
-    let _ = serde_json::to_writer(out, text);
+    json_text::string(out, text);
 }

@@ -27,6 +27,7 @@ mod events;
 mod format;
 mod frames;
 mod json;
+mod json_text;
 #[cfg(feature = "otel")]
 mod otel;
 mod parts;

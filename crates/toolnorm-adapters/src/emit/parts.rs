@@ -3,9 +3,11 @@
 
 use std::io::{self, Write};
 
-use toolnorm::Fold;
+use toolnorm::{Fold, PartView};
 
 use super::format::FormatSpec;
+use super::json::Bytes;
+use super::json_text;
 use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 
@@ -33,17 +35,24 @@ impl FormatWriter for Parts {
         if let Step::Applied { update, .. } = step
             && update.call.is_terminal()
         {
-            json_line(out, &update.call.part_view())?;
+            part_line(out, &update.call.part_view())?;
         }
         Ok(())
     }
 
     fn finish(&mut self, fold: &Fold, out: &mut StepOut<'_>) -> io::Result<()> {
         for call in fold.calls().filter(|call| !call.is_terminal()) {
-            json_line(out, &call.part_view())?;
+            part_line(out, &call.part_view())?;
         }
         Ok(())
     }
+}
+
+/// Writes a part as one JSON line.
+pub(crate) fn part_line(out: &mut StepOut<'_>, part: &PartView<'_>) -> io::Result<()> {
+    json_text::part(out, part)?;
+    out.push(b'\n');
+    out.take_error()
 }
 
 /// Appends `value` as one JSON line.

@@ -14,6 +14,7 @@ use toolnorm::{
 use super::acp::Fields;
 use super::frames::Frames;
 use super::json::{Bytes, Object, json};
+use super::json_text;
 use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 use toolnorm::Fold;
@@ -128,7 +129,7 @@ fn write_metadata<B: Bytes + ?Sized>(
     if !metadata.iter().any(|(key, _)| streamed(key)) {
         for (key, value) in metadata.iter() {
             object.escaped_key(key);
-            serde_json::to_writer(&mut *object.out(), &value)?;
+            json_text::meta_value(object.out(), &value)?;
         }
     } else {
         let mut entries: Vec<(&str, MetaValue<'_>)> = metadata.iter().collect();
@@ -139,7 +140,7 @@ fn write_metadata<B: Bytes + ?Sized>(
         }
         for (key, value) in entries {
             object.escaped_key(key);
-            serde_json::to_writer(&mut *object.out(), &value)?;
+            json_text::meta_value(object.out(), &value)?;
         }
     }
     object.close();

@@ -3,7 +3,7 @@
 use std::io;
 
 use super::format::FormatSpec;
-use super::parts::json_line;
+use super::parts::part_line;
 use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 
@@ -29,7 +29,7 @@ struct Updates;
 impl FormatWriter for Updates {
     fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> io::Result<()> {
         if let Step::Applied { update, .. } = step {
-            json_line(out, &update.call.part_view())?;
+            part_line(out, &update.call.part_view())?;
         }
         Ok(())
     }

@@ -3,6 +3,8 @@
 
 use std::io::{self, Write};
 
+use super::json::Bytes;
+
 use toolnorm::Fold;
 
 use super::acp::AcpOptions;
@@ -214,6 +216,7 @@ impl<W: Write> Buffered<'_, W> {
             text: &mut *self.text,
             spill: &mut *self.out,
             wrote: false,
+            failed: None,
         };
         write(&mut *self.inner, &mut step)?;
         let wrote = step.wrote;
@@ -231,6 +234,29 @@ pub struct StepOut<'a> {
     text: &'a mut Vec<u8>,
     spill: &'a mut dyn Write,
     wrote: bool,
+    /// The first error of a write through [`Bytes`], which returns none.
+    failed: Option<io::Error>,
+}
+
+impl StepOut<'_> {
+    /// The first error of the writes through [`Bytes`] so far, taken.
+    pub(crate) fn take_error(&mut self) -> io::Result<()> {
+        self.failed.take().map_or(Ok(()), Err)
+    }
+}
+
+impl Bytes for StepOut<'_> {
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        self.extend_from_slice(&[byte]);
+    }
+
+    #[inline]
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        if let Err(error) = self.write_all(bytes) {
+            self.failed.get_or_insert(error);
+        }
+    }
 }
 
 impl Write for StepOut<'_> {

@@ -6,12 +6,13 @@ use std::io::Write;
 use std::sync::LazyLock;
 
 use serde_json::Value;
-use toolnorm::{Payload, ToolKind, ToolState};
+use toolnorm::{MetaValue, Payload, ToolKind, ToolState};
 
 use super::Fields;
 use super::cap::{capped_kept_string, capped_text};
 use crate::acp::{Truncated, Truncation, acp_kind, acp_status};
 use crate::emit::json::{Object, json};
+use crate::emit::json_text;
 
 /// Metadata keys the core derives from streamed output while a call runs; they travel as
 /// `outputAppended` chunks instead, so output is never resent whole.
@@ -112,14 +113,18 @@ impl View {
             field.clear();
         }
         json(&mut self.fields[TITLE], part.title);
-        self.fields[KIND].extend_from_slice(wire_name(&KIND_NAMES, &ToolKind::ALL, part.kind));
-        self.fields[STATUS].extend_from_slice(wire_name(
+        self.fields[KIND].extend_from_slice(json_text::name_of(
+            &KIND_NAMES,
+            &ToolKind::ALL,
+            part.kind,
+        ));
+        self.fields[STATUS].extend_from_slice(json_text::name_of(
             &STATUS_NAMES,
             &ToolState::ALL,
             part.state,
         ));
         json(&mut self.fields[NAME], part.name);
-        serde_json::to_writer(&mut self.fields[RAW_INPUT], part.input)?;
+        json_text::payload(&mut self.fields[RAW_INPUT], part.input);
         let raw_output = match part.state {
             ToolState::Complete => part.output,
             ToolState::Error => part.error.and_then(|error| error.details.as_ref()),
@@ -217,11 +222,11 @@ impl Metadata {
         self.sorted.clear();
     }
 
-    fn push(&mut self, key: &str, value: &impl serde::Serialize) -> serde_json::Result<()> {
+    fn push(&mut self, key: &str, value: &MetaValue<'_>) -> serde_json::Result<()> {
         let start = self.text.len();
         json(&mut self.text, key);
         let middle = self.text.len();
-        serde_json::to_writer(&mut self.text, value)?;
+        json_text::meta_value(&mut self.text, value)?;
         self.entries.push((start, middle, self.text.len()));
         Ok(())
     }
@@ -300,14 +305,6 @@ fn quoted(name: impl std::fmt::Display) -> Vec<u8> {
     format!("\"{name}\"").into_bytes()
 }
 
-/// The JSON string of `item` among `names`, written for `all` in order.
-fn wire_name<'n, T: PartialEq>(names: &'n [Vec<u8>], all: &[T], item: T) -> &'n [u8] {
-    all.iter()
-        .position(|each| *each == item)
-        .and_then(|index| names.get(index))
-        .map_or(&b"null"[..], Vec::as_slice)
-}
-
 fn truncation(total: usize, cap: usize) -> Truncation {
     Truncation {
         total_bytes: total as u64,
@@ -342,7 +339,7 @@ fn capped_value(
         return Ok(total);
     }
     let start = out.len();
-    serde_json::to_writer(&mut *out, value)?;
+    json_text::payload(out, value);
     if out.len() - start <= cap {
         return Ok(None);
     }

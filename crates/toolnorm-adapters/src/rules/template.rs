@@ -1,6 +1,8 @@
 //! The template language of titles: literal text and `{field|filter}` holes, and the
 //! field paths that holes and `when` conditions read from a call's input.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::ToolRef;
@@ -74,7 +76,16 @@ impl Template {
 
     /// The title, when every field is present and not empty.
     pub(super) fn render(&self, tool: &ToolRef<'_>) -> Option<String> {
-        let mut title = String::new();
+        // Room for the literal text and a field or two: one allocation for most titles.
+        let literal: usize = self
+            .pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Text(text) => text.len(),
+                _ => 0,
+            })
+            .sum();
+        let mut title = String::with_capacity(literal + 64);
         for piece in &self.pieces {
             match piece {
                 Piece::Text(text) => title.push_str(text),
@@ -159,9 +170,12 @@ impl Alias {
 
 impl Hole {
     /// The hole's text, when its field is present and not empty.
-    fn render(&self, tool: &ToolRef<'_>) -> Option<String> {
+    fn render<'t>(&self, tool: &ToolRef<'t>) -> Option<Cow<'t, str>> {
         let text = scalar_text(self.path.get(tool.input)?)?;
-        let text = self.filter.apply(text.trim(), tool.cwd)?;
+        let text = match text {
+            Cow::Borrowed(text) => self.filter.apply(text.trim(), tool.cwd)?,
+            Cow::Owned(text) => Cow::Owned(self.filter.apply(text.trim(), tool.cwd)?.into_owned()),
+        };
         (!text.is_empty()).then_some(text)
     }
 }
@@ -181,28 +195,31 @@ impl Filter {
         })
     }
 
-    fn apply(self, text: &str, cwd: Option<&str>) -> Option<String> {
+    fn apply<'t>(self, text: &'t str, cwd: Option<&str>) -> Option<Cow<'t, str>> {
         match self {
-            Filter::RelPath => Some(relative_to(text, cwd).to_owned()),
-            Filter::Shell => Filter::Line.apply(&unwrap_shell(text), cwd),
-            Filter::None => Some(text.to_owned()),
-            Filter::Host => Some(host_of(text)?.to_owned()),
+            Filter::RelPath => Some(Cow::Borrowed(relative_to(text, cwd))),
+            Filter::Shell => match unwrap_shell(text) {
+                Cow::Borrowed(text) => Filter::Line.apply(text, cwd),
+                Cow::Owned(text) => Some(Cow::Owned(Filter::Line.apply(&text, cwd)?.into_owned())),
+            },
+            Filter::None => Some(Cow::Borrowed(text)),
+            Filter::Host => Some(Cow::Borrowed(host_of(text)?)),
             Filter::Line => text
                 .lines()
                 .find(|line| !line.trim().is_empty())
-                .map(|line| line.trim().to_owned()),
-            Filter::File => text.rsplit(['/', '\\']).next().map(str::to_owned),
-            Filter::Quote => Some(format!("\"{text}\"")),
+                .map(|line| Cow::Borrowed(line.trim())),
+            Filter::File => text.rsplit(['/', '\\']).next().map(Cow::Borrowed),
+            Filter::Quote => Some(Cow::Owned(format!("\"{text}\""))),
         }
     }
 }
 
 /// A scalar as text: strings as they are, numbers and booleans written out.
-pub(super) fn scalar_text(value: &Value) -> Option<String> {
+pub(super) fn scalar_text(value: &Value) -> Option<Cow<'_, str>> {
     match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Number(number) => Some(number.to_string()),
-        Value::Bool(flag) => Some(flag.to_string()),
+        Value::String(text) => Some(Cow::Borrowed(text)),
+        Value::Number(number) => Some(Cow::Owned(number.to_string())),
+        Value::Bool(flag) => Some(Cow::Borrowed(if *flag { "true" } else { "false" })),
         _ => None,
     }
 }

@@ -158,7 +158,7 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
     let mut object = Object::open(out);
     object.str("id", part.id());
     object.str("name", part.name());
-    object.raw("kind", name_of(&KIND_NAMES, &ToolKind::ALL, part.kind()));
+    object.raw("kind", kind(part.kind()));
     object.str("title", part.title());
     object.key("input");
     payload(object.out(), part.input());
@@ -188,6 +188,11 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
     }
     object.close();
     Ok(())
+}
+
+/// A kind's JSON text.
+pub(crate) fn kind(kind: ToolKind) -> &'static [u8] {
+    name_of(&KIND_NAMES, &ToolKind::ALL, kind)
 }
 
 /// Each kind's JSON text, in [`ToolKind::ALL`]'s order.

@@ -243,33 +243,35 @@ impl AcpEmitter {
             )?;
             self.asked.insert(part.id.to_owned());
         }
-        let mut next = std::mem::take(&mut self.scratch);
-        next.fill(part, self.options.output_cap)?;
+        self.scratch.fill(part, self.options.output_cap)?;
+        let next = &self.scratch;
         self.frame.clear();
-        let sent = self.open.get(part.id);
-        let written = match sent {
+        let written = match self.open.get_mut(part.id) {
             None => {
-                first_frame(&mut self.frame, &self.session_id, &part, &next);
+                first_frame(&mut self.frame, &self.session_id, &part, next);
                 true
             }
-            Some(sent) => changes(&mut self.frame, &self.session_id, &part, sent, &next),
+            Some(sent) => {
+                let written = changes(&mut self.frame, &self.session_id, &part, sent, next);
+                if written && !part.state.is_terminal() {
+                    sent.copy_from(next);
+                    sent.shrink();
+                }
+                written
+            }
         };
-        if !written {
-            self.scratch = next;
-            return Ok(false);
+        if written && part.state.is_terminal() {
+            self.open.remove(part.id);
+        } else if written && !self.open.contains_key(part.id) {
+            let mut kept = View::default();
+            kept.copy_from(next);
+            self.open.insert(part.id.to_owned(), kept);
         }
-        if part.state.is_terminal() {
-            self.scratch = self.open.remove(part.id).unwrap_or(next);
-            return Ok(true);
+        if self.scratch.holds_more_than(1 << 20) {
+            // One huge frame does not hold its memory for the rest of the stream.
+            self.scratch = View::default();
         }
-        next.shrink();
-        if let Some(sent) = self.open.get_mut(part.id) {
-            std::mem::swap(sent, &mut next);
-            self.scratch = next;
-        } else {
-            self.open.insert(part.id.to_owned(), next);
-        }
-        Ok(true)
+        Ok(written)
     }
 }
 

@@ -43,7 +43,7 @@ const RAW_OUTPUT: usize = 5;
 const LOCATIONS: usize = 7;
 
 /// What a call looks like in ACP, each piece as JSON text (empty when absent).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct View {
     /// The standard fields, by their place in [`FIELDS`]; only `rawOutput` can be absent.
     pub(super) fields: [Vec<u8>; 8],
@@ -67,7 +67,7 @@ pub(super) struct View {
 /// so the text of the next view is this one's followed by what is new; a text that does
 /// not end the same way where this one ended is not its continuation, and none of it is
 /// sent as new.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Streamed {
     len: usize,
     tail: String,
@@ -149,7 +149,7 @@ impl View {
         locations(&mut self.fields[LOCATIONS], &part);
 
         self.kind.clear();
-        serde_json::to_writer(&mut self.kind, &part.kind)?;
+        self.kind.extend_from_slice(json_text::kind(part.kind));
         self.error.clear();
         if let Some(error) = part.error {
             serde_json::to_writer(&mut self.error, error)?;
@@ -177,8 +177,39 @@ impl View {
 }
 
 impl View {
-    /// Gives back the memory of buffers much larger than what they hold (a view's
-    /// buffers are reused from call to call), before the view is kept for an open call.
+    /// Makes this view a copy of `view`, in its own buffers (grown where they are too
+    /// small, else reused): what a kept view is updated from.
+    pub(super) fn copy_from(&mut self, view: &View) {
+        for (mine, theirs) in self.fields.iter_mut().zip(&view.fields) {
+            mine.clone_from(theirs);
+        }
+        self.kind.clone_from(&view.kind);
+        self.error.clone_from(&view.error);
+        self.timing.clone_from(&view.timing);
+        self.truncated.clone_from(&view.truncated);
+        self.metadata.text.clone_from(&view.metadata.text);
+        self.metadata.entries.clone_from(&view.metadata.entries);
+        self.metadata.sorted.clone_from(&view.metadata.sorted);
+        self.streamed.clone_from(&view.streamed);
+    }
+
+    /// Whether a buffer holds more than `bytes`.
+    pub(super) fn holds_more_than(&self, bytes: usize) -> bool {
+        self.buffers().any(|buffer| buffer.capacity() > bytes)
+    }
+
+    fn buffers(&self) -> impl Iterator<Item = &Vec<u8>> {
+        self.fields.iter().chain([
+            &self.kind,
+            &self.error,
+            &self.timing,
+            &self.truncated,
+            &self.metadata.text,
+        ])
+    }
+
+    /// Gives back the memory of buffers much larger than what they hold (a kept view's
+    /// buffers are reused from one of its frames to the next).
     pub(super) fn shrink(&mut self) {
         let buffers = self.fields.iter_mut().chain([
             &mut self.kind,
@@ -206,7 +237,7 @@ pub(super) fn streamed_text<'a>(part: &Fields<'a>) -> &'a str {
 }
 
 /// An object's entries as JSON text, in order, findable by key.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Metadata {
     text: Vec<u8>,
     /// Where each entry's key starts, its value starts and ends in `text`, in order.

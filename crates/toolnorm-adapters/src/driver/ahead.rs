@@ -48,19 +48,20 @@ impl<S: Sink> Driver<S> {
                 return end;
             }
         };
-        let mut buffer = Vec::new();
+        let mut batches = Batches::default();
         let mut applied = 0;
         loop {
-            let end = fill(input, &mut buffer, applied);
+            let end = batches.fill(input, applied);
+            let read = batches.read();
             applied = match end {
-                Some(_) => buffer.len(),
-                None => memchr::memrchr(b'\n', &buffer).map_or(0, |newline| newline + 1),
+                Some(_) => read.len(),
+                None => memchr::memrchr(b'\n', read).map_or(0, |newline| newline + 1),
             };
             // A line longer than a batch goes on as it comes: the line splitter holds it.
-            if applied == 0 && buffer.len() >= BATCH {
-                applied = buffer.len();
+            if applied == 0 && read.len() >= BATCH {
+                applied = read.len();
             }
-            let batch = buffer.get(..applied).unwrap_or_default();
+            let batch = read.get(..applied).unwrap_or_default();
             match batch.len() < SHARED_BATCH {
                 true => self.push(batch),
                 false => self.apply_read_ahead(scanner, batch),
@@ -86,28 +87,44 @@ impl<S: Sink> Driver<S> {
     }
 }
 
-/// Reads more of `input` into `buffer`, after what is left of it past `applied` (a line
-/// not ended yet), until [`BATCH`] bytes, a short read, or the end of the input; the end,
-/// if the input ended (read to its end, or an error reading it).
-fn fill(
-    input: &mut (dyn BufRead + Send),
-    buffer: &mut Vec<u8>,
-    applied: usize,
-) -> Option<io::Result<()>> {
-    buffer.drain(..applied.min(buffer.len()));
-    while buffer.len() < BATCH {
-        let chunk = match input.fill_buf() {
-            Ok([]) => return Some(Ok(())),
-            Ok(chunk) => chunk,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Some(Err(error)),
-        };
-        let length = chunk.len();
-        buffer.extend_from_slice(chunk);
-        input.consume(length);
-        if length < FULL_READ {
-            break;
-        }
+/// The input's batches: one buffer that reads go straight into (not through the
+/// reader's own buffer, which would copy every byte once more on the thread that applies
+/// the lines), and how much of it was read.
+#[derive(Default)]
+struct Batches {
+    buffer: Vec<u8>,
+    filled: usize,
+}
+
+impl Batches {
+    /// The bytes read and not applied yet.
+    fn read(&self) -> &[u8] {
+        self.buffer.get(..self.filled).unwrap_or_default()
     }
-    None
+
+    /// Reads more of `input`, after what is left past `applied` (a line not ended yet),
+    /// until [`BATCH`] bytes, a short read, or the end of the input; the end, if the
+    /// input ended (read to its end, or an error reading it).
+    fn fill(&mut self, input: &mut (dyn BufRead + Send), applied: usize) -> Option<io::Result<()>> {
+        let applied = applied.min(self.filled);
+        self.buffer.copy_within(applied..self.filled, 0);
+        self.filled -= applied;
+        if self.buffer.len() < BATCH {
+            self.buffer.resize(BATCH, 0);
+        }
+        while self.filled < BATCH {
+            let spare = self.buffer.get_mut(self.filled..).unwrap_or_default();
+            let length = match input.read(spare) {
+                Ok(0) => return Some(Ok(())),
+                Ok(length) => length,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Some(Err(error)),
+            };
+            self.filled += length;
+            if length < FULL_READ {
+                break;
+            }
+        }
+        None
+    }
 }

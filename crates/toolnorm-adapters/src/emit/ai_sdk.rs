@@ -245,7 +245,7 @@ impl AiSdkEmitter {
                 // without one, and its client then drops the rest of the stream): a
                 // call that completed without output has `null`.
                 match part.output {
-                    Some(output) => chunk.value("output", output)?,
+                    Some(output) => chunk.payload("output", output),
                     None => chunk.raw("output", b"null"),
                 }
                 chunk.raw("dynamic", b"true");
@@ -455,7 +455,7 @@ fn input_available(
     frames.object(|chunk| {
         tool_chunk(chunk, "tool-input-available", part.id);
         chunk.str("toolName", part.name);
-        chunk.value("input", part.input)?;
+        chunk.payload("input", part.input);
         chunk.raw("dynamic", b"true");
         chunk.str("title", part.title);
         chunk.raw("toolMetadata", meta);

@@ -3,6 +3,8 @@
 
 use std::io;
 
+use toolnorm::Payload;
+
 use super::json_text;
 
 /// Where [`Object`] writes: a byte buffer, or the frames of a UI stream format, which pass
@@ -81,6 +83,12 @@ impl<'b, B: Bytes + ?Sized> Object<'b, B> {
     ) -> serde_json::Result<()> {
         self.key(key);
         serde_json::to_writer(&mut *self.out, value)
+    }
+
+    /// The entry `key` with a payload: its kept text as it came, or its value.
+    pub(crate) fn payload(&mut self, key: &str, payload: &Payload) {
+        self.key(key);
+        json_text::payload(self.out, payload);
     }
 
     /// The buffer, to write the value of the entry just started.

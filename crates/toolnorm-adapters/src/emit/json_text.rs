@@ -169,10 +169,7 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
     if let Some(error) = part.error() {
         object.value("error", error)?;
     }
-    object.raw(
-        "state",
-        name_of(&STATE_NAMES, &ToolState::ALL, part.state()),
-    );
+    object.raw("state", state(part.state()));
     if let Some(timing) = part.timing() {
         object.value("timing", timing)?;
     }
@@ -193,6 +190,11 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
 /// A kind's JSON text.
 pub(crate) fn kind(kind: ToolKind) -> &'static [u8] {
     name_of(&KIND_NAMES, &ToolKind::ALL, kind)
+}
+
+/// A state's JSON text.
+pub(crate) fn state(state: ToolState) -> &'static [u8] {
+    name_of(&STATE_NAMES, &ToolState::ALL, state)
 }
 
 /// Each kind's JSON text, in [`ToolKind::ALL`]'s order.

@@ -96,10 +96,10 @@ pub(crate) fn write_meta<B: Bytes + ?Sized>(
     let mut wrapped = Object::open(out);
     wrapped.key(UI_META_KEY);
     let mut meta = Object::open(wrapped.out());
-    meta.value("kind", &part.kind)?;
+    meta.raw("kind", json_text::kind(part.kind));
     if with_title_and_state {
         meta.str("title", part.title);
-        meta.value("state", &part.state)?;
+        meta.raw("state", json_text::state(part.state));
     }
     if let Some(error) = part.error {
         meta.value("error", error)?;

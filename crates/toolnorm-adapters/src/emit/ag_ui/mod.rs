@@ -33,6 +33,7 @@ use super::acp::Fields;
 use super::format::FormatSpec;
 use super::frames::Frames;
 use super::json::{Object, json};
+use super::json_text;
 use super::ui::{UiEmitter, approval_of, output_text, parent_of, ui_writer, write_meta};
 use interrupt::Interrupts;
 
@@ -205,7 +206,7 @@ impl AgUiEmitter {
         if part.state == ToolState::Started {
             if let Some(open) = self.open.get_mut(id).filter(|open| !open.ended) {
                 open.input.clear();
-                serde_json::to_writer(&mut open.input, part.input)?;
+                json_text::payload(&mut open.input, part.input);
             }
         } else {
             self.end_call(id, Some(part.input), frames)?;
@@ -433,7 +434,7 @@ impl AgUiEmitter {
                 Some(part) => {
                     event.str("type", "SUBAGENT_FINISHED");
                     if let Some(output) = part.output {
-                        event.value("result", output)?;
+                        event.payload("result", output);
                     }
                 }
                 None => {

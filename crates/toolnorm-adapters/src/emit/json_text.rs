@@ -125,11 +125,10 @@ pub(crate) fn value<B: Bytes + ?Sized>(out: &mut B, value: &Value) {
     }
 }
 
-/// Writes a number as serde_json writes it (its `Display` is its JSON text).
+/// Writes a number as serde_json writes it (its `Display` is its JSON text), through
+/// [`Bytes`], which keeps a write's error for the writer to return.
 fn number<B: Bytes + ?Sized>(out: &mut B, number: &Number) {
-    // Writing into a Vec cannot fail; a UI stream's frames keep their output's first
-    // error themselves, for the writer to return.
-    let _ = write!(out, "{number}");
+    out.extend_from_slice(number.to_string().as_bytes());
 }
 
 /// Writes a payload: its kept text as it came, or its value.

@@ -30,7 +30,7 @@ use super::json::{Object, json};
 use super::ui::approval_of;
 use crate::acp::META_KEY;
 pub(crate) use format::FORMAT;
-use view::{FIELDS, View, streamed_text};
+use view::{FIELDS, TOOLNORM_FIELDS, View, streamed_text};
 
 /// How frames are written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,24 +249,24 @@ impl AcpEmitter {
         let written = match self.open.get_mut(part.id) {
             None => {
                 first_frame(&mut self.frame, &self.session_id, &part, next);
+                if !part.state.is_terminal() {
+                    let mut kept = View::default();
+                    kept.copy_from(next);
+                    self.open.insert(part.id.to_owned(), kept);
+                }
                 true
             }
             Some(sent) => {
                 let written = changes(&mut self.frame, &self.session_id, &part, sent, next);
-                if written && !part.state.is_terminal() {
+                if written && part.state.is_terminal() {
+                    self.open.remove(part.id);
+                } else if written {
                     sent.copy_from(next);
                     sent.shrink();
                 }
                 written
             }
         };
-        if written && part.state.is_terminal() {
-            self.open.remove(part.id);
-        } else if written && !self.open.contains_key(part.id) {
-            let mut kept = View::default();
-            kept.copy_from(next);
-            self.open.insert(part.id.to_owned(), kept);
-        }
         if self.scratch.holds_more_than(1 << 20) {
             // One huge frame does not hold its memory for the rest of the stream.
             self.scratch = View::default();
@@ -310,12 +310,7 @@ fn first_frame(out: &mut Vec<u8>, session_id: &[u8], part: &Fields<'_>, view: &V
     meta.key(META_KEY);
     let mut toolnorm = Object::open(meta.out());
     toolnorm.raw("toolName", view.name());
-    toolnorm.raw("kind", &view.kind);
-    for (name, value) in [
-        ("error", &view.error),
-        ("timing", &view.timing),
-        ("truncated", &view.truncated),
-    ] {
+    for (name, value) in TOOLNORM_FIELDS.iter().zip(&view.toolnorm) {
         if !value.is_empty() {
             toolnorm.raw(name, value);
         }
@@ -347,21 +342,18 @@ fn changes(
     view: &View,
 ) -> bool {
     let fields_changed = view.fields != sent.fields;
-    let kind_changed = view.kind != sent.kind;
-    let changed = |now: &Vec<u8>, then: &Vec<u8>| !now.is_empty() && now != then;
     let name_changed = view.name() != sent.name();
-    let error_changed = changed(&view.error, &sent.error);
-    let timing_changed = changed(&view.timing, &sent.timing);
-    let truncated_changed = changed(&view.truncated, &sent.truncated);
+    // toolnorm's fields that changed: a field now gone is not sent again.
+    let toolnorm_changed = || {
+        let fields = TOOLNORM_FIELDS
+            .iter()
+            .zip(view.toolnorm.iter().zip(&sent.toolnorm));
+        fields.filter(|(_, (now, then))| !now.is_empty() && now != then)
+    };
     let metadata_changed = view.metadata.changed_from(&sent.metadata).next().is_some();
     let fresh = sent.streamed.fresh_in(streamed_text(part));
-    let meta_changed = name_changed
-        || kind_changed
-        || error_changed
-        || timing_changed
-        || truncated_changed
-        || metadata_changed
-        || fresh.is_some();
+    let meta_changed =
+        name_changed || toolnorm_changed().next().is_some() || metadata_changed || fresh.is_some();
     if !fields_changed && !meta_changed {
         return false;
     }
@@ -386,17 +378,8 @@ fn changes(
         if name_changed {
             toolnorm.raw("toolName", view.name());
         }
-        if kind_changed {
-            toolnorm.raw("kind", &view.kind);
-        }
-        for (name, value, changed) in [
-            ("error", &view.error, error_changed),
-            ("timing", &view.timing, timing_changed),
-            ("truncated", &view.truncated, truncated_changed),
-        ] {
-            if changed {
-                toolnorm.raw(name, value);
-            }
+        for (name, (value, _)) in toolnorm_changed() {
+            toolnorm.raw(name, value);
         }
         if metadata_changed {
             toolnorm.key("metadata");

@@ -42,19 +42,22 @@ const RAW_INPUT: usize = 4;
 const RAW_OUTPUT: usize = 5;
 const LOCATIONS: usize = 7;
 
+/// toolnorm's own fields of a frame (under `_meta.toolnorm`), in the order they are
+/// written: its kind, and the error, timing and truncation when there are any.
+pub(super) const TOOLNORM_FIELDS: [&str; 4] = ["kind", "error", "timing", "truncated"];
+const TOOLNORM_KIND: usize = 0;
+const TOOLNORM_ERROR: usize = 1;
+const TOOLNORM_TIMING: usize = 2;
+const TOOLNORM_TRUNCATED: usize = 3;
+
 /// What a call looks like in ACP, each piece as JSON text (empty when absent).
 #[derive(Debug, Default, Clone)]
 pub(super) struct View {
     /// The standard fields, by their place in [`FIELDS`]; only `rawOutput` can be absent.
     pub(super) fields: [Vec<u8>; 8],
-    /// `_meta.toolnorm.kind` (toolnorm's kind).
-    pub(super) kind: Vec<u8>,
-    /// `_meta.toolnorm.error`.
-    pub(super) error: Vec<u8>,
-    /// `_meta.toolnorm.timing`.
-    pub(super) timing: Vec<u8>,
-    /// `_meta.toolnorm.truncated`.
-    pub(super) truncated: Vec<u8>,
+    /// toolnorm's own fields under `_meta.toolnorm`, by their place in
+    /// [`TOOLNORM_FIELDS`]; all but `kind` can be absent.
+    pub(super) toolnorm: [Vec<u8>; 4],
     /// The part's metadata, without the keys derived from streamed output.
     pub(super) metadata: Metadata,
     /// The streamed output so far (`metadata.partialOutput` of a running call): how
@@ -148,19 +151,18 @@ impl View {
         content.push(b']');
         locations(&mut self.fields[LOCATIONS], &part);
 
-        self.kind.clear();
-        self.kind.extend_from_slice(json_text::kind(part.kind));
-        self.error.clear();
+        for field in &mut self.toolnorm {
+            field.clear();
+        }
+        self.toolnorm[TOOLNORM_KIND].extend_from_slice(json_text::kind(part.kind));
         if let Some(error) = part.error {
-            serde_json::to_writer(&mut self.error, error)?;
+            serde_json::to_writer(&mut self.toolnorm[TOOLNORM_ERROR], error)?;
         }
-        self.timing.clear();
         if let Some(timing) = part.timing {
-            serde_json::to_writer(&mut self.timing, timing)?;
+            serde_json::to_writer(&mut self.toolnorm[TOOLNORM_TIMING], timing)?;
         }
-        self.truncated.clear();
         if !truncated.is_empty() {
-            serde_json::to_writer(&mut self.truncated, &truncated)?;
+            serde_json::to_writer(&mut self.toolnorm[TOOLNORM_TRUNCATED], &truncated)?;
         }
         self.metadata.clear();
         let running = part.state == ToolState::Running;
@@ -180,14 +182,9 @@ impl View {
     /// Makes this view a copy of `view`, in its own buffers (grown where they are too
     /// small, else reused): what a kept view is updated from.
     pub(super) fn copy_from(&mut self, view: &View) {
-        for (mine, theirs) in self.fields.iter_mut().zip(&view.fields) {
+        for (mine, theirs) in self.buffers_mut().zip(view.buffers()) {
             mine.clone_from(theirs);
         }
-        self.kind.clone_from(&view.kind);
-        self.error.clone_from(&view.error);
-        self.timing.clone_from(&view.timing);
-        self.truncated.clone_from(&view.truncated);
-        self.metadata.text.clone_from(&view.metadata.text);
         self.metadata.entries.clone_from(&view.metadata.entries);
         self.metadata.sorted.clone_from(&view.metadata.sorted);
         self.streamed.clone_from(&view.streamed);
@@ -198,31 +195,39 @@ impl View {
         self.buffers().any(|buffer| buffer.capacity() > bytes)
     }
 
-    fn buffers(&self) -> impl Iterator<Item = &Vec<u8>> {
-        self.fields.iter().chain([
-            &self.kind,
-            &self.error,
-            &self.timing,
-            &self.truncated,
-            &self.metadata.text,
-        ])
-    }
-
     /// Gives back the memory of buffers much larger than what they hold (a kept view's
     /// buffers are reused from one of its frames to the next).
     pub(super) fn shrink(&mut self) {
-        let buffers = self.fields.iter_mut().chain([
-            &mut self.kind,
-            &mut self.error,
-            &mut self.timing,
-            &mut self.truncated,
-            &mut self.metadata.text,
-        ]);
-        for buffer in buffers {
+        for buffer in self.buffers_mut() {
             if buffer.capacity() > 2 * buffer.len() + 4096 {
                 buffer.shrink_to_fit();
             }
         }
+    }
+
+    /// Every text buffer: the standard fields, toolnorm's, the metadata's text.
+    fn buffers(&self) -> impl Iterator<Item = &Vec<u8>> {
+        let Self {
+            fields,
+            toolnorm,
+            metadata,
+            streamed: _,
+        } = self;
+        fields.iter().chain(toolnorm).chain([&metadata.text])
+    }
+
+    /// [`buffers`](Self::buffers), to write to.
+    fn buffers_mut(&mut self) -> impl Iterator<Item = &mut Vec<u8>> {
+        let Self {
+            fields,
+            toolnorm,
+            metadata,
+            streamed: _,
+        } = self;
+        fields
+            .iter_mut()
+            .chain(toolnorm)
+            .chain([&mut metadata.text])
     }
 }
 

@@ -61,8 +61,8 @@ pub use fold::{Fold, FoldBuilder, Outcome, Replay, Update, replay};
 pub use legacy::LegacyToolState;
 pub use lifecycle::{
     CallState, Complete, Completion, DEFAULT_OUTPUT_CAP, Failed, Failure, MetaValue, MetadataView,
-    NotYetRunning, Open, PartView, Project, Running, Started, StreamedOutput, Streaming, Succeeded,
-    ToolCall, Unsuccessful,
+    NotYetRunning, Open, PartField, PartView, Project, Running, Started, StreamedOutput, Streaming,
+    Succeeded, ToolCall, Unsuccessful,
 };
 pub use log::{EventLogDecoder, LineSplitter, decode_line, replay_log, write_log};
 pub use part::{JsonObject, NormalizedToolPart, Timestamp, Timing, ToolError, ToolKind, ToolState};

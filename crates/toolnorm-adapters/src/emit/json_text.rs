@@ -9,7 +9,7 @@
 use std::sync::LazyLock;
 
 use serde_json::{Number, Value};
-use toolnorm::{MetaValue, PartView, Payload, ToolKind, ToolState};
+use toolnorm::{MetaValue, PartField, PartView, Payload, ToolKind, ToolState};
 
 use super::json::{Bytes, Object};
 
@@ -152,35 +152,30 @@ pub(crate) fn meta_value<B: Bytes + ?Sized>(
     Ok(())
 }
 
-/// Writes a part as serde_json writes a [`PartView`] (the tests compare them).
+/// Writes a part as serde_json writes a [`PartView`]: its [`fields`](PartView::fields),
+/// each written here (the tests compare the two).
 pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde_json::Result<()> {
     let mut object = Object::open(out);
-    object.str("id", part.id());
-    object.str("name", part.name());
-    object.raw("kind", kind(part.kind()));
-    object.str("title", part.title());
-    object.key("input");
-    payload(object.out(), part.input());
-    if let Some(output) = part.output() {
-        object.key("output");
-        payload(object.out(), output);
-    }
-    if let Some(error) = part.error() {
-        object.value("error", error)?;
-    }
-    object.raw("state", state(part.state()));
-    if let Some(timing) = part.timing() {
-        object.value("timing", timing)?;
-    }
-    let metadata = part.metadata();
-    if !metadata.is_empty() {
-        object.key("metadata");
-        let mut entries = Object::open(object.out());
-        for (key, value) in metadata.iter() {
-            entries.escaped_key(key);
-            meta_value(entries.out(), &value)?;
+    for field in part.fields() {
+        object.key(field.key());
+        let out = object.out();
+        match field {
+            PartField::Id(text) | PartField::Name(text) | PartField::Title(text) => {
+                string(out, text);
+            }
+            PartField::Kind(value) => out.extend_from_slice(kind(value)),
+            PartField::State(value) => out.extend_from_slice(state(value)),
+            PartField::Input(value) | PartField::Output(value) => payload(out, value),
+            PartField::Metadata(metadata) => {
+                let mut entries = Object::open(out);
+                for (key, value) in metadata.iter() {
+                    entries.escaped_key(key);
+                    meta_value(entries.out(), &value)?;
+                }
+                entries.close();
+            }
+            PartField::Error(_) | PartField::Timing(_) => serde_json::to_writer(out, &field)?,
         }
-        entries.close();
     }
     object.close();
     Ok(())

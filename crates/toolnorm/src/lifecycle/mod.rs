@@ -17,7 +17,7 @@ pub use call::ToolCall;
 pub use finish::{Completion, Failure};
 pub use metadata_view::{MetaValue, MetadataView};
 pub use output::{DEFAULT_OUTPUT_CAP, StreamedOutput};
-pub use project::{PartView, Project};
+pub use project::{PartField, PartView, Project};
 pub use state::{
     CallState, Complete, Failed, NotYetRunning, Open, Running, Started, Streaming, Succeeded,
     Unsuccessful,

@@ -2,7 +2,7 @@
 //! borrowed ([`ToolCall::part_view`]).
 
 use crate::payload::Payload;
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use super::call::ToolCall;
 use super::metadata_view::MetadataView;
@@ -47,27 +47,114 @@ impl<S: CallState> ToolCall<S> {
 }
 
 /// A [`NormalizedToolPart`] borrowed from a call ([`ToolCall::part_view`]), for writing
-/// it out without a copy; it serializes to the same JSON.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// it out without a copy; it serializes to the same JSON, field by field as
+/// [`fields`](Self::fields) gives them.
+#[derive(Debug)]
 pub struct PartView<'a> {
     id: &'a str,
     name: &'a str,
     kind: ToolKind,
     title: &'a str,
     input: &'a Payload,
-    #[serde(skip_serializing_if = "Option::is_none")]
     output: Option<&'a Payload>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a ToolError>,
     state: ToolState,
-    #[serde(skip_serializing_if = "Option::is_none")]
     timing: Option<&'a Timing>,
-    #[serde(skip_serializing_if = "MetadataView::is_empty")]
     metadata: MetadataView<'a>,
 }
 
+/// One field of a part's JSON, borrowed from a [`PartView`].
+#[derive(Debug, Clone, Copy)]
+pub enum PartField<'a> {
+    /// `id`.
+    Id(&'a str),
+    /// `name`.
+    Name(&'a str),
+    /// `kind`.
+    Kind(ToolKind),
+    /// `title`.
+    Title(&'a str),
+    /// `input`.
+    Input(&'a Payload),
+    /// `output`, of a complete call.
+    Output(&'a Payload),
+    /// `error`, of a failed call.
+    Error(&'a ToolError),
+    /// `state`.
+    State(ToolState),
+    /// `timing`, when any is known.
+    Timing(&'a Timing),
+    /// `metadata`, when there is any.
+    Metadata(MetadataView<'a>),
+}
+
+impl PartField<'_> {
+    /// The field's key in the part's JSON.
+    pub fn key(&self) -> &'static str {
+        match self {
+            PartField::Id(_) => "id",
+            PartField::Name(_) => "name",
+            PartField::Kind(_) => "kind",
+            PartField::Title(_) => "title",
+            PartField::Input(_) => "input",
+            PartField::Output(_) => "output",
+            PartField::Error(_) => "error",
+            PartField::State(_) => "state",
+            PartField::Timing(_) => "timing",
+            PartField::Metadata(_) => "metadata",
+        }
+    }
+}
+
+/// The field's value.
+impl Serialize for PartField<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PartField::Id(text) | PartField::Name(text) | PartField::Title(text) => {
+                text.serialize(serializer)
+            }
+            PartField::Kind(kind) => kind.serialize(serializer),
+            PartField::Input(payload) | PartField::Output(payload) => payload.serialize(serializer),
+            PartField::Error(error) => error.serialize(serializer),
+            PartField::State(state) => state.serialize(serializer),
+            PartField::Timing(timing) => timing.serialize(serializer),
+            PartField::Metadata(metadata) => metadata.serialize(serializer),
+        }
+    }
+}
+
+/// The part's JSON object: its [`fields`](PartView::fields), in order.
+impl Serialize for PartView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut object = serializer.serialize_struct("PartView", self.fields().count())?;
+        for field in self.fields() {
+            object.serialize_field(field.key(), &field)?;
+        }
+        object.end()
+    }
+}
+
 impl<'a> PartView<'a> {
+    /// The fields of the part's JSON, in their order, without the absent ones (an
+    /// output, error or timing that is not there, empty metadata): the one description
+    /// of its layout, which its `Serialize` and other writers follow.
+    pub fn fields(&self) -> impl Iterator<Item = PartField<'a>> {
+        [
+            Some(PartField::Id(self.id)),
+            Some(PartField::Name(self.name)),
+            Some(PartField::Kind(self.kind)),
+            Some(PartField::Title(self.title)),
+            Some(PartField::Input(self.input)),
+            self.output.map(PartField::Output),
+            self.error.map(PartField::Error),
+            Some(PartField::State(self.state)),
+            self.timing.map(PartField::Timing),
+            (!self.metadata.is_empty()).then_some(PartField::Metadata(self.metadata)),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// The call id.
     pub fn id(&self) -> &'a str {
         self.id

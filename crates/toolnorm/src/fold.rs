@@ -218,13 +218,17 @@ impl Fold {
         let Some(&place) = self.index.get(event.id()) else {
             return self.start(event);
         };
+        // Every id of the index has a slot, and a slot is empty only while its call is
+        // applied below: an id without a call is a broken fold, reported as unknown.
         let Entry::Occupied(mut slot) = self.calls.entry(place) else {
+            debug_assert!(false, "the index holds {} without a slot", event.id());
             return Err(Error::UnknownCall {
                 id: event.id().to_owned(),
                 event: Box::new(event),
             });
         };
         let Some(call) = slot.get_mut().take() else {
+            debug_assert!(false, "the slot of {} is empty", event.id());
             slot.remove();
             return Err(Error::UnknownCall {
                 id: event.id().to_owned(),

@@ -244,24 +244,30 @@ impl AcpEmitter {
             self.asked.insert(part.id.to_owned());
         }
         self.scratch.fill(part, self.options.output_cap)?;
-        let next = &self.scratch;
         self.frame.clear();
+        // A call's first view is kept as a copy (the buffers of the next fill stay);
+        // a later one is swapped with the view it replaces, whose buffers the next fill
+        // reuses.
         let written = match self.open.get_mut(part.id) {
             None => {
-                first_frame(&mut self.frame, &self.session_id, &part, next);
+                first_frame(&mut self.frame, &self.session_id, &part, &self.scratch);
                 if !part.state.is_terminal() {
-                    let mut kept = View::default();
-                    kept.copy_from(next);
-                    self.open.insert(part.id.to_owned(), kept);
+                    self.open.insert(part.id.to_owned(), self.scratch.clone());
                 }
                 true
             }
             Some(sent) => {
-                let written = changes(&mut self.frame, &self.session_id, &part, sent, next);
+                let written = changes(
+                    &mut self.frame,
+                    &self.session_id,
+                    &part,
+                    sent,
+                    &self.scratch,
+                );
                 if written && part.state.is_terminal() {
                     self.open.remove(part.id);
                 } else if written {
-                    sent.copy_from(next);
+                    std::mem::swap(sent, &mut self.scratch);
                     sent.shrink();
                 }
                 written

@@ -179,17 +179,6 @@ impl View {
 }
 
 impl View {
-    /// Makes this view a copy of `view`, in its own buffers (grown where they are too
-    /// small, else reused): what a kept view is updated from.
-    pub(super) fn copy_from(&mut self, view: &View) {
-        for (mine, theirs) in self.buffers_mut().zip(view.buffers()) {
-            mine.clone_from(theirs);
-        }
-        self.metadata.entries.clone_from(&view.metadata.entries);
-        self.metadata.sorted.clone_from(&view.metadata.sorted);
-        self.streamed.clone_from(&view.streamed);
-    }
-
     /// Whether a buffer holds more than `bytes`.
     pub(super) fn holds_more_than(&self, bytes: usize) -> bool {
         self.buffers().any(|buffer| buffer.capacity() > bytes)

@@ -37,7 +37,7 @@ use serde_json::Value;
 use toolnorm::meta;
 use toolnorm::{
     AnyToolCall, InputUpdated, JsonObject, MetadataMerged, TitleUpdated, ToolCallStarted,
-    ToolEvent, ToolState,
+    ToolEvent, ToolKind, ToolState,
 };
 
 pub use approval::option_kind;
@@ -416,6 +416,7 @@ impl<'a> Facts<'a> {
             tracker.extras.insert(sighting.id.clone(), extras);
         }
         let id = sighting.id.clone();
+        let question = kind == ToolKind::Question;
         self.emit(
             line,
             ToolCallStarted {
@@ -429,7 +430,8 @@ impl<'a> Facts<'a> {
             }
             .into(),
         );
-        if !sighting.restored {
+        // Only a question call has questions to note (its kind is the one just given).
+        if !sighting.restored && question {
             self.note_questions(line, &id, None, None);
         }
     }
@@ -484,6 +486,7 @@ impl<'a> Facts<'a> {
             return;
         };
         let changed = *call.input() != input;
+        let question = call.kind() == ToolKind::Question;
         if changed {
             self.emit(
                 line,
@@ -494,7 +497,9 @@ impl<'a> Facts<'a> {
                 }
                 .into(),
             );
-            self.note_questions(line, id, None, None);
+            if question {
+                self.note_questions(line, id, None, None);
+            }
         }
         if !(changed || retitle) {
             return;

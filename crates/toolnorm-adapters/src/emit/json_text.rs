@@ -155,10 +155,12 @@ pub(crate) fn meta_value<B: Bytes + ?Sized>(
 /// Writes a part as serde_json writes a [`PartView`]: its [`fields`](PartView::fields),
 /// each written here (the tests compare the two).
 pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde_json::Result<()> {
-    let mut object = Object::open(out);
-    for field in part.fields() {
-        object.key(field.key());
-        let out = object.out();
+    out.push(b'{');
+    for (place, field) in part.fields().enumerate() {
+        if place > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(field.json_key().as_bytes());
         match field {
             PartField::Id(text) | PartField::Name(text) | PartField::Title(text) => {
                 string(out, text);
@@ -167,17 +169,19 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
             PartField::State(value) => out.extend_from_slice(state(value)),
             PartField::Input(value) | PartField::Output(value) => payload(out, value),
             PartField::Metadata(metadata) => {
-                let mut entries = Object::open(out);
+                let mut entries = Object::open(&mut *out);
                 for (key, value) in metadata.iter() {
                     entries.escaped_key(key);
                     meta_value(entries.out(), &value)?;
                 }
                 entries.close();
             }
-            PartField::Error(_) | PartField::Timing(_) => serde_json::to_writer(out, &field)?,
+            PartField::Error(_) | PartField::Timing(_) => {
+                serde_json::to_writer(&mut *out, &field)?;
+            }
         }
     }
-    object.close();
+    out.push(b'}');
     Ok(())
 }
 

@@ -88,23 +88,40 @@ pub enum PartField<'a> {
     Metadata(MetadataView<'a>),
 }
 
-impl PartField<'_> {
-    /// The field's key in the part's JSON.
-    pub fn key(&self) -> &'static str {
-        match self {
-            PartField::Id(_) => "id",
-            PartField::Name(_) => "name",
-            PartField::Kind(_) => "kind",
-            PartField::Title(_) => "title",
-            PartField::Input(_) => "input",
-            PartField::Output(_) => "output",
-            PartField::Error(_) => "error",
-            PartField::State(_) => "state",
-            PartField::Timing(_) => "timing",
-            PartField::Metadata(_) => "metadata",
+/// [`PartField::key`] and [`PartField::json_key`], from one list of the fields' keys.
+macro_rules! part_field_keys {
+    ($($field:ident: $key:literal),* $(,)?) => {
+        impl PartField<'_> {
+            /// The field's key in the part's JSON.
+            pub fn key(&self) -> &'static str {
+                match self {
+                    $(PartField::$field(_) => $key,)*
+                }
+            }
+
+            /// The key as JSON text with the colon after it (`"id":`): what a writer of
+            /// the part's JSON writes before the value.
+            pub fn json_key(&self) -> &'static str {
+                match self {
+                    $(PartField::$field(_) => concat!("\"", $key, "\":"),)*
+                }
+            }
         }
-    }
+    };
 }
+
+part_field_keys!(
+    Id: "id",
+    Name: "name",
+    Kind: "kind",
+    Title: "title",
+    Input: "input",
+    Output: "output",
+    Error: "error",
+    State: "state",
+    Timing: "timing",
+    Metadata: "metadata",
+);
 
 /// The field's value.
 impl Serialize for PartField<'_> {

@@ -112,6 +112,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// [`Error::UnknownCall`] for `event`.
+    pub(crate) fn unknown_call(event: ToolEvent) -> Self {
+        Error::UnknownCall {
+            id: event.id().to_owned(),
+            event: Box::new(event),
+        }
+    }
+
     /// The 1-based input line the error is about, when it is about one.
     pub fn line(&self) -> Option<u64> {
         match self {

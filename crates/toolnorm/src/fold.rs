@@ -222,18 +222,12 @@ impl Fold {
         // applied below: an id without a call is a broken fold, reported as unknown.
         let Entry::Occupied(mut slot) = self.calls.entry(place) else {
             debug_assert!(false, "the index holds {} without a slot", event.id());
-            return Err(Error::UnknownCall {
-                id: event.id().to_owned(),
-                event: Box::new(event),
-            });
+            return Err(Error::unknown_call(event));
         };
         let Some(call) = slot.get_mut().take() else {
             debug_assert!(false, "the slot of {} is empty", event.id());
             slot.remove();
-            return Err(Error::UnknownCall {
-                id: event.id().to_owned(),
-                event: Box::new(event),
-            });
+            return Err(Error::unknown_call(event));
         };
         let (call, outcome) = match call.apply(event) {
             Ok(Applied {
@@ -271,10 +265,7 @@ impl Fold {
             });
         }
         let ToolEvent::ToolCallStarted(started) = event else {
-            return Err(Error::UnknownCall {
-                id: event.id().to_owned(),
-                event: Box::new(event),
-            });
+            return Err(Error::unknown_call(event));
         };
         let call = AnyToolCall::start(started, self.output_cap);
         let place = self.next;

@@ -350,16 +350,15 @@ fn changes(
     let fields_changed = view.fields != sent.fields;
     let name_changed = view.name() != sent.name();
     // toolnorm's fields that changed: a field now gone is not sent again.
-    let toolnorm_changed = || {
-        let fields = TOOLNORM_FIELDS
-            .iter()
-            .zip(view.toolnorm.iter().zip(&sent.toolnorm));
-        fields.filter(|(_, (now, then))| !now.is_empty() && now != then)
-    };
+    let mut toolnorm_changed = [false; TOOLNORM_FIELDS.len()];
+    let pairs = view.toolnorm.iter().zip(&sent.toolnorm);
+    for (changed, (now, then)) in toolnorm_changed.iter_mut().zip(pairs) {
+        *changed = !now.is_empty() && now != then;
+    }
     let metadata_changed = view.metadata.changed_from(&sent.metadata).next().is_some();
     let fresh = sent.streamed.fresh_in(streamed_text(part));
     let meta_changed =
-        name_changed || toolnorm_changed().next().is_some() || metadata_changed || fresh.is_some();
+        name_changed || toolnorm_changed.contains(&true) || metadata_changed || fresh.is_some();
     if !fields_changed && !meta_changed {
         return false;
     }
@@ -384,7 +383,8 @@ fn changes(
         if name_changed {
             toolnorm.raw("toolName", view.name());
         }
-        for (name, (value, _)) in toolnorm_changed() {
+        let fields = TOOLNORM_FIELDS.iter().zip(&view.toolnorm);
+        for ((name, value), _) in fields.zip(toolnorm_changed).filter(|(_, changed)| *changed) {
             toolnorm.raw(name, value);
         }
         if metadata_changed {

@@ -178,6 +178,23 @@ impl View {
     }
 }
 
+/// A view's text buffers, borrowed with `iter` or `iter_mut` (and `mut`): one list for
+/// both, and a field added to [`View`] but not listed here does not compile.
+macro_rules! buffers {
+    ($view:expr, $iter:ident $(, $mut:tt)?) => {{
+        let View {
+            fields,
+            toolnorm,
+            metadata,
+            streamed: _,
+        } = $view;
+        fields
+            .$iter()
+            .chain(toolnorm.$iter())
+            .chain([&$($mut)? metadata.text])
+    }};
+}
+
 impl View {
     /// Whether a buffer holds more than `bytes`.
     pub(super) fn holds_more_than(&self, bytes: usize) -> bool {
@@ -196,27 +213,12 @@ impl View {
 
     /// Every text buffer: the standard fields, toolnorm's, the metadata's text.
     fn buffers(&self) -> impl Iterator<Item = &Vec<u8>> {
-        let Self {
-            fields,
-            toolnorm,
-            metadata,
-            streamed: _,
-        } = self;
-        fields.iter().chain(toolnorm).chain([&metadata.text])
+        buffers!(self, iter)
     }
 
     /// [`buffers`](Self::buffers), to write to.
     fn buffers_mut(&mut self) -> impl Iterator<Item = &mut Vec<u8>> {
-        let Self {
-            fields,
-            toolnorm,
-            metadata,
-            streamed: _,
-        } = self;
-        fields
-            .iter_mut()
-            .chain(toolnorm)
-            .chain([&mut metadata.text])
+        buffers!(self, iter_mut, mut)
     }
 }
 

@@ -6,7 +6,7 @@
 # `streamEventToAcpNotifications` are driven line by line as its agent drives them
 # (scripts/peer-bench/drive.mjs). Both run alternately, RUNS times each; the best run
 # counts. Prints MB/s of wall-clock time and of CPU time (user + system: less moved by
-# other load on the machine), peak RSS (/usr/bin/time) and the ratios.
+# other load on the machine), peak RSS and the ratios.
 # The Rust peer runs in the same rotation: `claude-code-acp-rs`'s message converter
 # driven over the same file (scripts/peer-bench/rust, its own Cargo.lock; RUST_PEER=0
 # leaves it out).
@@ -47,18 +47,13 @@ bytes=$(stat -L -c %s "$file")
 echo "input: $file, $bytes bytes, $(wc -l < "$file") lines; node $(node --version), claude-agent-acp $peer_version"
 
 # run NAME CMD...: one timed run; appends "seconds cpu-seconds kilobytes" to
-# $SCRATCH/NAME.runs.
-# The wall-clock time is bash's clock around the run (microseconds; /usr/bin/time's is
-# in hundredths of a second, 8 % of toolnorm's 0.13 s on 50 MB); CPU time and RSS are
-# /usr/bin/time's.
+# $SCRATCH/NAME.runs (scripts/peer-bench/measure.py: the wall-clock time around the run,
+# and the child's own CPU time and peak RSS as the kernel counts them, in microseconds;
+# /usr/bin/time's are in hundredths of a second, 8 % of toolnorm's 0.13 s on 50 MB).
 run() {
   local name=$1
   shift
-  local start=${EPOCHREALTIME/,/.}
-  /usr/bin/time -f '%U %S %M' -o "$SCRATCH/$name.time" "$@" > /dev/null 2> "$SCRATCH/$name.stderr"
-  local end=${EPOCHREALTIME/,/.}
-  awk -v wall="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" \
-    '{ print wall, $1 + $2, $3 }' "$SCRATCH/$name.time" >> "$SCRATCH/$name.runs"
+  python3 scripts/peer-bench/measure.py "$SCRATCH/$name.stderr" "$@" >> "$SCRATCH/$name.runs"
 }
 rm -f "$SCRATCH"/{toolnorm,peer,rust-peer}.runs
 for _ in $(seq "$RUNS"); do

@@ -96,6 +96,12 @@ impl Sink for Applier<'_> {
         self.apply_one(line, event);
     }
 
+    fn unchanged(&mut self, _line: u64) {
+        self.events += 1;
+        self.stats.events += 1;
+        self.stats.duplicates += 1;
+    }
+
     fn call(&self, id: &str) -> Option<&AnyToolCall> {
         self.fold.get(id)
     }

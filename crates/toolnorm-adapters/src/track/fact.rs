@@ -143,3 +143,12 @@ impl Ending {
         self
     }
 }
+
+/// An open call seen again, as the tracker compares it with the call.
+pub(super) struct Sighted<'m> {
+    pub input: Value,
+    pub at: Option<Timestamp>,
+    /// The provider's own title changed.
+    pub retitle: bool,
+    pub metadata: &'m JsonObject,
+}

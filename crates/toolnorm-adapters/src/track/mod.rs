@@ -42,6 +42,7 @@ use toolnorm::{
 
 pub use approval::option_kind;
 pub use arguments::arguments_from_text;
+use fact::Sighted;
 pub use fact::{Ending, Sighting};
 pub use failure::{
     MCP_TOOL_FAILED, USER_DECLINED, exit_code_error, exit_error, is_permission_check, is_refusal,
@@ -57,6 +58,9 @@ use crate::rules::describe::{self, Tool};
 pub(crate) trait Sink {
     /// Applies one canonical event made from input line `line`.
     fn apply(&mut self, line: u64, event: ToolEvent);
+    /// Counts an event from input line `line` that would change nothing (a duplicate),
+    /// as applying it would, without it being made.
+    fn unchanged(&mut self, line: u64);
     /// The call with this id, as the fold holds it.
     fn call(&self, id: &str) -> Option<&AnyToolCall>;
     /// Reports a problem with the input.
@@ -452,10 +456,23 @@ impl<'a> Facts<'a> {
                 .or_default()
                 .provided_title = sighting.provided_title;
         }
-        self.refine(line, &sighting.id, sighting.input, sighting.at, retitle);
-        if !sighting.metadata.is_empty() {
-            self.merge_metadata(line, &sighting.id, sighting.metadata);
+        let sighted = Sighted {
+            input: sighting.input,
+            at: sighting.at,
+            retitle,
+            metadata: &sighting.metadata,
+        };
+        let unchanged = self.refine(line, &sighting.id, sighted);
+        if sighting.metadata.is_empty() {
+            return;
         }
+        // Metadata the call holds already, seen again with nothing else new, would change
+        // nothing: it counts as the duplicate it would be, without being made and applied
+        // (a redacted stream compares what it redacted, so its events are made).
+        if unchanged && self.tracker.redaction.is_none() {
+            return self.sink.unchanged(line);
+        }
+        self.merge_metadata(line, &sighting.id, sighting.metadata);
     }
 
     /// The input of an open call grew or changed: `inputUpdated`, and `titleUpdated` when
@@ -469,23 +486,34 @@ impl<'a> Facts<'a> {
     ) {
         let id = self.part_id(id);
         let id: &str = &id;
-        self.refine(line, id, input, at, false);
+        let sighted = Sighted {
+            input,
+            at,
+            retitle: false,
+            metadata: &JsonObject::new(),
+        };
+        self.refine(line, id, sighted);
     }
 
     /// [`Facts::update_input`]; the title is worked out again only when what it depends
     /// on changed (the input, or the provider's own title when `retitle`).
-    fn refine(
-        &mut self,
-        line: u64,
-        id: &str,
-        input: Value,
-        at: Option<toolnorm::Timestamp>,
-        retitle: bool,
-    ) {
+    ///
+    /// Whether nothing changed: the input is the call's, the title stays, and the call
+    /// holds every entry of the sighting's metadata.
+    fn refine(&mut self, line: u64, id: &str, sighted: Sighted<'_>) -> bool {
+        let Sighted {
+            input,
+            at,
+            retitle,
+            metadata,
+        } = sighted;
         let Some(call) = self.open(id) else {
-            return;
+            return false;
         };
         let changed = *call.input() != input;
+        let held = metadata
+            .iter()
+            .all(|(key, value)| call.metadata().get(key) == Some(value));
         let question = call.kind() == ToolKind::Question;
         if changed {
             self.emit(
@@ -502,7 +530,7 @@ impl<'a> Facts<'a> {
             }
         }
         if !(changed || retitle) {
-            return;
+            return held;
         }
         if let Some(title) = self.title_for(id, None) {
             self.emit(
@@ -515,6 +543,7 @@ impl<'a> Facts<'a> {
                 .into(),
             );
         }
+        false
     }
 
     /// The provider retitled an open call: `titleUpdated`, and the title is the provider's

@@ -181,3 +181,32 @@ fn blank_broken_and_truncated_lines_have_their_class() {
         )
     );
 }
+
+/// A call seen again with nothing new (`codex exec`'s item at its end repeats the item's
+/// type) counts as the duplicate event it would make: the same events, changes and
+/// duplicates whether or not that event is made.
+#[test]
+fn a_call_seen_again_with_nothing_new_is_a_duplicate() {
+    let item = |status: &str, output: &str, exit: &str| {
+        format!(
+            r#"{{"type":"item.{status}","item":{{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"{output}","exit_code":{exit},"status":"{}"}}}}"#,
+            if status == "started" {
+                "in_progress"
+            } else {
+                "completed"
+            }
+        )
+    };
+    let stream = [
+        r#"{"type":"thread.started","thread_id":"t1"}"#.to_owned(),
+        item("started", "", "null"),
+        item("completed", "a", "0"),
+    ]
+    .join("\n");
+    let (stats, diagnostics) = run(stream.as_bytes(), Some(Dialect::CODEX_EXEC));
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(stats.applied_lines, 2, "{stats:?}");
+    assert_eq!(stats.duplicates, 1, "{stats:?}");
+    assert_eq!(stats.events, stats.changes + stats.duplicates, "{stats:?}");
+    assert_eq!(stats.changes, 3, "{stats:?}");
+}

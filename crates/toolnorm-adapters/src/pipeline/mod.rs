@@ -34,7 +34,7 @@ use crate::read::log_line::LogLines;
 use crate::read::surrogates;
 use crate::rules::TitleRules;
 use crate::track::{Facts, Tracker};
-pub(crate) use ahead::{Ahead, read_lines};
+pub(crate) use ahead::{Ahead, Filled, ScannedBatch};
 use apply::Applier;
 use audit::Audit;
 use builder::Settings;
@@ -502,7 +502,12 @@ impl Core {
         ahead: &mut Ahead<'_>,
         on_step: &mut dyn FnMut(Step<'_>),
     ) {
-        let repaired = surrogates::repair(bytes);
+        // A line read ahead was found whole there (`ahead::read_lines`).
+        let scanned = ahead.take(bytes).zip(self.read_ahead);
+        let repaired = match scanned {
+            Some(_) => None,
+            None => surrogates::repair(bytes),
+        };
         let read_bytes = match &repaired {
             Some(repaired) => {
                 self.diagnostics.push(Diagnostic::notice(
@@ -517,7 +522,6 @@ impl Core {
             }
             None => bytes,
         };
-        let scanned = ahead.take(read_bytes).zip(self.read_ahead);
         let mut events = self.read(
             Some((line, read_bytes)),
             on_step,

@@ -39,11 +39,7 @@ const REPLACEMENT: &[u8; 6] = b"\\ufffd";
 /// `line` with each escaped lone surrogate replaced by `\ufffd`; `None` when it has none
 /// (the common case, found by one search).
 pub fn repair(line: &[u8]) -> Option<Repaired> {
-    let lone = if line.len() < SHORT {
-        lone_in_short(line)
-    } else {
-        lone_in_long(line)
-    };
+    let lone = lone(line);
     if lone.is_empty() {
         return None;
     }
@@ -56,6 +52,20 @@ pub fn repair(line: &[u8]) -> Option<Repaired> {
         }
     }
     Some(Repaired { bytes, replaced })
+}
+
+/// Whether `line` has no lone surrogate's escape: [`repair`] would leave it as it is.
+pub fn is_whole(line: &[u8]) -> bool {
+    lone(line).is_empty()
+}
+
+/// Where the lone surrogates' escapes of `line` start.
+fn lone(line: &[u8]) -> Vec<usize> {
+    if line.len() < SHORT {
+        lone_in_short(line)
+    } else {
+        lone_in_long(line)
+    }
 }
 
 /// Lines shorter than this are searched backslash by backslash: setting up the search

@@ -141,6 +141,34 @@ fn lines_that_are_not_events_read_the_same() {
 }
 
 #[test]
+fn lines_with_lone_surrogates_read_the_same() {
+    // Every twentieth line a call whose output ends in half an emoji (a lone surrogate's
+    // escape, repaired before it is read), so that the second thread meets some of them.
+    let stream = claude_stream(3 << 20);
+    let mut with_lone = Vec::with_capacity(stream.len() * 2);
+    for (at, line) in stream.split(|byte| *byte == b'\n').enumerate() {
+        with_lone.extend_from_slice(line);
+        with_lone.push(b'\n');
+        if at % 20 == 19 {
+            let id = format!("toolu_lone_{at}");
+            with_lone.extend_from_slice(format!(
+                "{{\"type\":\"assistant\",\"message\":{{\"content\":[{{\"type\":\"tool_use\",\"id\":\"{id}\",\"name\":\"Bash\",\"input\":{{\"command\":\"echo \\ud83d\\ude00\"}}}}]}}}}\n\
+                 {{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"tool_result\",\"tool_use_id\":\"{id}\",\"content\":\"cut \\ud83d\"}}]}}}}\n"
+            ).as_bytes());
+        }
+    }
+    let given = same_both_ways(&with_lone, file_reader);
+    let repaired = given
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.contains("LoneSurrogate"))
+        .count();
+    assert!(repaired > 100, "{repaired} lines repaired");
+    assert!(given.output.contains("cut \u{fffd}"));
+    assert!(given.output.contains("echo \u{1f600}"));
+}
+
+#[test]
 fn a_reader_giving_little_at_a_time_reads_the_same() {
     let stream = claude_stream(2 << 20);
     // 1000 bytes a read: every batch ends at its first read, too small to share.

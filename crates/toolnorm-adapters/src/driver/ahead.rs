@@ -12,7 +12,7 @@ use crate::pipeline::{Ahead, Filled, ScannedBatch};
 
 /// The input a batch gathers, at most, before its lines are read ahead (unless a line is
 /// longer).
-const BATCH: usize = 1 << 18;
+const BATCH: usize = 1 << 17;
 
 /// The read size that says more input is waiting: a read that gives less is all the
 /// input had for now (a live stream), and ends the batch rather than wait for more.
@@ -31,7 +31,7 @@ impl<S: Sink> Driver<S> {
     /// Feeds the whole of `input`, as [`read`](Driver::read) does, reading ahead when it
     /// can: once the stream's dialect is known, and when it is one whose lines parse
     /// apart from the stream (Claude Code's, Qwen Code's), a second thread reads the
-    /// input in batches of whole lines (up to 256 KiB, or what a live stream has for
+    /// input in batches of whole lines (up to 128 KiB, or what a live stream has for
     /// now) and parses each batch's lines while the batch before it is applied. The
     /// steps, diagnostics and their order are those of [`read`](Driver::read); only the
     /// time differs. On one core, or for other dialects, it is [`read`](Driver::read).

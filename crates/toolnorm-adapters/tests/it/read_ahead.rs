@@ -6,6 +6,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{self, BufRead, BufReader, Read};
+use std::sync::OnceLock;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
 
 use toolnorm::Fold;
 use toolnorm_adapters::{Diagnostic, Driver, Format, Normalizer, Sink, Stats, Step, Writer};
@@ -198,6 +202,85 @@ fn other_dialects_read_the_same() {
         }
     }
     same_both_ways(&stream, file_reader);
+}
+
+/// A megabyte of Claude Code's recordings, made once.
+fn megabyte() -> &'static [u8] {
+    static STREAM: OnceLock<Vec<u8>> = OnceLock::new();
+    STREAM.get_or_init(|| claude_stream(1 << 20))
+}
+
+/// `stream` with `change` made at the place `at` picks: two lines joined, a line cut,
+/// half an emoji written in, or a `\r` before a newline.
+fn changed(stream: &mut Vec<u8>, change: u8, at: usize) {
+    let at = at % stream.len().max(1);
+    let next_newline = stream[at..]
+        .iter()
+        .position(|byte| *byte == b'\n')
+        .map(|newline| at + newline);
+    match (change % 4, next_newline) {
+        (0, Some(newline)) => {
+            stream.remove(newline);
+        }
+        (1, _) => stream.insert(at, b'\n'),
+        (2, _) => stream
+            .splice(at..at, b"\\ud800".iter().copied())
+            .for_each(drop),
+        (3, Some(newline)) => stream.insert(newline, b'\r'),
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Reads of any sizes, over a stream with lines joined, cut and broken anywhere:
+    /// read ahead, the same steps and diagnostics as read on one thread.
+    #[test]
+    fn any_reads_of_any_broken_stream_read_the_same(
+        sizes in vec(1usize..300_000, 1..24),
+        changes in vec((any::<u8>(), any::<usize>()), 0..8),
+    ) {
+        let mut stream = megabyte().to_vec();
+        for (change, at) in changes {
+            changed(&mut stream, change, at);
+        }
+        same_both_ways(&stream, |bytes| Sizes { bytes, sizes: &sizes, reads: 0 });
+    }
+}
+
+/// Reads of the sizes given, in turn.
+struct Sizes<'a> {
+    bytes: &'a [u8],
+    sizes: &'a [usize],
+    reads: usize,
+}
+
+impl Sizes<'_> {
+    fn next_size(&self) -> usize {
+        self.sizes[self.reads % self.sizes.len()].min(self.bytes.len())
+    }
+}
+
+impl Read for Sizes<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let size = self.next_size().min(out.len());
+        self.reads += 1;
+        out[..size].copy_from_slice(&self.bytes[..size]);
+        self.bytes = &self.bytes[size..];
+        Ok(size)
+    }
+}
+
+impl BufRead for Sizes<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Ok(&self.bytes[..self.next_size()])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.reads += 1;
+        self.bytes = &self.bytes[amount..];
+    }
 }
 
 /// Reads of alternating sizes around the 64 KiB that ends a batch.

@@ -502,7 +502,7 @@ impl Core {
         ahead: &mut Ahead<'_>,
         on_step: &mut dyn FnMut(Step<'_>),
     ) {
-        // A line read ahead was found whole there (`ahead::read_lines`).
+        // A line read ahead was found whole there (`ahead::scan_lines`).
         let scanned = ahead.take(bytes).zip(self.read_ahead);
         let repaired = match scanned {
             Some(_) => None,

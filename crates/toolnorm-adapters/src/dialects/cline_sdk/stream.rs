@@ -63,7 +63,7 @@ impl Adapter for ClineSdkAdapter {
         match envelope.kind.as_deref() {
             Some("hook_event") => self.hook(&envelope, facts),
             Some("agent_event") => match envelope.event {
-                Some(event) => self.event(line, event, at, facts),
+                Some(event) => self.event(line, *event, at, facts),
                 None => facts.diagnostic(Diagnostic::at(
                     line,
                     DiagnosticKind::MalformedEvent,

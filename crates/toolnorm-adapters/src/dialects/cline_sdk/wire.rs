@@ -17,7 +17,7 @@ pub(super) struct Line<'a> {
     /// When the CLI printed it (ISO 8601).
     pub ts: Option<String>,
     /// An `agent_event`'s event.
-    pub event: Option<AgentEvent>,
+    pub event: Option<Box<AgentEvent>>,
     /// A `hook_event`'s hook: `agent_start`, `agent_end`, `tool_call`, `tool_result`, …
     #[serde(rename = "hookEventName")]
     pub hook_event_name: Option<String>,

@@ -74,7 +74,7 @@ impl Adapter for PiStreamAdapter {
 
 /// A message starts or ends: an assistant's calls are seen (whole at its end); a tool
 /// result ends its call when no `tool_execution_end` did (a stream joined late).
-fn message(line: u64, message: Option<Message>, facts: &mut Facts<'_>) {
+fn message(line: u64, message: Option<Box<Message>>, facts: &mut Facts<'_>) {
     let Some(message) = message else {
         return facts.diagnostic(Diagnostic::at(
             line,
@@ -125,7 +125,7 @@ fn message(line: u64, message: Option<Message>, facts: &mut Facts<'_>) {
 }
 
 /// A `message_update`: a call's arguments as they stream in.
-fn update(line: u64, event: Option<AssistantEvent>, facts: &mut Facts<'_>) {
+fn update(line: u64, event: Option<Box<AssistantEvent>>, facts: &mut Facts<'_>) {
     let Some(event) = event else {
         return facts.diagnostic(Diagnostic::at(
             line,

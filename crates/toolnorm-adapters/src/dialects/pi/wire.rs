@@ -34,7 +34,7 @@ pub(super) struct Line<'a> {
     pub cwd: Option<String>,
     /// The message of `message_*`/`turn_end` events and `message` entries.
     #[serde(default)]
-    pub message: Option<Message>,
+    pub message: Option<Box<Message>>,
     /// The call of a `tool_execution_*` event.
     #[serde(rename = "toolCallId", default)]
     pub tool_call_id: Option<String>,
@@ -55,7 +55,7 @@ pub(super) struct Line<'a> {
     pub is_error: Option<bool>,
     /// The streaming event of a `message_update`.
     #[serde(rename = "assistantMessageEvent", default)]
-    pub assistant_event: Option<AssistantEvent>,
+    pub assistant_event: Option<Box<AssistantEvent>>,
 }
 
 /// An `AgentMessage`: a user, assistant or tool result message, or one of the coding
@@ -190,7 +190,7 @@ pub(super) struct AssistantEvent {
     pub content_index: Option<usize>,
     /// The assistant message so far.
     #[serde(default)]
-    pub partial: Option<Message>,
+    pub partial: Option<Box<Message>>,
     /// The finished call (`toolcall_end`).
     #[serde(rename = "toolCall", default)]
     pub tool_call: Option<Value>,

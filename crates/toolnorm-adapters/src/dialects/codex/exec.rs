@@ -126,7 +126,7 @@ impl CodexExecAdapter {
             Some("turn.started" | "turn.completed" | "turn.failed" | "error") => return true,
             _ => return false,
         };
-        match event.item {
+        match event.item.map(|item| *item) {
             Some(ExecItem::NotACall) => {}
             Some(item) => {
                 if let Some(facts) = item_facts(item, completed, out) {

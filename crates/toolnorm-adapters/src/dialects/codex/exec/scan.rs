@@ -38,7 +38,7 @@ pub(super) struct Scanned<'a> {
     #[serde(borrow, rename = "type")]
     pub kind: Option<Cow<'a, str>>,
     #[serde(default)]
-    pub item: Option<ExecItem>,
+    pub item: Option<Box<ExecItem>>,
     #[serde(borrow, default)]
     pub thread_id: Option<Cow<'a, str>>,
 }
@@ -258,21 +258,17 @@ mod tests {
 
     #[test]
     fn the_common_lines_are_read_in_one_scan() {
+        let item = |line: &[u8]| {
+            scan(line)
+                .and_then(|scanned| scanned.item)
+                .map(|item| *item)
+        };
         let line = br#"{"type":"item.started","item":{"id":"a","type":"command_execution","command":"ls","aggregated_output":"","status":"in_progress"}}"#;
-        assert!(matches!(
-            scan(line),
-            Some(Scanned {
-                item: Some(ExecItem::Command(_)),
-                ..
-            })
-        ));
+        assert!(matches!(item(line), Some(ExecItem::Command(_))));
         let line = br#"{"type":"item.completed","item":{"id":"w","type":"web_search","id":"x","query":"q"}}"#;
         assert!(matches!(
-            scan(line),
-            Some(Scanned {
-                item: Some(ExecItem::WebSearch { ref id, .. }),
-                ..
-            }) if id == "x"
+            item(line),
+            Some(ExecItem::WebSearch { ref id, .. }) if id == "x"
         ));
     }
 }

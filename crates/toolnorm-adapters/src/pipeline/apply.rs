@@ -96,7 +96,7 @@ impl Sink for Applier<'_> {
         self.apply_one(line, event);
     }
 
-    fn unchanged(&mut self, _line: u64) {
+    fn unchanged(&mut self) {
         self.events += 1;
         self.stats.events += 1;
         self.stats.duplicates += 1;

@@ -58,9 +58,9 @@ use crate::rules::describe::{self, Tool};
 pub(crate) trait Sink {
     /// Applies one canonical event made from input line `line`.
     fn apply(&mut self, line: u64, event: ToolEvent);
-    /// Counts an event from input line `line` that would change nothing (a duplicate),
-    /// as applying it would, without it being made.
-    fn unchanged(&mut self, line: u64);
+    /// Counts an event that would change nothing (a duplicate), as applying it would,
+    /// without it being made.
+    fn unchanged(&mut self);
     /// The call with this id, as the fold holds it.
     fn call(&self, id: &str) -> Option<&AnyToolCall>;
     /// Reports a problem with the input.
@@ -470,7 +470,7 @@ impl<'a> Facts<'a> {
         // nothing: it counts as the duplicate it would be, without being made and applied
         // (a redacted stream compares what it redacted, so its events are made).
         if unchanged && self.tracker.redaction.is_none() {
-            return self.sink.unchanged(line);
+            return self.sink.unchanged();
         }
         self.merge_metadata(line, &sighting.id, sighting.metadata);
     }

@@ -83,10 +83,7 @@ fn read_batches(
     out: &SyncSender<Batch>,
     given_back: &Receiver<Filled>,
 ) {
-    let mut batch = Filled {
-        buffer: Vec::new(),
-        filled: 0,
-    };
+    let mut batch = Filled::default();
     loop {
         let end = fill(input, &mut batch);
         let cut = match end {
@@ -103,10 +100,7 @@ fn read_batches(
             // A line not ended yet, and nothing before it: read on.
             continue;
         }
-        let mut next = given_back.try_recv().unwrap_or(Filled {
-            buffer: Vec::new(),
-            filled: 0,
-        });
+        let mut next = given_back.try_recv().unwrap_or_default();
         start_with(&mut next, batch.bytes().get(cut..).unwrap_or_default());
         batch.filled = cut;
         let last = end.is_some();

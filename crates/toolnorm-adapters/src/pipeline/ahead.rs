@@ -25,6 +25,7 @@ type Line<'a> = (usize, usize, Scanned<'a>);
 pub(crate) type ScannedLines<'a> = Vec<Line<'a>>;
 
 /// A batch's buffer: its bytes, the first `filled` of which were read.
+#[derive(Default)]
 pub(crate) struct Filled {
     /// The buffer (its length is its size; the bytes past `filled` are not the input's).
     pub buffer: Vec<u8>,

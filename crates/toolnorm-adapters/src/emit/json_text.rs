@@ -9,7 +9,7 @@
 use std::sync::LazyLock;
 
 use serde_json::{Number, Value};
-use toolnorm::{MetaValue, PartField, PartView, Payload, ToolKind, ToolState};
+use toolnorm::{MetaValue, PartField, PartView, Payload, Timestamp, Timing, ToolKind, ToolState};
 
 use super::json::{Bytes, Object};
 
@@ -128,7 +128,13 @@ pub(crate) fn value<B: Bytes + ?Sized>(out: &mut B, value: &Value) {
 /// Writes a number as serde_json writes it (its `Display` is its JSON text), through
 /// [`Bytes`], which keeps a write's error for the writer to return.
 fn number<B: Bytes + ?Sized>(out: &mut B, number: &Number) {
-    out.extend_from_slice(number.to_string().as_bytes());
+    let mut digits = itoa::Buffer::new();
+    let text = match (number.as_u64(), number.as_i64()) {
+        (Some(whole), _) => digits.format(whole),
+        (None, Some(negative)) => digits.format(negative),
+        (None, None) => return out.extend_from_slice(number.to_string().as_bytes()),
+    };
+    out.extend_from_slice(text.as_bytes());
 }
 
 /// Writes a payload: its kept text as it came, or its value.
@@ -176,13 +182,38 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
                 }
                 entries.close();
             }
-            PartField::Error(_) | PartField::Timing(_) => {
-                serde_json::to_writer(&mut *out, &field)?;
-            }
+            PartField::Timing(value) => timing(out, value),
+            PartField::Error(_) => serde_json::to_writer(&mut *out, &field)?,
         }
     }
     out.push(b'}');
     Ok(())
+}
+
+/// Writes a part's timing: its times as they came (a string or an epoch number), then
+/// the milliseconds it took, each only when known.
+fn timing<B: Bytes + ?Sized>(out: &mut B, timing: &Timing) {
+    let mut entries = Object::open(&mut *out);
+    for (key, at) in [
+        ("startedAt", &timing.started_at),
+        ("completedAt", &timing.completed_at),
+    ] {
+        match at {
+            Some(Timestamp::Text(text)) => entries.str(key, text),
+            Some(Timestamp::Epoch(number)) => {
+                entries.key(key);
+                self::number(entries.out(), number);
+            }
+            None => {}
+        }
+    }
+    if let Some(elapsed) = timing.elapsed_ms {
+        entries.key("elapsedMs");
+        entries
+            .out()
+            .extend_from_slice(itoa::Buffer::new().format(elapsed).as_bytes());
+    }
+    entries.close();
 }
 
 /// A kind's JSON text.
@@ -258,7 +289,29 @@ mod tests {
         })
     }
 
+    /// A time as a provider gives it: a string, or an epoch number of any JSON kind.
+    fn timestamp() -> impl Strategy<Value = Timestamp> {
+        prop_oneof![
+            text().prop_map(Timestamp::Text),
+            any::<u64>().prop_map(|at| Timestamp::Epoch(at.into())),
+            any::<i64>().prop_map(|at| Timestamp::Epoch(at.into())),
+            any::<f64>().prop_filter_map("finite", |at| Number::from_f64(at).map(Timestamp::Epoch)),
+        ]
+    }
+
     proptest! {
+        #[test]
+        fn a_timing_is_written_as_serde_json_writes_it(
+            started_at in proptest::option::of(timestamp()),
+            completed_at in proptest::option::of(timestamp()),
+            elapsed_ms in proptest::option::of(any::<u64>()),
+        ) {
+            let timing = Timing { started_at, completed_at, elapsed_ms };
+            let mut written = Vec::new();
+            super::timing(&mut written, &timing);
+            prop_assert_eq!(String::from_utf8(written).unwrap(), serde_json::to_string(&timing).unwrap());
+        }
+
         #[test]
         fn a_string_is_written_as_serde_json_writes_it(text in text()) {
             let mut written = Vec::new();

@@ -1,7 +1,7 @@
 //! The content of a message that is not a tool result, read as far as its calls need it:
-//! each block's `type`, `id`, `name` and `arguments`, the rest (its text, its thinking,
-//! an image's data) read past without being built, so that an assistant's long text
-//! costs a scan, not a copy.
+//! each `toolCall` block's `type`, `id`, `name` and `arguments`, the rest (any other
+//! block, its text, its thinking, an image's data) read past without being built, so
+//! that an assistant's long text costs a scan, not a copy.
 
 use std::fmt;
 
@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 
 use crate::read::visit::visit_scalars_as;
 
-/// A content read for its calls: an array of blocks, each an object of the keys a
-/// `toolCall` block has (or `null` for anything that is not an object), at its place in
-/// the array; anything but an array `null`. [`ToolCall::of`](super::wire::ToolCall::of)
+/// A content read for its calls: an array of blocks, each a `toolCall` block's object of
+/// the keys such a block has (or `null` for any other block), at its place in the array;
+/// anything but an array `null`. [`ToolCall::take`](super::wire::ToolCall::take)
 /// finds the same calls, at the same indexes, in it as in the content read whole.
 pub(super) struct CallBlocks(pub Value);
 
@@ -25,8 +25,48 @@ impl<'de> Deserialize<'de> for CallBlocks {
 /// Reads the content: an array's blocks, or `null` for anything else.
 struct Blocks;
 
-/// Reads one block: the keys of a call of an object, or `null` for anything else.
+/// Reads one block: the keys of a call of a `toolCall` object, or `null` for anything
+/// else.
 struct Block;
+
+/// Whether a block's `type` is `toolCall`, read from any value without building it.
+struct IsCall(bool);
+
+impl<'de> Deserialize<'de> for IsCall {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(IsCallVisitor).map(IsCall)
+    }
+}
+
+/// Reads a `type`: `true` for the string `toolCall`, `false` for anything else.
+struct IsCallVisitor;
+
+impl<'de> Visitor<'de> for IsCallVisitor {
+    type Value = bool;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any value")
+    }
+
+    visit_scalars_as!(false);
+
+    fn visit_str<E: serde::de::Error>(self, kind: &str) -> Result<bool, E> {
+        Ok(kind == CALL_TYPE)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+}
+
+/// The `type` of a call's block.
+const CALL_TYPE: &str = "toolCall";
 
 /// What a block reads as.
 struct BlockValue(Value);
@@ -87,20 +127,28 @@ impl<'de> Visitor<'de> for Block {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        // A key given twice counts where it is last, as in a value read whole.
-        let mut block = Map::new();
+        // A key given twice counts where it is last, as in a value read whole; the
+        // object is built only for a call's block (most blocks are text or thinking).
+        let mut call = false;
+        let (mut id, mut name, mut arguments) = (None, None, None);
         while let Some(key) = map.next_key::<Key>()? {
-            let name = match key {
-                Key::Type => "type",
-                Key::Id => "id",
-                Key::Name => "name",
-                Key::Arguments => "arguments",
-                Key::Other => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-            };
-            block.insert(name.to_owned(), map.next_value()?);
+            match key {
+                Key::Type => call = map.next_value::<IsCall>()?.0,
+                Key::Id => id = Some(map.next_value::<Value>()?),
+                Key::Name => name = Some(map.next_value()?),
+                Key::Arguments => arguments = Some(map.next_value()?),
+                Key::Other => map.next_value::<IgnoredAny>().map(drop)?,
+            }
+        }
+        if !call {
+            return Ok(Value::Null);
+        }
+        let mut block = Map::new();
+        block.insert("type".to_owned(), Value::from(CALL_TYPE));
+        for (key, value) in [("id", id), ("name", name), ("arguments", arguments)] {
+            if let Some(value) = value {
+                block.insert(key.to_owned(), value);
+            }
         }
         Ok(Value::Object(block))
     }
@@ -111,7 +159,7 @@ mod tests {
     use super::super::wire::ToolCall;
     use super::*;
 
-    /// The calls `ToolCall::of` finds in a content, with their indexes.
+    /// The calls `ToolCall::take` finds in a content, with their indexes.
     fn calls(content: &Value) -> Vec<(usize, Option<String>, Option<String>, Value)> {
         content
             .as_array()
@@ -119,7 +167,8 @@ mod tests {
             .flatten()
             .enumerate()
             .filter_map(|(index, block)| {
-                ToolCall::of(block).map(|call| (index, call.id, call.name, call.arguments))
+                ToolCall::take(block.clone())
+                    .map(|call| (index, call.id, call.name, call.arguments))
             })
             .collect()
     }
@@ -136,6 +185,9 @@ mod tests {
             r#"["loose",1,null,[{"type":"toolCall","id":"nested"}],{"type":"toolCall","id":"c8"}]"#,
             r#"[{"type":"image","data":"eA==","mimeType":"image/png"},{"type":"toolCall","id":"c9","name":"n","arguments":{"deep":[[[{"a":null}]]]}}]"#,
             r#"[{"type":"toolCall","id":"c10","extra":{"type":"text"},"name":"n"}]"#,
+            r#"[{"type":"toolCall","type":"text","id":"c11","name":"n"},{"type":["toolCall"],"id":"c12"}]"#,
+            r#"[{"type":{"toolCall":1},"id":"c13"},{"type":null,"id":"c14"},{"type":"toolCall","id":"c15","name":"n","arguments":null}]"#,
+            r#"[{"type":"tool\u0043all","id":"c16","name":"escaped"}]"#,
             r#"{"type":"toolCall","id":"not-in-an-array"}"#,
             r#""a text""#,
             r#"[]"#,

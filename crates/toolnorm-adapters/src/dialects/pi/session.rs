@@ -132,7 +132,7 @@ fn message(line: u64, entry: Line<'_>, facts: &mut Facts<'_>) {
     };
     match message.role.as_deref() {
         Some("assistant") => {
-            for call in message.tool_calls() {
+            for call in message.into_tool_calls() {
                 sighted(line, call, at.clone(), facts);
             }
         }

@@ -85,7 +85,7 @@ fn message(line: u64, message: Option<Box<Message>>, facts: &mut Facts<'_>) {
     let at = timestamp(message.timestamp.as_ref());
     match message.role.as_deref() {
         Some("assistant") => {
-            for call in message.tool_calls() {
+            for call in message.into_tool_calls() {
                 sighted(line, call, at.clone(), facts);
             }
         }
@@ -126,7 +126,7 @@ fn message(line: u64, message: Option<Box<Message>>, facts: &mut Facts<'_>) {
 
 /// A `message_update`: a call's arguments as they stream in.
 fn update(line: u64, event: Option<Box<AssistantEvent>>, facts: &mut Facts<'_>) {
-    let Some(event) = event else {
+    let Some(event) = event.map(|event| *event) else {
         return facts.diagnostic(Diagnostic::at(
             line,
             DiagnosticKind::MalformedEvent,
@@ -141,16 +141,18 @@ fn update(line: u64, event: Option<Box<AssistantEvent>>, facts: &mut Facts<'_>) 
                 .and_then(|partial| timestamp(partial.timestamp.as_ref()));
             let block = event
                 .partial
-                .as_ref()
                 .zip(event.content_index)
-                .and_then(|(partial, index)| partial.content.as_array()?.get(index))
-                .and_then(ToolCall::of);
+                .and_then(|(partial, index)| match partial.content.into_value() {
+                    Value::Array(blocks) => blocks.into_iter().nth(index),
+                    _ => None,
+                })
+                .and_then(ToolCall::take);
             if let Some(call) = block.filter(|call| call.id.is_some()) {
                 sighted(line, call, at, facts);
             }
         }
         Some("toolcall_end") => {
-            if let Some(call) = event.tool_call.as_ref().and_then(ToolCall::of) {
+            if let Some(call) = event.tool_call.and_then(ToolCall::take) {
                 sighted(line, call, None, facts);
             }
         }

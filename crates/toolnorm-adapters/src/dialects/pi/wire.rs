@@ -207,32 +207,42 @@ pub(super) struct ToolCall {
 }
 
 impl ToolCall {
-    /// The block when it is a `toolCall`.
-    pub fn of(block: &Value) -> Option<ToolCall> {
-        let object = block.as_object()?;
-        if object.get("type").and_then(Value::as_str) != Some("toolCall") {
+    /// The block when it is a `toolCall`, its arguments moved out of it.
+    pub fn take(block: Value) -> Option<ToolCall> {
+        let Value::Object(object) = block else {
             return None;
+        };
+        let text = |value: Value| match value {
+            Value::String(text) => Some(text),
+            _ => None,
+        };
+        // One pass over the block's few keys, rather than a hashed lookup for each.
+        let (mut call, mut id, mut name, mut arguments) = (false, None, None, None);
+        for (key, value) in object {
+            match key.as_str() {
+                "type" => call = value.as_str() == Some("toolCall"),
+                "id" => id = text(value),
+                "name" => name = text(value),
+                "arguments" => arguments = Some(value),
+                _ => {}
+            }
         }
-        let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
-        Some(ToolCall {
-            id: text("id"),
-            name: text("name"),
-            arguments: object
-                .get("arguments")
-                .cloned()
-                .unwrap_or_else(|| Value::Object(serde_json::Map::new())),
+        call.then(|| ToolCall {
+            id,
+            name,
+            arguments: arguments.unwrap_or_else(|| Value::Object(serde_json::Map::new())),
         })
     }
 }
 
 impl Message {
-    /// The `toolCall` blocks of an assistant message.
-    pub fn tool_calls(&self) -> impl Iterator<Item = ToolCall> + '_ {
-        self.content
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(ToolCall::of)
+    /// The `toolCall` blocks of an assistant message, taken out of it.
+    pub fn into_tool_calls(self) -> impl Iterator<Item = ToolCall> {
+        let blocks = match self.content.into_value() {
+            Value::Array(blocks) => blocks,
+            _ => Vec::new(),
+        };
+        blocks.into_iter().filter_map(ToolCall::take)
     }
 }
 
@@ -440,7 +450,7 @@ mod tests {
                             let calls = content.as_array().into_iter().flatten();
                             calls
                                 .map(|block| {
-                                    ToolCall::of(block)
+                                    ToolCall::take(block.clone())
                                         .map(|call| (call.id, call.name, call.arguments))
                                 })
                                 .collect::<Vec<_>>()

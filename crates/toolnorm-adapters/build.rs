@@ -12,7 +12,8 @@ fn main() {
         ) },
         // `read/checked.rs`: values read in place as `Value` would read them.
         read_checked: { any(
-            read_apart, feature = "codex", feature = "gemini-cli", feature = "droid"
+            read_apart, feature = "codex", feature = "gemini-cli", feature = "droid",
+            feature = "crush"
         ) },
         // `read/borrowed.rs`: strings borrowed from the line when they have no escape.
         read_borrowed: { any(read_checked, feature = "claude-code", feature = "acp") },

@@ -1,5 +1,9 @@
 //! The parts of a Crush message, `{"type", "data"}` each: its calls and their results.
 
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use toolnorm::{JsonObject, Timestamp, meta};
@@ -7,6 +11,8 @@ use toolnorm::{JsonObject, Timestamp, meta};
 use super::outcome::{Outcome, outcome};
 use super::wire::{Part, ToolCall, ToolResult};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::read::borrowed::Text;
+use crate::read::checked::{Checked, RAW_VALUE_TOKEN};
 use crate::read::json;
 use crate::read::partial_json::parse_partial;
 use crate::track::{Ending, Facts, Sighting, arguments_from_text};
@@ -187,10 +193,52 @@ fn ended(context: &Context<'_>, result: ToolResult, facts: &mut Facts<'_>) {
 /// How long a tool ran, from the metadata it gave Crush's UI: `start_time` and `end_time`
 /// in milliseconds (`bash`'s).
 fn elapsed_ms(metadata: Option<&str>) -> Option<u64> {
-    let metadata: Value = serde_json::from_str(metadata?).ok()?;
-    let start = metadata.get("start_time")?.as_u64()?;
-    let end = metadata.get("end_time")?.as_u64()?;
-    end.checked_sub(start)
+    let Times { start, end } = serde_json::from_str(metadata?).ok()?;
+    end?.as_u64()?.checked_sub(start?.as_u64()?)
+}
+
+/// A metadata object's `start_time` and `end_time`, read as a `Value` reads the object
+/// (a key given twice counts where it is last) without building its other values, which
+/// may hold a command's whole output.
+struct Times {
+    start: Option<Value>,
+    end: Option<Value>,
+}
+
+impl<'de> Deserialize<'de> for Times {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(TimesVisitor)
+    }
+}
+
+struct TimesVisitor;
+
+impl<'de> Visitor<'de> for TimesVisitor {
+    type Value = Times;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Times, A::Error> {
+        let mut times = Times {
+            start: None,
+            end: None,
+        };
+        let mut first = true;
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            if first && key == RAW_VALUE_TOKEN {
+                return Err(de::Error::custom("a raw value token"));
+            }
+            first = false;
+            match key.as_ref() {
+                "start_time" => times.start = Some(map.next_value()?),
+                "end_time" => times.end = Some(map.next_value()?),
+                _ => map.next_value::<Checked>().map(drop)?,
+            }
+        }
+        Ok(times)
+    }
 }
 
 #[cfg(test)]
@@ -203,6 +251,18 @@ mod tests {
         assert_eq!(elapsed_ms(Some(metadata)), Some(1250));
         assert_eq!(elapsed_ms(Some(r#"{"additions":1}"#)), None);
         assert_eq!(elapsed_ms(Some("not json")), None);
+        // Read as a `Value` reads it: the last of a key given twice, anything but a
+        // whole non-negative number none, a bad value elsewhere none either.
+        let twice = r#"{"start_time":1,"end_time":5,"start_time":2,"output":{"a":[1e3]}}"#;
+        assert_eq!(elapsed_ms(Some(twice)), Some(3));
+        assert_eq!(elapsed_ms(Some(r#"{"start_time":1.0,"end_time":5}"#)), None);
+        assert_eq!(elapsed_ms(Some(r#"{"start_time":-1,"end_time":5}"#)), None);
+        assert_eq!(elapsed_ms(Some(r#"{"start_time":6,"end_time":5}"#)), None);
+        assert_eq!(
+            elapsed_ms(Some(r#"{"start_time":1,"end_time":5,"x":1e400}"#)),
+            None
+        );
+        assert_eq!(elapsed_ms(Some(r#"[1,5]"#)), None);
         assert_eq!(elapsed_ms(None), None);
     }
 

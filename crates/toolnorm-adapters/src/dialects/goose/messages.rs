@@ -13,11 +13,10 @@
 //! starts its call, unnamed: Goose answers it with an error response.
 
 use serde_json::Value;
-use serde_json::value::RawValue;
 use toolnorm::{ApprovalRequested, JsonObject, meta};
 
 use super::outcome::{Outcome, outcome};
-use super::wire::{Call, Item};
+use super::wire::{Call, ContentItem, Item};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::json;
 use crate::rules::mcp;
@@ -42,9 +41,9 @@ const KNOWN: &[&str] = &[
 ];
 
 /// A message's content items, read in order.
-pub(super) fn content(line: u64, items: Option<Vec<&RawValue>>, facts: &mut Facts<'_>) {
-    for raw in items.unwrap_or_default() {
-        let item: Item = match read_item(raw.get()) {
+pub(super) fn content<C: ContentItem>(line: u64, items: Option<Vec<C>>, facts: &mut Facts<'_>) {
+    for item in items.unwrap_or_default() {
+        let item: Item = match item.read() {
             Ok(item) => item,
             Err(error) => {
                 facts.diagnostic(Diagnostic::at(
@@ -89,13 +88,6 @@ pub(super) fn content(line: u64, items: Option<Vec<&RawValue>>, facts: &mut Fact
             }
         }
     }
-}
-
-/// An item read from its text. One that does not read so (a key written twice, say) is
-/// read through a value, as items always were, so that it reads, or fails, the same.
-fn read_item(text: &str) -> Result<Item, serde_json::Error> {
-    serde_json::from_str(text)
-        .or_else(|_| serde_json::from_str::<Value>(text).and_then(serde_json::from_value))
 }
 
 /// A call's id, or an error saying that `what` has none.

@@ -37,7 +37,8 @@ pub(crate) mod session;
 mod tests;
 mod wire;
 
-use wire::StreamLine;
+use serde_json::value::RawValue;
+use wire::{ContentItem, Item, StreamLine};
 
 /// The dialect: `goose run --output-format stream-json`.
 pub(crate) const DIALECT: Dialect = Dialect::new("goose", "goose");
@@ -100,44 +101,56 @@ impl Adapter for GooseStreamAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        let event: StreamLine = match json::parse_line(line, bytes, "not a Goose stream event") {
-            Ok(event) => event,
-            Err(diagnostic) => return facts.diagnostic(diagnostic),
+        // One scan, each message's items read in place; a line one of whose items does
+        // not read so (or that does not read at all) is read again, each item apart,
+        // which says what is wrong with which and leaves the others.
+        if wire::in_one_scan()
+            && let Ok(event) = json::parse_line::<StreamLine<Item>>(line, bytes, "")
+        {
+            return apply(line, event, facts);
+        }
+        match json::parse_line::<StreamLine<&RawValue>>(line, bytes, "not a Goose stream event") {
+            Ok(event) => apply(line, event, facts),
+            Err(diagnostic) => facts.diagnostic(diagnostic),
+        }
+    }
+}
+
+/// A stream line's events: its messages' content items.
+fn apply<C: ContentItem>(line: u64, event: StreamLine<C>, facts: &mut Facts<'_>) {
+    let Some(kind) = event.kind else {
+        // The `json` document: the run's messages, once it is over.
+        let Some(all) = event.messages else {
+            return facts.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::UnknownEvent,
+                "a Goose line that is neither a stream event nor the `json` document",
+            ));
         };
-        let Some(kind) = event.kind else {
-            // The `json` document: the run's messages, once it is over.
-            let Some(all) = event.messages else {
-                return facts.diagnostic(Diagnostic::notice(
-                    line,
-                    DiagnosticKind::UnknownEvent,
-                    "a Goose line that is neither a stream event nor the `json` document",
-                ));
-            };
-            for message in all {
+        for message in all {
+            messages::content(line, message.content, facts);
+        }
+        return;
+    };
+    match &*kind {
+        "message" => match event.message {
+            Some(message) => messages::content(line, message.content, facts),
+            None => facts.diagnostic(Diagnostic::at(
+                line,
+                DiagnosticKind::MalformedEvent,
+                "a Goose message event without its message",
+            )),
+        },
+        known if KNOWN.contains(&known) => {}
+        other => {
+            facts.diagnostic(Diagnostic::notice(
+                line,
+                DiagnosticKind::UnknownEvent,
+                format!("a Goose stream event of unknown type `{other}`"),
+            ));
+            // Nothing tool-like is dropped.
+            if let Some(message) = event.message {
                 messages::content(line, message.content, facts);
-            }
-            return;
-        };
-        match &*kind {
-            "message" => match event.message {
-                Some(message) => messages::content(line, message.content, facts),
-                None => facts.diagnostic(Diagnostic::at(
-                    line,
-                    DiagnosticKind::MalformedEvent,
-                    "a Goose message event without its message",
-                )),
-            },
-            known if KNOWN.contains(&known) => {}
-            other => {
-                facts.diagnostic(Diagnostic::notice(
-                    line,
-                    DiagnosticKind::UnknownEvent,
-                    format!("a Goose stream event of unknown type `{other}`"),
-                ));
-                // Nothing tool-like is dropped.
-                if let Some(message) = event.message {
-                    messages::content(line, message.content, facts);
-                }
             }
         }
     }

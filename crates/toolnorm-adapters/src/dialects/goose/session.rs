@@ -11,7 +11,9 @@
 //! | `{"id","role","created","content":[…],"metadata"}` | its content's tool items (`messages`) |
 
 use super::messages;
-use super::wire::SessionLine;
+use serde_json::value::RawValue;
+
+use super::wire::{ContentItem, Item, SessionLine, in_one_scan};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -79,23 +81,33 @@ impl Adapter for GooseSessionAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        let record: SessionLine = match json::parse_line(line, bytes, "not a Goose session line") {
-            Ok(record) => record,
-            Err(diagnostic) => return facts.diagnostic(diagnostic),
-        };
-        if record.role.is_some() || record.content.is_some() {
-            return messages::content(line, record.content, facts);
+        // In one scan, or item by item when an item does not read so (as the stream's).
+        if in_one_scan()
+            && let Ok(record) = json::parse_line::<SessionLine<Item>>(line, bytes, "")
+        {
+            return apply(line, record, facts);
         }
-        if record.message_count.is_some() || record.working_dir.is_some() {
-            if let Some(cwd) = record.working_dir.filter(|cwd| !cwd.is_empty()) {
-                facts.set_cwd(cwd);
-            }
-            return;
+        match json::parse_line::<SessionLine<&RawValue>>(line, bytes, "not a Goose session line") {
+            Ok(record) => apply(line, record, facts),
+            Err(diagnostic) => facts.diagnostic(diagnostic),
         }
-        facts.diagnostic(Diagnostic::notice(
-            line,
-            DiagnosticKind::UnknownEvent,
-            "a Goose session line that is neither the session's metadata nor a message",
-        ));
     }
+}
+
+/// A session file's line: a message's content items, or the session's metadata.
+fn apply<C: ContentItem>(line: u64, record: SessionLine<C>, facts: &mut Facts<'_>) {
+    if record.role.is_some() || record.content.is_some() {
+        return messages::content(line, record.content, facts);
+    }
+    if record.message_count.is_some() || record.working_dir.is_some() {
+        if let Some(cwd) = record.working_dir.filter(|cwd| !cwd.is_empty()) {
+            facts.set_cwd(cwd);
+        }
+        return;
+    }
+    facts.diagnostic(Diagnostic::notice(
+        line,
+        DiagnosticKind::UnknownEvent,
+        "a Goose session line that is neither the session's metadata nor a message",
+    ));
 }

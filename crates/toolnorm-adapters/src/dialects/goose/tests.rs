@@ -197,3 +197,71 @@ fn the_json_document_is_read_as_goose_prints_it_indented() {
     let other = r#"{"messages":[{"role":"user","content":"x"}],"metadata":{"status":"ok"}}"#;
     assert_ne!(detect_line(other.as_bytes()), Some(Dialect::GOOSE));
 }
+
+#[test]
+fn lines_read_in_one_scan_read_as_item_by_item() {
+    use crate::read::scan_check;
+    let recorded = scan_check::recordings_read_alike(Dialect::GOOSE, |name| name == "goose")
+        + scan_check::recordings_read_alike(Dialect::GOOSE_SESSION, |name| name == "goose-session");
+    assert!(recorded >= 3, "{recorded} files");
+    let request = r#"{"type":"toolRequest","id":"c1","toolCall":{"status":"success","value":{"name":"developer__shell","arguments":{"command":"ls"}}}}"#;
+    let response = r#"{"type":"toolResponse","id":"c1","toolResult":{"status":"success","value":{"content":[{"type":"text","text":"a\nb"}],"isError":false}}}"#;
+    let message = |items: &str| {
+        format!(
+            r#"{{"id":"m","role":"assistant","created":1,"content":[{items}],"metadata":{{"userVisible":true}}}}"#
+        )
+    };
+    let messages = [
+        message(request),
+        message(response),
+        // An item that does not read (a number, an id of another type, a key twice), and
+        // one that reads beside it.
+        message(&format!(r#"7,{request}"#)).replace("c1", "c2"),
+        message(r#"{"type":"toolRequest","id":3}"#),
+        message(&format!(
+            r#"{{"type":"text","type":"toolRequest","id":"c4"}},{response}"#
+        )),
+        message(
+            r#"{"type":"toolResponse","id":"c1","id":"c5","toolResult":{"status":"error","error":"-32603: no"}}"#,
+        ),
+        message(r#""not an item""#),
+        message(
+            r#"{"type":"hologram","id":"c6","toolCall":{"status":"success","value":{"name":"x"}}}"#,
+        ),
+        r#"{"id":"m","role":"user","content":null}"#.to_owned(),
+        r#"{"id":"m","role":"user","content":"text"}"#.to_owned(),
+    ];
+    let mut stream = Vec::new();
+    for message in &messages {
+        stream.push(format!(r#"{{"type":"message","message":{message}}}"#));
+    }
+    // The `json` document, of every message but the one whose content is not a list.
+    let document = messages.get(..messages.len() - 1).unwrap().join(",");
+    stream.push(format!(
+        r#"{{"messages":[{document}],"metadata":{{"status":"completed"}}}}"#
+    ));
+    stream.extend([
+        r#"{"type":"message","message":null}"#.to_owned(),
+        r#"{"type":"message","message":{"content":[1],"content":[]}}"#.to_owned(),
+        r#"{"type":"complete","total_tokens":3}"#.to_owned(),
+        r#"{"type":"message","message":{"content":["#.to_owned(),
+    ]);
+    let stream = stream.join("\n");
+    let steps = scan_check::steps(Dialect::GOOSE, stream.as_bytes(), false);
+    let told = |what: &str| steps.iter().filter(|step| step.contains(what)).count();
+    assert!(
+        told("does not read") >= 6 && told("toolCallStarted") >= 5,
+        "{steps:#?}"
+    );
+    assert_eq!(
+        steps,
+        scan_check::steps(Dialect::GOOSE, stream.as_bytes(), true)
+    );
+    let mut session = vec![r#"{"working_dir":"/w","message_count":2}"#.to_owned()];
+    session.extend(messages);
+    let session = session.join("\n");
+    assert_eq!(
+        scan_check::steps(Dialect::GOOSE_SESSION, session.as_bytes(), false),
+        scan_check::steps(Dialect::GOOSE_SESSION, session.as_bytes(), true)
+    );
+}

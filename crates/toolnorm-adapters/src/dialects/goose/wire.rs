@@ -15,13 +15,51 @@ use serde_json::value::RawValue;
 use super::result_value::ResultValue;
 
 /// One `Message`: `{"id", "role", "created", "content": [items], "metadata"}`; its
-/// content is all the reader needs.
+/// content is all the reader needs. Each item is an [`Item`] read in place, or (`C` =
+/// `&RawValue`) its text in the line, read apart, so that one item that does not read
+/// leaves the others: a line is read the first way, and the second when that fails.
 #[derive(Deserialize, Default)]
-pub(super) struct Message<'a> {
-    /// Its content items, each tagged by `type`, as their text in the line; read one by
-    /// one ([`Item`]), so that one item that does not read leaves the others.
-    #[serde(borrow, default)]
-    pub content: Option<Vec<&'a RawValue>>,
+pub(super) struct Message<C> {
+    /// Its content items, each tagged by `type`.
+    #[serde(default = "none")]
+    pub content: Option<Vec<C>>,
+}
+
+/// No value (a `Default` that asks none of the type it holds).
+fn none<T>() -> Option<T> {
+    None
+}
+
+/// Whether a line is read in one scan first (the tests turn that off, to check that
+/// both readings give the same events and diagnostics).
+pub(super) fn in_one_scan() -> bool {
+    #[cfg(test)]
+    if crate::read::scan_check::field_by_field() {
+        return false;
+    }
+    true
+}
+
+/// A content item as a line holds it: read in place, or its text, to read apart.
+pub(super) trait ContentItem {
+    /// The item, or why it does not read.
+    fn read(self) -> Result<Item, serde_json::Error>;
+}
+
+impl ContentItem for Item {
+    fn read(self) -> Result<Item, serde_json::Error> {
+        Ok(self)
+    }
+}
+
+impl ContentItem for &RawValue {
+    /// One that does not read as an [`Item`] (a key written twice, say) is read through
+    /// a value, as items always were, so that it reads, or fails, the same.
+    fn read(self) -> Result<Item, serde_json::Error> {
+        let text = self.get();
+        serde_json::from_str(text)
+            .or_else(|_| serde_json::from_str::<Value>(text).and_then(serde_json::from_value))
+    }
 }
 
 /// One content item, whichever its `type`: the fields of the tool items
@@ -92,22 +130,22 @@ pub(super) struct Call {
 /// "complete", "total_tokens"}`; or the one document of `--output-format json`,
 /// `{"messages", "metadata": {"total_tokens", "status"}}` (`JsonOutput`).
 #[derive(Deserialize, Default)]
-pub(super) struct StreamLine<'a> {
+pub(super) struct StreamLine<C> {
     /// The event's type (none in the `json` document).
     #[serde(rename = "type", default)]
     pub kind: Option<String>,
     /// A `message` event's message.
-    #[serde(borrow, default)]
-    pub message: Option<Message<'a>>,
+    #[serde(default = "none")]
+    pub message: Option<Message<C>>,
     /// The `json` document's messages: the session's, the prompt first.
-    #[serde(borrow, default)]
-    pub messages: Option<Vec<Message<'a>>>,
+    #[serde(default = "none")]
+    pub messages: Option<Vec<Message<C>>>,
 }
 
 /// A session file's line: its first, the session's metadata (`{"working_dir",
 /// "description", "schedule_id", "message_count", …}`), or a [`Message`].
 #[derive(Deserialize, Default)]
-pub(super) struct SessionLine<'a> {
+pub(super) struct SessionLine<C> {
     /// The metadata's working directory.
     #[serde(default)]
     pub working_dir: Option<String>,
@@ -117,7 +155,7 @@ pub(super) struct SessionLine<'a> {
     /// A message's role.
     #[serde(default)]
     pub role: Option<String>,
-    /// A message's content, each item as its text in the line.
-    #[serde(borrow, default)]
-    pub content: Option<Vec<&'a RawValue>>,
+    /// A message's content items, as [`Message`] reads them.
+    #[serde(default = "none")]
+    pub content: Option<Vec<C>>,
 }

@@ -6,12 +6,16 @@
 
 use std::borrow::Cow;
 
+use std::fmt;
+
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use toolnorm::Payload;
 
 use super::wire_payload::PayloadApart;
+use crate::read::checked::Checked;
 
 /// A conversation message (`kosong.message.Message`), as `--output-format stream-json`
 /// prints it and `context.jsonl` stores it; `context.jsonl` also holds records of its own
@@ -151,13 +155,108 @@ pub(super) struct Envelope {
     pub output: Option<Payload>,
 }
 
-/// An envelope's fields as a line holds them.
-#[derive(Deserialize)]
+/// An envelope's fields as a line holds them, read as a derived struct of the two reads
+/// them (each optional, a field given twice an error, other keys read past), but for the
+/// payload of a message that carries nothing a call needs ([`UNUSED`]): when its `type`
+/// comes first, as Kimi writes it, that payload is checked as a value reads it and not
+/// built (a `StatusUpdate`'s is most of a wire log).
 struct EnvelopeFields {
-    #[serde(rename = "type", default)]
     kind: Option<String>,
-    #[serde(default)]
     payload: PayloadApart,
+}
+
+/// The wire messages that carry nothing a call needs, whose payload nothing reads.
+pub(super) const UNUSED: &[&str] = &[
+    "TurnBegin",
+    "TurnEnd",
+    "SteerInput",
+    "StepBegin",
+    "StepRetry",
+    "ContentPart",
+    "StatusUpdate",
+    "CompactionBegin",
+    "CompactionEnd",
+    "MCPLoadingBegin",
+    "MCPLoadingEnd",
+    "HookTriggered",
+    "HookResolved",
+    "Notification",
+    "PlanDisplay",
+    "BtwBegin",
+    "BtwEnd",
+    "QuestionRequest",
+    "QuestionResponse",
+    "ToolCallRequest",
+    "HookRequest",
+    "HookResponse",
+];
+
+/// The envelope's fields, in order.
+const ENVELOPE_FIELDS: &[&str] = &["type", "payload"];
+
+impl<'de> Deserialize<'de> for EnvelopeFields {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_struct("EnvelopeFields", ENVELOPE_FIELDS, EnvelopeVisitor)
+    }
+}
+
+struct EnvelopeVisitor;
+
+impl<'de> Visitor<'de> for EnvelopeVisitor {
+    type Value = EnvelopeFields;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("struct EnvelopeFields")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EnvelopeFields, A::Error> {
+        /// A key, matched as a derived struct matches it.
+        #[derive(Deserialize)]
+        #[serde(field_identifier)]
+        enum Field {
+            #[serde(rename = "type")]
+            Type,
+            #[serde(rename = "payload")]
+            Payload,
+            #[serde(other)]
+            Other,
+        }
+        let (mut kind, mut payload) = (None::<Option<String>>, None::<PayloadApart>);
+        while let Some(field) = map.next_key::<Field>()? {
+            match field {
+                Field::Type if kind.is_some() => return Err(de::Error::duplicate_field("type")),
+                Field::Type => kind = Some(map.next_value()?),
+                Field::Payload if payload.is_some() => {
+                    return Err(de::Error::duplicate_field("payload"));
+                }
+                Field::Payload => {
+                    let unused = kind
+                        .as_ref()
+                        .and_then(Option::as_deref)
+                        .is_some_and(|kind| UNUSED.contains(&kind));
+                    payload = Some(match unused {
+                        true => map
+                            .next_value::<Checked>()
+                            .map(|_| PayloadApart::default())?,
+                        false => map.next_value()?,
+                    });
+                }
+                Field::Other => map.next_value::<IgnoredAny>().map(drop)?,
+            }
+        }
+        Ok(EnvelopeFields {
+            kind: kind.flatten(),
+            payload: payload.unwrap_or_default(),
+        })
+    }
+
+    /// The fields in their order, as a derived struct reads an array.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EnvelopeFields, A::Error> {
+        Ok(EnvelopeFields {
+            kind: seq.next_element()?.flatten(),
+            payload: seq.next_element()?.unwrap_or_default(),
+        })
+    }
 }
 
 impl From<EnvelopeFields> for Envelope {
@@ -196,6 +295,67 @@ mod tests {
 
     fn fields(call: Option<ToolCall>) -> Option<(Option<String>, Option<String>, Option<String>)> {
         call.map(|call| (call.id, call.name, call.arguments))
+    }
+
+    #[test]
+    fn an_envelope_reads_as_a_derived_struct_of_values_reads_it() {
+        /// The envelope's fields as serde derives their reading (as it was read before the
+        /// unused payloads were left unbuilt).
+        #[derive(Deserialize)]
+        struct Derived {
+            #[serde(rename = "type", default)]
+            kind: Option<String>,
+            #[serde(default)]
+            payload: PayloadApart,
+        }
+        for text in [
+            r#"{"type":"StatusUpdate","payload":{"context_usage":0.5,"token_usage":{"input":1}}}"#,
+            r#"{"type":"StatusUpdate","payload":{"x":[[{"y":null}]]},"extra":[1e400]}"#,
+            r#"{"payload":{"a":1},"type":"StatusUpdate"}"#,
+            r#"{"type":"ToolCall","payload":{"id":"c1","function":{"name":"Shell"}}}"#,
+            r#"{"type":"ToolResult","payload":{"tool_call_id":"c","return_value":{"output":"x\ny"}}}"#,
+            r#"{"payload":{"id":"c2","function":{"name":"Shell"}},"type":"ToolCall"}"#,
+            r#"{"type":"Stat\u0075sUpdate","payload":{"a":"\u00e9"}}"#,
+            r#"{"type":null,"payload":{"a":1}}"#,
+            r#"{"type":"StatusUpdate"}"#,
+            r#"{"payload":[1,2]}"#,
+            r#"{}"#,
+            r#"["StatusUpdate",{"a":1}]"#,
+            r#"["ToolCall",{"id":"c3"}]"#,
+            r#"[]"#,
+            // Refused both ways: a number out of range in a payload not built, a key
+            // given twice, a type that is not a string, not an object.
+            r#"{"type":"StatusUpdate","payload":{"x":1e400}}"#,
+            r#"{"type":"StatusUpdate","payload":{"$serde_json::private::RawValue":"1"}}"#,
+            r#"{"type":"StatusUpdate","type":"ToolCall","payload":{}}"#,
+            r#"{"type":"StatusUpdate","payload":{},"payload":{}}"#,
+            r#"{"type":7,"payload":{}}"#,
+            r#"["StatusUpdate",{},3]"#,
+            r#""StatusUpdate""#,
+        ] {
+            let read = serde_json::from_str::<Envelope>(text);
+            let derived = serde_json::from_str::<Derived>(text);
+            assert_eq!(read.is_ok(), derived.is_ok(), "{text}");
+            let (Ok(read), Ok(derived)) = (read, derived) else {
+                continue;
+            };
+            assert_eq!(read.kind, derived.kind, "{text}");
+            // An unused payload is not built when the type comes before it.
+            let unused = read
+                .kind
+                .as_deref()
+                .is_some_and(|kind| UNUSED.contains(&kind));
+            if !(unused && read.payload.is_null()) {
+                assert_eq!(read.payload, derived.payload.value, "{text}");
+            }
+        }
+        let status = r#"{"type":"StatusUpdate","payload":{"a":1}}"#;
+        assert!(
+            serde_json::from_str::<Envelope>(status)
+                .unwrap()
+                .payload
+                .is_null()
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use toolnorm::{
 };
 
 use super::outcome::{ended, from_return_value, open_unseen, sighted};
-use super::wire::{Envelope, ToolCall, WireLine};
+use super::wire::{Envelope, ToolCall, UNUSED, WireLine};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -61,32 +61,6 @@ pub(crate) const ENTRY: Entry = Entry {
     // (`subagents/<agent>/wire.jsonl`), whose calls it already holds.
     stores: &[crate::Store::at(".kimi", "sessions/*/*/wire.jsonl")],
 };
-
-/// The wire messages that carry nothing a call needs.
-const KNOWN: &[&str] = &[
-    "TurnBegin",
-    "TurnEnd",
-    "SteerInput",
-    "StepBegin",
-    "StepRetry",
-    "ContentPart",
-    "StatusUpdate",
-    "CompactionBegin",
-    "CompactionEnd",
-    "MCPLoadingBegin",
-    "MCPLoadingEnd",
-    "HookTriggered",
-    "HookResolved",
-    "Notification",
-    "PlanDisplay",
-    "BtwBegin",
-    "BtwEnd",
-    "QuestionRequest",
-    "QuestionResponse",
-    "ToolCallRequest",
-    "HookRequest",
-    "HookResponse",
-];
 
 /// Whether a line is Kimi's: the wire file's header (`type: "metadata"` with its
 /// `protocol_version`), a record (`timestamp` and `message` holding `payload`), or a
@@ -245,7 +219,8 @@ impl KimiWireAdapter {
             "ApprovalResponse" | "ApprovalRequestResolved" => {
                 self.approval_response(line, message, at, facts)
             }
-            known if KNOWN.contains(&known) => {}
+            // Known, and nothing a call needs (their payloads are not even built).
+            known if UNUSED.contains(&known) => {}
             other => facts.diagnostic(Diagnostic::notice(
                 line,
                 DiagnosticKind::UnknownEvent,

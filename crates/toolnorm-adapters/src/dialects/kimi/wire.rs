@@ -125,21 +125,22 @@ pub(super) struct WireLine<'a> {
     /// When the record was written, epoch seconds.
     #[serde(default)]
     pub timestamp: Option<Value>,
-    /// The record's wire message.
+    /// The record's wire message (boxed: the line is returned by value through each step
+    /// of its parse, and most lines have one).
     #[serde(default)]
-    pub message: Option<Envelope>,
+    pub message: Option<Box<Envelope>>,
     /// The JSON-RPC method.
     #[serde(borrow, default)]
     pub method: Option<Cow<'a, str>>,
-    /// The JSON-RPC message's wire message.
+    /// The JSON-RPC message's wire message (boxed, as `message`).
     #[serde(default)]
-    pub params: Option<Value>,
+    pub params: Option<Box<Value>>,
     /// A JSON-RPC response's result (known, nothing about calls).
     #[serde(default)]
-    pub result: Option<Value>,
+    pub result: Option<Box<Value>>,
     /// A JSON-RPC error response.
     #[serde(default)]
-    pub error: Option<Value>,
+    pub error: Option<Box<Value>>,
 }
 
 /// A wire message: `{type, payload}` (`WireMessageEnvelope`).

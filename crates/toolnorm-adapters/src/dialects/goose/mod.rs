@@ -25,7 +25,6 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
-use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
@@ -101,18 +100,14 @@ impl Adapter for GooseStreamAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        // One scan, each message's items read in place; a line one of whose items does
-        // not read so (or that does not read at all) is read again, each item apart,
-        // which says what is wrong with which and leaves the others.
-        if wire::in_one_scan()
-            && let Ok(event) = json::parse_line::<StreamLine<Item>>(line, bytes, "")
-        {
-            return apply(line, event, facts);
-        }
-        match json::parse_line::<StreamLine<&RawValue>>(line, bytes, "not a Goose stream event") {
-            Ok(event) => apply(line, event, facts),
-            Err(diagnostic) => facts.diagnostic(diagnostic),
-        }
+        wire::read_line::<StreamLine<Item>, StreamLine<&RawValue>>(
+            line,
+            bytes,
+            "not a Goose stream event",
+            facts,
+            |event, facts| apply(line, event, facts),
+            |event, facts| apply(line, event, facts),
+        );
     }
 }
 

@@ -13,12 +13,11 @@
 use super::messages;
 use serde_json::value::RawValue;
 
-use super::wire::{ContentItem, Item, SessionLine, in_one_scan};
+use super::wire::{self, ContentItem, Item, SessionLine};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
-use crate::read::json;
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
@@ -81,16 +80,14 @@ impl Adapter for GooseSessionAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        // In one scan, or item by item when an item does not read so (as the stream's).
-        if in_one_scan()
-            && let Ok(record) = json::parse_line::<SessionLine<Item>>(line, bytes, "")
-        {
-            return apply(line, record, facts);
-        }
-        match json::parse_line::<SessionLine<&RawValue>>(line, bytes, "not a Goose session line") {
-            Ok(record) => apply(line, record, facts),
-            Err(diagnostic) => facts.diagnostic(diagnostic),
-        }
+        wire::read_line::<SessionLine<Item>, SessionLine<&RawValue>>(
+            line,
+            bytes,
+            "not a Goose session line",
+            facts,
+            |record, facts| apply(line, record, facts),
+            |record, facts| apply(line, record, facts),
+        );
     }
 }
 

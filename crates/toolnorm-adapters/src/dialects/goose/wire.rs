@@ -13,6 +13,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::result_value::ResultValue;
+use crate::read::json;
+use crate::track::Facts;
 
 /// One `Message`: `{"id", "role", "created", "content": [items], "metadata"}`; its
 /// content is all the reader needs. Each item is an [`Item`] read in place, or (`C` =
@@ -32,12 +34,39 @@ fn none<T>() -> Option<T> {
 
 /// Whether a line is read in one scan first (the tests turn that off, to check that
 /// both readings give the same events and diagnostics).
-pub(super) fn in_one_scan() -> bool {
+fn in_one_scan() -> bool {
     #[cfg(test)]
     if crate::read::scan_check::field_by_field() {
         return false;
     }
     true
+}
+
+/// Reads a line in one scan, its content items in place (`One`, then `in_place`); a line
+/// one of whose items does not read so, or that does not read at all, is read again
+/// with each item apart (`Apart`, then `apart`), which says what is wrong with which
+/// item and leaves the others; `what` names the line in the diagnostic of one that does
+/// not read even so.
+pub(super) fn read_line<'a, One, Apart>(
+    line: u64,
+    bytes: &'a [u8],
+    what: &str,
+    facts: &mut Facts<'_>,
+    in_place: impl FnOnce(One, &mut Facts<'_>),
+    apart: impl FnOnce(Apart, &mut Facts<'_>),
+) where
+    One: Deserialize<'a>,
+    Apart: Deserialize<'a>,
+{
+    if in_one_scan()
+        && let Ok(read) = json::parse_line::<One>(line, bytes, "")
+    {
+        return in_place(read, facts);
+    }
+    match json::parse_line::<Apart>(line, bytes, what) {
+        Ok(read) => apart(read, facts),
+        Err(diagnostic) => facts.diagnostic(diagnostic),
+    }
 }
 
 /// A content item as a line holds it: read in place, or its text, to read apart.

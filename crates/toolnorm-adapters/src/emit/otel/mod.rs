@@ -18,6 +18,7 @@
 //! `gen_ai.tool.call.result`). The resource says `service.name = toolnorm` and the agent.
 
 mod ids;
+mod json;
 mod span;
 
 use foldhash::HashMap;
@@ -29,7 +30,6 @@ use toolnorm::{Fold, NormalizedToolPart, ToolKind, meta};
 
 use super::acp::Fields;
 use super::format::FormatSpec;
-use super::parts::json_line;
 use super::writer::{FormatWriter, StepOut, WriterOptions};
 use crate::pipeline::Step;
 use ids::{SpanId, TraceId};
@@ -51,6 +51,7 @@ pub(crate) const FORMAT: FormatSpec = FormatSpec {
 fn make(options: &WriterOptions) -> Box<dyn FormatWriter> {
     Box::new(OtelWriter {
         emitter: OtelEmitter::new(options.otel.clone()),
+        line: Vec::new(),
     })
 }
 
@@ -506,22 +507,37 @@ fn widen(range: &mut Option<(u64, u64)>, times: Times) {
 /// The writer of `otel`.
 struct OtelWriter {
     emitter: OtelEmitter,
+    /// The line being written (kept between lines: its room is reused).
+    line: Vec<u8>,
 }
 
 impl FormatWriter for OtelWriter {
     fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> std::io::Result<()> {
         match self.emitter.step(step) {
-            Some(request) => json_line(out, &request),
+            Some(request) => json_line(&mut self.line, out, &request),
             None => Ok(()),
         }
     }
 
     fn finish(&mut self, fold: &Fold, out: &mut StepOut<'_>) -> std::io::Result<()> {
         for request in self.emitter.finish_fold(fold) {
-            json_line(out, &request)?;
+            json_line(&mut self.line, out, &request)?;
         }
         Ok(())
     }
+}
+
+/// Writes `request` and a newline, made in `line` first (a piece of a line is an append
+/// to a vector, the line one write).
+fn json_line(
+    line: &mut Vec<u8>,
+    out: &mut StepOut<'_>,
+    request: &ExportTraceServiceRequest,
+) -> std::io::Result<()> {
+    line.clear();
+    json::request(line, request)?;
+    line.push(b'\n');
+    std::io::Write::write_all(out, line)
 }
 
 #[cfg(test)]

@@ -192,7 +192,7 @@ pub(crate) fn part<B: Bytes + ?Sized>(out: &mut B, part: &PartView<'_>) -> serde
 
 /// Writes a part's timing: its times as they came (a string or an epoch number), then
 /// the milliseconds it took, each only when known.
-fn timing<B: Bytes + ?Sized>(out: &mut B, timing: &Timing) {
+pub(crate) fn timing<B: Bytes + ?Sized>(out: &mut B, timing: &Timing) {
     let mut entries = Object::open(&mut *out);
     for (key, at) in [
         ("startedAt", &timing.started_at),

@@ -124,6 +124,8 @@ pub struct AcpEmitter {
     open: HashMap<String, View>,
     /// The view being built; then swapped with the call's, whose buffers it reuses.
     scratch: View,
+    /// Views of calls that ended, their buffers kept for the next calls' first views.
+    spare: Vec<View>,
     /// The frame being written.
     frame: Vec<u8>,
     /// The permission request written with it, when its call asks now.
@@ -148,6 +150,7 @@ impl AcpEmitter {
             session_id,
             open: HashMap::default(),
             scratch: View::default(),
+            spare: Vec::new(),
             frame: Vec::new(),
             request: Vec::new(),
             asked: HashSet::default(),
@@ -245,14 +248,16 @@ impl AcpEmitter {
         }
         self.scratch.fill(part, self.options.output_cap)?;
         self.frame.clear();
-        // A call's first view is kept as a copy (the buffers of the next fill stay);
-        // a later one is swapped with the view it replaces, whose buffers the next fill
-        // reuses.
+        // A call's first view is kept, and the next fill gets the buffers of a spare
+        // view; a later one is swapped with the view it replaces, whose buffers the next
+        // fill reuses.
         let written = match self.open.get_mut(part.id) {
             None => {
                 first_frame(&mut self.frame, &self.session_id, &part, &self.scratch);
                 if !part.state.is_terminal() {
-                    self.open.insert(part.id.to_owned(), self.scratch.clone());
+                    let spare = self.spare.pop().unwrap_or_default();
+                    let view = std::mem::replace(&mut self.scratch, spare);
+                    self.open.insert(part.id.to_owned(), view);
                 }
                 true
             }
@@ -265,7 +270,12 @@ impl AcpEmitter {
                     &self.scratch,
                 );
                 if written && part.state.is_terminal() {
-                    self.open.remove(part.id);
+                    if let Some(mut ended) = self.open.remove(part.id)
+                        && self.spare.len() < MAX_SPARE
+                    {
+                        ended.shrink();
+                        self.spare.push(ended);
+                    }
                 } else if written {
                     std::mem::swap(sent, &mut self.scratch);
                     sent.shrink();
@@ -280,6 +290,9 @@ impl AcpEmitter {
         Ok(written)
     }
 }
+
+/// At most this many views of ended calls are kept for the next calls.
+const MAX_SPARE: usize = 16;
 
 /// A frame read back as a value. It nests the part's values a few levels deeper than
 /// they came: read without serde_json's depth limit (it is no deeper than the part).

@@ -159,7 +159,7 @@ impl View {
             serde_json::to_writer(&mut self.toolnorm[TOOLNORM_ERROR], error)?;
         }
         if let Some(timing) = part.timing {
-            serde_json::to_writer(&mut self.toolnorm[TOOLNORM_TIMING], timing)?;
+            json_text::timing(&mut self.toolnorm[TOOLNORM_TIMING], timing);
         }
         if !truncated.is_empty() {
             serde_json::to_writer(&mut self.toolnorm[TOOLNORM_TRUNCATED], &truncated)?;

@@ -105,7 +105,8 @@ pub(crate) fn write_meta<B: Bytes + ?Sized>(
         meta.value("error", error)?;
     }
     if let Some(timing) = part.timing.filter(|timing| !timing.is_empty()) {
-        meta.value("timing", timing)?;
+        meta.key("timing");
+        json_text::timing(meta.out(), timing);
     }
     write_metadata(&mut meta, part.metadata)?;
     meta.close();
@@ -194,10 +195,17 @@ pub(crate) fn parent_of<'a>(part: &Fields<'a>) -> Option<&'a str> {
 /// brackets at the end, so that a later input with more keys or items extends it. A
 /// partial-JSON parser (the AI SDK's) reads it back as the input itself.
 pub(crate) fn open_json(input: &Payload) -> String {
-    let mut text = input.to_string();
-    let open = text.trim_end_matches(['}', ']']).len();
+    let mut text = Vec::new();
+    json_text::payload(&mut text, input);
+    let open = text.len()
+        - text
+            .iter()
+            .rev()
+            .take_while(|&&byte| matches!(byte, b'}' | b']'))
+            .count();
     text.truncate(open);
-    text
+    // JSON text cut after a bracket is UTF-8 still.
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// Writes, as a JSON string, the text a result shows: a string output as it is,

@@ -204,8 +204,19 @@ pub(crate) fn open_json(input: &Payload) -> String {
             .take_while(|&&byte| matches!(byte, b'}' | b']'))
             .count();
     text.truncate(open);
-    // JSON text cut after a bracket is UTF-8 still.
-    String::from_utf8(text).unwrap_or_default()
+    // JSON text cut after a bracket is UTF-8 still; the formatter's text otherwise.
+    String::from_utf8(text).unwrap_or_else(|_| {
+        let mut text = input.to_string();
+        text.truncate(text.trim_end_matches(['}', ']']).len());
+        text
+    })
+}
+
+/// The JSON text of `value`, as serde_json writes it (without its formatter).
+pub(crate) fn json_text_of(value: &Value) -> String {
+    let mut text = Vec::new();
+    json_text::value(&mut text, value);
+    String::from_utf8(text).unwrap_or_else(|_| value.to_string())
 }
 
 /// Writes, as a JSON string, the text a result shows: a string output as it is,

@@ -34,7 +34,9 @@ use super::format::FormatSpec;
 use super::frames::Frames;
 use super::json::{Object, json};
 use super::json_text;
-use super::ui::{UiEmitter, approval_of, output_text, parent_of, ui_writer, write_meta};
+use super::ui::{
+    UiEmitter, approval_of, json_text_of, output_text, parent_of, ui_writer, write_meta,
+};
 use interrupt::Interrupts;
 
 /// What was sent of an open call.
@@ -381,7 +383,7 @@ impl AgUiEmitter {
             head(args, "TOOL_CALL_ARGS", id, subagent);
             args.key("delta");
             match input {
-                Some(input) => json(args.out(), &input.to_string()),
+                Some(input) => json(args.out(), &json_text_of(input)),
                 None => json(args.out(), &String::from_utf8_lossy(&open.input)),
             }
             Ok(())

@@ -17,6 +17,20 @@ use std::io;
 
 use crate::emit::json::Bytes;
 use crate::emit::json_text::string;
+use crate::emit::writer::StepOut;
+
+/// Writes `request` and a newline to `out`, made in `line` first (a piece of a line is an
+/// append to a vector, the line one write).
+pub(super) fn line(
+    line: &mut Vec<u8>,
+    out: &mut StepOut<'_>,
+    request: &ExportTraceServiceRequest,
+) -> io::Result<()> {
+    line.clear();
+    self::request(line, request)?;
+    line.push(b'\n');
+    io::Write::write_all(out, line)
+}
 
 /// Writes `request` as compact JSON (no newline).
 pub(super) fn request<B: Bytes>(

@@ -514,30 +514,17 @@ struct OtelWriter {
 impl FormatWriter for OtelWriter {
     fn step(&mut self, step: &Step<'_>, out: &mut StepOut<'_>) -> std::io::Result<()> {
         match self.emitter.step(step) {
-            Some(request) => json_line(&mut self.line, out, &request),
+            Some(request) => json::line(&mut self.line, out, &request),
             None => Ok(()),
         }
     }
 
     fn finish(&mut self, fold: &Fold, out: &mut StepOut<'_>) -> std::io::Result<()> {
         for request in self.emitter.finish_fold(fold) {
-            json_line(&mut self.line, out, &request)?;
+            json::line(&mut self.line, out, &request)?;
         }
         Ok(())
     }
-}
-
-/// Writes `request` and a newline, made in `line` first (a piece of a line is an append
-/// to a vector, the line one write).
-fn json_line(
-    line: &mut Vec<u8>,
-    out: &mut StepOut<'_>,
-    request: &ExportTraceServiceRequest,
-) -> std::io::Result<()> {
-    line.clear();
-    json::request(line, request)?;
-    line.push(b'\n');
-    std::io::Write::write_all(out, line)
 }
 
 #[cfg(test)]

@@ -184,3 +184,55 @@ fn odd_messages_are_told_with_their_line() {
     let error = parts[0].error.as_ref().unwrap();
     assert_eq!(error.code, Some(toolnorm::ErrorCode::ExitCode));
 }
+
+#[test]
+fn calls_read_in_one_scan_read_as_call_by_call() {
+    use crate::read::scan_check;
+    let recorded = scan_check::recordings_read_alike(Dialect::KIMI, |name| {
+        name.starts_with("kimi") && !name.starts_with("kimi-wire") && !name.starts_with("kimi-rpc")
+    });
+    assert!(recorded >= 3, "{recorded} files");
+    let call = |id: &str| {
+        format!(
+            r#"{{"type":"function","id":"{id}","function":{{"name":"Shell","arguments":"{{\"command\":\"ls\"}}"}}}}"#
+        )
+    };
+    let assistant =
+        |calls: &str| format!(r#"{{"role":"assistant","content":"x","tool_calls":[{calls}]}}"#);
+    let lines = [
+        assistant(&call("c1")),
+        assistant(&format!("{},{}", call("c2"), call("c3"))),
+        // A call that does not read in place (arguments not a string, an id that is a
+        // number, no `function`, a key twice, not an object) and one that does beside it.
+        assistant(&format!(
+            r#"{{"type":"function","id":"c4","function":{{"name":"Shell","arguments":{{"command":"ls"}}}}}},{}"#,
+            call("c5")
+        )),
+        assistant(&format!(
+            r#"{{"id":6,"function":{{"name":"Shell"}}}},{}"#,
+            call("c7")
+        )),
+        assistant(&format!(r#"{{"type":"function","id":"c8"}},{}"#, call("c9"))),
+        assistant(&format!(
+            r#"{{"id":"c10","id":"c11","function":{{"name":"Shell"}}}},{}"#,
+            call("c12")
+        )),
+        assistant(&format!(r#"7,{}"#, call("c13"))),
+        r#"{"role":"assistant","content":"x","tool_calls":null}"#.to_owned(),
+        r#"{"role":"assistant","content":"x","tool_calls":{"id":"c14"}}"#.to_owned(),
+        r#"{"role":"tool","content":"<system>Command executed successfully.</system>","tool_call_id":"c1"}"#.to_owned(),
+        r#"{"role":"tool","content":"done","tool_call_id":"c2","tool_calls":[7]}"#.to_owned(),
+        r#"{"role":"assistant","content":"x","tool_calls":["#.to_owned(),
+    ];
+    let stream = lines.join("\n");
+    let steps = scan_check::steps(Dialect::KIMI, stream.as_bytes(), false);
+    let told = |what: &str| steps.iter().filter(|step| step.contains(what)).count();
+    assert!(
+        told("toolCallStarted") >= 9 && told("without its `function`") >= 1,
+        "{steps:#?}"
+    );
+    assert_eq!(
+        steps,
+        scan_check::steps(Dialect::KIMI, stream.as_bytes(), true)
+    );
+}

@@ -20,8 +20,12 @@ use crate::read::checked::Checked;
 /// A conversation message (`kosong.message.Message`), as `--output-format stream-json`
 /// prints it and `context.jsonl` stores it; `context.jsonl` also holds records of its own
 /// whose `role` begins with `_` (`_checkpoint`, `_usage`, `_system_prompt`).
+///
+/// Its calls are read in place (`C` = [`Written`]) or each kept as its text in the line
+/// (`C` = `&RawValue`) to be read apart, so that one call that does not read leaves the
+/// others: a line is read the first way, and the second when that fails.
 #[derive(Deserialize)]
-pub(super) struct Message<'a> {
+pub(super) struct Message<'a, C> {
     /// `assistant`, `tool`, `user`, `system`, or one of the `_` records.
     #[serde(borrow, default)]
     pub role: Option<Cow<'a, str>>,
@@ -29,9 +33,9 @@ pub(super) struct Message<'a> {
     /// kept raw: only a `tool` message's is read.
     #[serde(borrow, default)]
     pub content: Option<&'a RawValue>,
-    /// The calls of an assistant message, each kept raw until read.
-    #[serde(borrow, default)]
-    pub tool_calls: Option<Vec<&'a RawValue>>,
+    /// The calls of an assistant message.
+    #[serde(default = "none")]
+    pub tool_calls: Option<Vec<C>>,
     /// The call a `tool` message answers.
     #[serde(default)]
     pub tool_call_id: Option<String>,
@@ -48,10 +52,37 @@ pub(super) struct ToolCall {
     pub arguments: Option<String>,
 }
 
+/// No value (a `Default` that asks none of the type it holds).
+fn none<T>() -> Option<T> {
+    None
+}
+
+/// A message's call as a line holds it: read in place, or its text, to read apart.
+pub(super) trait CallItem {
+    /// The call it describes, as [`ToolCall::of`] reads it; `None` without a `function`.
+    fn call(self) -> Option<ToolCall>;
+}
+
+impl CallItem for Written<'_> {
+    fn call(self) -> Option<ToolCall> {
+        Some(ToolCall {
+            id: self.id.map(Cow::into_owned),
+            name: self.function.name.map(Cow::into_owned),
+            arguments: self.function.arguments.map(Cow::into_owned),
+        })
+    }
+}
+
+impl CallItem for &RawValue {
+    fn call(self) -> Option<ToolCall> {
+        ToolCall::of_raw(self)
+    }
+}
+
 /// A tool call as Kimi writes it, read in place: strings where [`ToolCall::of`] takes
 /// strings. Any other shape does not read this way, and is read as a value.
 #[derive(Deserialize)]
-struct Written<'a> {
+pub(super) struct Written<'a> {
     #[serde(borrow, default)]
     id: Option<Cow<'a, str>>,
     #[serde(borrow)]
@@ -71,11 +102,7 @@ impl ToolCall {
     /// when it is written as Kimi writes it, else through a value.
     pub fn of_raw(raw: &RawValue) -> Option<ToolCall> {
         match serde_json::from_str::<Written<'_>>(raw.get()) {
-            Ok(written) => Some(ToolCall {
-                id: written.id.map(Cow::into_owned),
-                name: written.function.name.map(Cow::into_owned),
-                arguments: written.function.arguments.map(Cow::into_owned),
-            }),
+            Ok(written) => written.call(),
             Err(_) => ToolCall::of(&serde_json::from_str(raw.get()).ok()?),
         }
     }

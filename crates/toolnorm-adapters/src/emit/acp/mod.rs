@@ -270,10 +270,11 @@ impl AcpEmitter {
                     &self.scratch,
                 );
                 if written && part.state.is_terminal() {
-                    if let Some(mut ended) = self.open.remove(part.id)
+                    // A view that held a huge frame is not kept: its memory goes.
+                    if let Some(ended) = self.open.remove(part.id)
                         && self.spare.len() < MAX_SPARE
+                        && !ended.holds_more_than(SPARE_BYTES)
                     {
-                        ended.shrink();
                         self.spare.push(ended);
                     }
                 } else if written {
@@ -293,6 +294,9 @@ impl AcpEmitter {
 
 /// At most this many views of ended calls are kept for the next calls.
 const MAX_SPARE: usize = 16;
+
+/// A view of an ended call is kept only when none of its buffers is larger than this.
+const SPARE_BYTES: usize = 64 * 1024;
 
 /// A frame read back as a value. It nests the part's values a few levels deeper than
 /// they came: read without serde_json's depth limit (it is no deeper than the part).

@@ -25,6 +25,9 @@ fn main() {
         read_kept_object: { any(feature = "cursor", feature = "cline-sdk", feature = "vibe") },
         // `read/kept_string.rs`: a string field kept as its JSON text.
         read_kept_string: { any(feature = "codex", feature = "opencode", feature = "crush") },
+        // `read::json::in_one_scan`: the switch of the readers that read a line in one
+        // scan and fall back to reading its items apart.
+        read_one_scan: { any(feature = "goose", feature = "kimi") },
         // `read/tolerant.rs`: a value read with its generated type, a missing field told.
         read_tolerant: { any(feature = "codex", feature = "gemini-cli", feature = "opencode") },
     }

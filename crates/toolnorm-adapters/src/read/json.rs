@@ -68,6 +68,18 @@ pub fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic
     )
 }
 
+/// Whether a reader that reads a line in one scan, its items in place, reads it so first
+/// (else item by item); the tests turn that off, to check that both readings give the
+/// same events and diagnostics.
+#[cfg(read_one_scan)]
+pub(crate) fn in_one_scan() -> bool {
+    #[cfg(test)]
+    if crate::read::scan_check::field_by_field() {
+        return false;
+    }
+    true
+}
+
 /// Reads one line as `T`; a line that is not JSON, or not a `what`, becomes its diagnostic.
 pub fn parse_line<'a, T: Deserialize<'a>>(
     line: u64,

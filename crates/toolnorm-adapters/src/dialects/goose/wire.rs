@@ -32,16 +32,6 @@ fn none<T>() -> Option<T> {
     None
 }
 
-/// Whether a line is read in one scan first (the tests turn that off, to check that
-/// both readings give the same events and diagnostics).
-fn in_one_scan() -> bool {
-    #[cfg(test)]
-    if crate::read::scan_check::field_by_field() {
-        return false;
-    }
-    true
-}
-
 /// Reads a line in one scan, its content items in place (`One`, then `in_place`); a line
 /// one of whose items does not read so, or that does not read at all, is read again
 /// with each item apart (`Apart`, then `apart`), which says what is wrong with which
@@ -58,7 +48,7 @@ pub(super) fn read_line<'a, One, Apart>(
     One: Deserialize<'a>,
     Apart: Deserialize<'a>,
 {
-    if in_one_scan()
+    if json::in_one_scan()
         && let Ok(read) = json::parse_line::<One>(line, bytes, "")
     {
         return in_place(read, facts);

@@ -35,7 +35,7 @@ impl Adapter for KimiAdapter {
         // One scan, the calls read in place; a line one of whose calls does not read so
         // (or that does not read at all) is read again, each call apart, which leaves the
         // others and says what is wrong.
-        if in_one_scan()
+        if json::in_one_scan()
             && let Ok(message) = json::parse_line::<Message<'_, Written<'_>>>(line, bytes, "")
         {
             return apply(line, bytes, message, facts);
@@ -45,16 +45,6 @@ impl Adapter for KimiAdapter {
             Err(diagnostic) => facts.diagnostic(diagnostic),
         }
     }
-}
-
-/// Whether a line is read in one scan first (the tests turn that off, to check that both
-/// readings give the same events and diagnostics).
-fn in_one_scan() -> bool {
-    #[cfg(test)]
-    if crate::read::scan_check::field_by_field() {
-        return false;
-    }
-    true
 }
 
 /// A message's events.

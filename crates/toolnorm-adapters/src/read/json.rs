@@ -72,12 +72,51 @@ pub fn malformed(line: u64, what: &str, error: &serde_json::Error) -> Diagnostic
 /// (else item by item); the tests turn that off, to check that both readings give the
 /// same events and diagnostics.
 #[cfg(read_one_scan)]
-pub(crate) fn in_one_scan() -> bool {
+fn in_one_scan() -> bool {
     #[cfg(test)]
     if crate::read::scan_check::field_by_field() {
         return false;
     }
     true
+}
+
+/// A line as [`read_in_one_scan`] read it.
+#[cfg(read_one_scan)]
+pub(crate) enum OneScan<InPlace, Apart> {
+    /// Read in one scan, its items in place.
+    InPlace(InPlace),
+    /// Read again with each item apart (as text, to be read one by one), since one of
+    /// them, or the line, did not read in place.
+    Apart(Apart),
+}
+
+/// Reads a line in one scan, its items in place (`InPlace`); a line one of whose items
+/// does not read so, or that does not read at all, is read again with each item apart
+/// (`Apart`), so that the reader can say what is wrong with which item and keep the
+/// others. `what` names the line in the diagnostic of one that does not read even so.
+#[cfg(read_one_scan)]
+pub(crate) fn read_in_one_scan<'a, InPlace, Apart>(
+    line: u64,
+    bytes: &'a [u8],
+    what: &str,
+) -> Result<OneScan<InPlace, Apart>, Diagnostic>
+where
+    InPlace: Deserialize<'a>,
+    Apart: Deserialize<'a>,
+{
+    if in_one_scan()
+        && let Ok(read) = parse_line(line, bytes, "")
+    {
+        return Ok(OneScan::InPlace(read));
+    }
+    parse_line(line, bytes, what).map(OneScan::Apart)
+}
+
+/// No value: the `default` of an optional field of a generic type, which (unlike serde's
+/// plain `default`) asks nothing of the type it holds.
+#[cfg(read_one_scan)]
+pub(crate) fn none<T>() -> Option<T> {
+    None
 }
 
 /// Reads one line as `T`; a line that is not JSON, or not a `what`, becomes its diagnostic.

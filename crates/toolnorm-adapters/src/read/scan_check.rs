@@ -18,7 +18,7 @@ pub(crate) fn field_by_field() -> bool {
 
 /// Every event and diagnostic of `text` read as `dialect`, as written, with the scans on
 /// or off.
-pub(crate) fn steps(dialect: Dialect, text: &[u8], field_by_field: bool) -> Vec<String> {
+fn steps(dialect: Dialect, text: &[u8], field_by_field: bool) -> Vec<String> {
     FIELD_BY_FIELD.with(|cell| cell.set(field_by_field));
     let mut normalizer = Normalizer::builder()
         .dialect(dialect)
@@ -40,18 +40,21 @@ pub(crate) fn steps(dialect: Dialect, text: &[u8], field_by_field: bool) -> Vec<
     seen
 }
 
+/// Reads `text` as `dialect` with the scans on and off, asserts the two give the same
+/// events and diagnostics (`what` names the text when they do not), and returns them.
+pub(crate) fn read_alike(dialect: Dialect, text: &[u8], what: &str) -> Vec<String> {
+    let scanned = steps(dialect, text, false);
+    assert_eq!(scanned, steps(dialect, text, true), "{what}");
+    scanned
+}
+
 /// Reads every recording under the fixture folders `folder` accepts as `dialect` both
 /// ways, asserts the two give the same, and returns how many files it read.
 pub(crate) fn recordings_read_alike(dialect: Dialect, folder: impl Fn(&str) -> bool) -> usize {
     let files = recordings_where(folder);
     for file in &files {
         let text = std::fs::read(file).unwrap();
-        assert_eq!(
-            steps(dialect, &text, false),
-            steps(dialect, &text, true),
-            "{}",
-            file.display()
-        );
+        read_alike(dialect, &text, &file.display().to_string());
     }
     files.len()
 }

@@ -25,6 +25,7 @@ use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
+use crate::read::json::{self, OneScan};
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
@@ -100,14 +101,15 @@ impl Adapter for GooseStreamAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        wire::read_line::<StreamLine<Item>, StreamLine<&RawValue>>(
+        match json::read_in_one_scan::<StreamLine<Item>, StreamLine<&RawValue>>(
             line,
             bytes,
             "not a Goose stream event",
-            facts,
-            |event, facts| apply(line, event, facts),
-            |event, facts| apply(line, event, facts),
-        );
+        ) {
+            Ok(OneScan::InPlace(event)) => apply(line, event, facts),
+            Ok(OneScan::Apart(event)) => apply(line, event, facts),
+            Err(diagnostic) => facts.diagnostic(diagnostic),
+        }
     }
 }
 

@@ -13,11 +13,12 @@
 use super::messages;
 use serde_json::value::RawValue;
 
-use super::wire::{self, ContentItem, Item, SessionLine};
+use super::wire::{ContentItem, Item, SessionLine};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::dialects::Entry;
+use crate::read::json::{self, OneScan};
 use crate::read::line_keys::LineKeys;
 use crate::track::Facts;
 
@@ -80,14 +81,15 @@ impl Adapter for GooseSessionAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        wire::read_line::<SessionLine<Item>, SessionLine<&RawValue>>(
+        match json::read_in_one_scan::<SessionLine<Item>, SessionLine<&RawValue>>(
             line,
             bytes,
             "not a Goose session line",
-            facts,
-            |record, facts| apply(line, record, facts),
-            |record, facts| apply(line, record, facts),
-        );
+        ) {
+            Ok(OneScan::InPlace(record)) => apply(line, record, facts),
+            Ok(OneScan::Apart(record)) => apply(line, record, facts),
+            Err(diagnostic) => facts.diagnostic(diagnostic),
+        }
     }
 }
 

@@ -14,7 +14,6 @@ use serde_json::value::RawValue;
 
 use super::result_value::ResultValue;
 use crate::read::json;
-use crate::track::Facts;
 
 /// One `Message`: `{"id", "role", "created", "content": [items], "metadata"}`; its
 /// content is all the reader needs. Each item is an [`Item`] read in place, or (`C` =
@@ -23,40 +22,8 @@ use crate::track::Facts;
 #[derive(Deserialize, Default)]
 pub(super) struct Message<C> {
     /// Its content items, each tagged by `type`.
-    #[serde(default = "none")]
+    #[serde(default = "json::none")]
     pub content: Option<Vec<C>>,
-}
-
-/// No value (a `Default` that asks none of the type it holds).
-fn none<T>() -> Option<T> {
-    None
-}
-
-/// Reads a line in one scan, its content items in place (`One`, then `in_place`); a line
-/// one of whose items does not read so, or that does not read at all, is read again
-/// with each item apart (`Apart`, then `apart`), which says what is wrong with which
-/// item and leaves the others; `what` names the line in the diagnostic of one that does
-/// not read even so.
-pub(super) fn read_line<'a, One, Apart>(
-    line: u64,
-    bytes: &'a [u8],
-    what: &str,
-    facts: &mut Facts<'_>,
-    in_place: impl FnOnce(One, &mut Facts<'_>),
-    apart: impl FnOnce(Apart, &mut Facts<'_>),
-) where
-    One: Deserialize<'a>,
-    Apart: Deserialize<'a>,
-{
-    if json::in_one_scan()
-        && let Ok(read) = json::parse_line::<One>(line, bytes, "")
-    {
-        return in_place(read, facts);
-    }
-    match json::parse_line::<Apart>(line, bytes, what) {
-        Ok(read) => apart(read, facts),
-        Err(diagnostic) => facts.diagnostic(diagnostic),
-    }
 }
 
 /// A content item as a line holds it: read in place, or its text, to read apart.
@@ -154,10 +121,10 @@ pub(super) struct StreamLine<C> {
     #[serde(rename = "type", default)]
     pub kind: Option<String>,
     /// A `message` event's message.
-    #[serde(default = "none")]
+    #[serde(default = "json::none")]
     pub message: Option<Message<C>>,
     /// The `json` document's messages: the session's, the prompt first.
-    #[serde(default = "none")]
+    #[serde(default = "json::none")]
     pub messages: Option<Vec<Message<C>>>,
 }
 
@@ -175,6 +142,6 @@ pub(super) struct SessionLine<C> {
     #[serde(default)]
     pub role: Option<String>,
     /// A message's content items, as [`Message`] reads them.
-    #[serde(default = "none")]
+    #[serde(default = "json::none")]
     pub content: Option<Vec<C>>,
 }

@@ -9,7 +9,7 @@ use super::wire::{CallItem, Message, Written};
 use crate::Dialect;
 use crate::adapter::Adapter;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::read::json;
+use crate::read::json::{self, OneScan};
 use crate::track::Facts;
 use serde_json::value::RawValue;
 
@@ -35,13 +35,13 @@ impl Adapter for KimiAdapter {
         // One scan, the calls read in place; a line one of whose calls does not read so
         // (or that does not read at all) is read again, each call apart, which leaves the
         // others and says what is wrong.
-        if json::in_one_scan()
-            && let Ok(message) = json::parse_line::<Message<'_, Written<'_>>>(line, bytes, "")
-        {
-            return apply(line, bytes, message, facts);
-        }
-        match json::parse_line::<Message<'_, &RawValue>>(line, bytes, "not a Kimi message") {
-            Ok(message) => apply(line, bytes, message, facts),
+        match json::read_in_one_scan::<Message<'_, Written<'_>>, Message<'_, &RawValue>>(
+            line,
+            bytes,
+            "not a Kimi message",
+        ) {
+            Ok(OneScan::InPlace(message)) => apply(line, bytes, message, facts),
+            Ok(OneScan::Apart(message)) => apply(line, bytes, message, facts),
             Err(diagnostic) => facts.diagnostic(diagnostic),
         }
     }

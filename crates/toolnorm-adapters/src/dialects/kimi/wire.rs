@@ -16,6 +16,7 @@ use toolnorm::Payload;
 
 use super::wire_payload::PayloadApart;
 use crate::read::checked::Checked;
+use crate::read::json;
 
 /// A conversation message (`kosong.message.Message`), as `--output-format stream-json`
 /// prints it and `context.jsonl` stores it; `context.jsonl` also holds records of its own
@@ -34,7 +35,7 @@ pub(super) struct Message<'a, C> {
     #[serde(borrow, default)]
     pub content: Option<&'a RawValue>,
     /// The calls of an assistant message.
-    #[serde(default = "none")]
+    #[serde(default = "json::none")]
     pub tool_calls: Option<Vec<C>>,
     /// The call a `tool` message answers.
     #[serde(default)]
@@ -50,11 +51,6 @@ pub(super) struct ToolCall {
     pub name: Option<String>,
     /// Its arguments, a JSON text (as much as has arrived, when streamed).
     pub arguments: Option<String>,
-}
-
-/// No value (a `Default` that asks none of the type it holds).
-fn none<T>() -> Option<T> {
-    None
 }
 
 /// A message's call as a line holds it: read in place, or its text, to read apart.

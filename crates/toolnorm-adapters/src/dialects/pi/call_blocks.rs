@@ -158,6 +158,7 @@ impl<'de> Visitor<'de> for Block {
 mod tests {
     use super::super::wire::ToolCall;
     use super::*;
+    use serde_json::json;
 
     /// The calls `ToolCall::take` finds in a content, with their indexes.
     fn calls(content: &Value) -> Vec<(usize, Option<String>, Option<String>, Value)> {
@@ -203,5 +204,23 @@ mod tests {
                 "{content}"
             );
         }
+    }
+
+    #[test]
+    fn a_number_out_of_range_where_no_call_is_read_keeps_the_calls() {
+        // Read whole, the content would be refused for a number no `f64` holds; read
+        // for its calls, that number is read past like any field the calls do not use
+        // (as the line's other fields always were), and the call is kept.
+        let content =
+            r#"[{"type":"text","n":1e400},{"type":"toolCall","id":"c1","name":"n","big":-1e999}]"#;
+        assert!(serde_json::from_str::<Value>(content).is_err());
+        let CallBlocks(read) = serde_json::from_str(content).unwrap();
+        assert_eq!(
+            calls(&read),
+            [(1, Some("c1".to_owned()), Some("n".to_owned()), json!({}))]
+        );
+        // In a field a call is read from, it is refused as before.
+        let in_arguments = r#"[{"type":"toolCall","id":"c1","arguments":{"n":1e400}}]"#;
+        assert!(serde_json::from_str::<CallBlocks>(in_arguments).is_err());
     }
 }

@@ -118,7 +118,22 @@ impl<'a> MetadataView<'a> {
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<MetaValue<'a>> {
         self.derived_value(key)
-            .or_else(|| self.stored?.get(key).map(MetaValue::Json))
+            .or_else(|| self.stored_value(key).map(MetaValue::Json))
+    }
+
+    /// The value of `key` among the call's own entries. A call holds a handful: they are
+    /// compared one by one, which costs less than hashing the key (the map's own lookup
+    /// serves a larger one).
+    fn stored_value(&self, key: &str) -> Option<&'a Value> {
+        /// Up to this many entries, a key is looked for by comparing each.
+        const COMPARED: usize = 8;
+        let stored = self.stored?;
+        if stored.len() > COMPARED {
+            return stored.get(key);
+        }
+        stored
+            .iter()
+            .find_map(|(name, value)| (name == key).then_some(value))
     }
 
     /// The text of `key`, when its value is a string.
@@ -244,6 +259,25 @@ mod tests {
                 view.get(meta::APPROVAL).and_then(|value| value.approval()),
                 Some(Cow::Borrowed(&approval))
             );
+        }
+    }
+
+    #[test]
+    fn a_key_is_found_as_the_map_finds_it_in_small_and_large_objects() {
+        for size in [0, 1, 7, 8, 9, 30] {
+            let stored: JsonObject = (0..size)
+                .map(|at| (format!("key{at}"), Value::from(at)))
+                .collect();
+            let view = MetadataView::of(Some(&stored));
+            for at in 0..size + 2 {
+                let key = format!("key{at}");
+                assert_eq!(
+                    view.get(&key),
+                    stored.get(&key).map(MetaValue::Json),
+                    "{key} of {size}"
+                );
+            }
+            assert_eq!(view.get("key"), None);
         }
     }
 

@@ -133,6 +133,8 @@ pub struct OtelEmitter {
     calls: HashMap<String, Seen>,
     /// The session key of calls that name none, once one was seen.
     unnamed: Option<String>,
+    /// The session the last call without a parent was placed in.
+    last_session: Option<usize>,
     /// Snapshots handed to [`part`](Self::part): their positions.
     position: u64,
     /// The stream's dialect, once known.
@@ -150,6 +152,7 @@ impl OtelEmitter {
             by_key: HashMap::default(),
             calls: HashMap::default(),
             unnamed: None,
+            last_session: None,
             position: 0,
             dialect: None,
             agent_version: None,
@@ -422,6 +425,19 @@ impl OtelEmitter {
         conversation: Option<&str>,
         provider: Option<&str>,
     ) -> usize {
+        // Most calls are of the session the last one was placed in: found by its id,
+        // without making its key.
+        let named = conversation.or(self.options.session_id.as_deref());
+        if let Some(last) = self.last_session
+            && named.is_some()
+            && self
+                .sessions
+                .get(last)
+                .and_then(|s| s.conversation.as_deref())
+                == named
+        {
+            return last;
+        }
         let key = match (conversation, &self.options.session_id) {
             (Some(id), _) => format!("session:{id}"),
             (None, Some(id)) => format!("session:{id}"),
@@ -430,8 +446,9 @@ impl OtelEmitter {
                 .get_or_insert_with(|| format!("call:{}", call.id))
                 .clone(),
         };
-        if let Some(index) = self.by_key.get(&key) {
-            return *index;
+        if let Some(&index) = self.by_key.get(&key) {
+            self.last_session = Some(index);
+            return index;
         }
         let trace = ids::trace_id(&key);
         let index = self.sessions.len();
@@ -450,6 +467,7 @@ impl OtelEmitter {
             failed: 0,
         });
         self.by_key.insert(key, index);
+        self.last_session = Some(index);
         index
     }
 
@@ -528,111 +546,4 @@ impl FormatWriter for OtelWriter {
 }
 
 #[cfg(test)]
-mod tests {
-    use serde_json::json;
-    use toolnorm::{Completion, ToolCall, ToolKind};
-
-    use super::*;
-
-    fn spans(requests: Vec<ExportTraceServiceRequest>) -> Vec<Span> {
-        spans_of(requests).collect()
-    }
-
-    #[test]
-    fn a_parent_told_after_the_first_snapshot_still_parents_the_span() {
-        let mut emitter = OtelEmitter::new(OtelOptions::default());
-        let task = ToolCall::start("task", "task", ToolKind::Subagent);
-        assert!(emitter.part(&task.to_part()).is_none());
-        let child = ToolCall::start("child", "bash", ToolKind::Bash);
-        assert!(emitter.part(&child.to_part()).is_none());
-        let mut metadata = toolnorm::JsonObject::new();
-        metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), json!("task"));
-        let child = child.with_metadata(metadata);
-        let child_done = emitter
-            .part(&child.complete(Completion::with_output("1")).to_part())
-            .unwrap();
-        let task_done = emitter
-            .part(&task.complete(Completion::with_output("done")).to_part())
-            .unwrap();
-        let child_span = &spans(vec![child_done])[0];
-        let task_span = &spans(vec![task_done])[0];
-        assert_eq!(child_span.parent_span_id, task_span.span_id);
-        assert_eq!(child_span.trace_id, task_span.trace_id);
-        let root = &spans(emitter.finish(&[]))[0];
-        assert_eq!(task_span.parent_span_id, root.span_id);
-        assert!(root.parent_span_id.is_empty());
-    }
-
-    #[test]
-    fn a_call_of_any_kind_parents_the_calls_that_name_it() {
-        // A code-mode program's calls name the program's call as their parent.
-        let mut emitter = OtelEmitter::new(OtelOptions::default());
-        let program = ToolCall::start("program", "run_typescript", ToolKind::Unknown);
-        assert!(emitter.part(&program.to_part()).is_none());
-        let mut metadata = toolnorm::JsonObject::new();
-        metadata.insert(meta::PARENT_TOOL_CALL_ID.into(), json!("program"));
-        let child =
-            ToolCall::start("child", "mcp_toolbox.echo", ToolKind::Mcp).with_metadata(metadata);
-        let child_done = emitter
-            .part(&child.complete(Completion::with_output("ping")).to_part())
-            .unwrap();
-        let program_done = emitter
-            .part(&program.complete(Completion::with_output("ping")).to_part())
-            .unwrap();
-        let child_span = &spans(vec![child_done])[0];
-        let program_span = &spans(vec![program_done])[0];
-        assert_eq!(child_span.parent_span_id, program_span.span_id);
-        assert_eq!(child_span.trace_id, program_span.trace_id);
-    }
-
-    #[test]
-    fn a_stream_that_names_no_session_is_keyed_by_its_first_call_or_the_one_given() {
-        let trace = |options: OtelOptions| {
-            let mut emitter = OtelEmitter::new(options);
-            let call = ToolCall::start("c1", "Bash", ToolKind::Bash);
-            let done = call.complete(Completion::with_output(""));
-            spans(vec![emitter.part(&done.to_part()).unwrap()])[0]
-                .trace_id
-                .clone()
-        };
-        assert_eq!(
-            trace(OtelOptions::default()),
-            ids::trace_id("call:c1").to_vec()
-        );
-        let given = OtelOptions {
-            session_id: Some("s".into()),
-            ..OtelOptions::default()
-        };
-        assert_eq!(trace(given), ids::trace_id("session:s").to_vec());
-    }
-
-    #[test]
-    fn open_calls_end_with_the_stream_unmeasured() {
-        let mut emitter = OtelEmitter::new(OtelOptions::default());
-        let open = ToolCall::start("c1", "Bash", ToolKind::Bash).to_part();
-        assert!(emitter.part(&open).is_none());
-        let requests = emitter.finish(std::slice::from_ref(&open));
-        let [request] = &requests[..] else {
-            panic!("one request for the one session")
-        };
-        let spans = &request.resource_spans[0].scope_spans[0].spans;
-        assert_eq!(spans.len(), 2, "the open call and the root");
-        let attribute = |span: &Span, key: &str| {
-            span.attributes
-                .iter()
-                .find(|attribute| attribute.key == key)
-                .and_then(|attribute| attribute.value.clone())
-        };
-        let state = attribute(&spans[0], attr::STATE).unwrap();
-        assert_eq!(
-            state.value,
-            Some(
-                opentelemetry_proto::tonic::common::v1::any_value::Value::StringValue(
-                    "started".into()
-                )
-            )
-        );
-        assert_eq!(spans[0].status.as_ref().map(|status| status.code), Some(0));
-        assert_eq!(spans[0].start_time_unix_nano, span::NANOS_PER_POSITION);
-    }
-}
+mod tests;

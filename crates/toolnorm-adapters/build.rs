@@ -1,10 +1,17 @@
 //! Names, once each, the dialect features that compile each shared reading module of
 //! `src/read/` that not every dialect uses (`#[cfg(read_apart)]`, …): a module a dialect
 //! uses is compiled with it, and so is every module that module uses.
+//!
+//! Writes the built-in rules files (TOML) as JSON too, for `rules::builtin`: a process
+//! reads them at start-up, and JSON reads several times faster than TOML.
+
+use std::error::Error;
+use std::fmt::Write as _;
+use std::path::Path;
 
 use cfg_aliases::cfg_aliases;
 
-fn main() {
+fn main() -> Result<(), Box<dyn Error>> {
     cfg_aliases! {
         // `read/apart.rs`: a record read as a value but for the values at one path.
         read_apart: { any(
@@ -31,4 +38,49 @@ fn main() {
         // `read/tolerant.rs`: a value read with its generated type, a missing field told.
         read_tolerant: { any(feature = "codex", feature = "gemini-cli", feature = "opencode") },
     }
+    builtin_rules_as_json()
+}
+
+/// Writes `OUT_DIR/builtin_rules.rs`: each built-in rules file's origin, its TOML text
+/// (included, to be compared with the one a reader holds) and the same document as
+/// JSON. A file that is not TOML is left out (read as TOML, it says what is wrong).
+fn builtin_rules_as_json() -> Result<(), Box<dyn Error>> {
+    let manifest = std::env::var("CARGO_MANIFEST_DIR")?;
+    let manifest = Path::new(&manifest);
+    let mut origins = vec![
+        "rules/default.toml".to_owned(),
+        "rules/kinds.toml".to_owned(),
+    ];
+    let mut dialects: Vec<String> = std::fs::read_dir(manifest.join("src/dialects"))?
+        .filter_map(|entry| Some(entry.ok()?.file_name().to_str()?.to_owned()))
+        .map(|folder| format!("src/dialects/{folder}/rules.toml"))
+        .filter(|origin| manifest.join(origin).is_file())
+        .collect();
+    dialects.sort();
+    origins.extend(dialects);
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/dialects");
+    println!("cargo::rerun-if-changed=rules");
+    let mut out = String::from(
+        "// Written by `build.rs` from the built-in rules files at every build that changes\n\
+         // one: do not edit (edit the `.toml` files).\n\
+         &[\n",
+    );
+    for origin in &origins {
+        let path = manifest.join(origin);
+        let text = std::fs::read_to_string(&path)?;
+        let Ok(document) = toml::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let json = serde_json::to_string(&document)?;
+        let path = path.to_str().ok_or("a path that is not UTF-8")?;
+        writeln!(
+            out,
+            "    Converted {{ origin: {origin:?}, toml: include_str!({path:?}), json: {json:?} }},"
+        )?;
+    }
+    out.push_str("]\n");
+    let out_dir = std::env::var("OUT_DIR")?;
+    std::fs::write(Path::new(&out_dir).join("builtin_rules.rs"), out)?;
+    Ok(())
 }

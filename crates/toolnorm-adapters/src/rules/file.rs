@@ -4,7 +4,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use std::fmt;
+
 use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 
 use super::kinds::{KindSpec, KindTitle, Kinds};
 use super::template::{Alias, Aliases, FieldPath, Template};
@@ -78,13 +81,50 @@ struct RuleSpec {
 }
 
 /// A string or a list of strings (`title`, an alias).
-#[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Default)]
 pub(super) enum OneOrMany {
     #[default]
     None,
     One(String),
     Many(Vec<String>),
+}
+
+/// Read by what the value is (rather than by trying each variant in turn, which buffers
+/// the value first).
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(OneOrManyVisitor)
+    }
+}
+
+struct OneOrManyVisitor;
+
+impl<'de> Visitor<'de> for OneOrManyVisitor {
+    type Value = OneOrMany;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a string or a list of strings")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::None)
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(text.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(text))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
+        let mut texts = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(text) = seq.next_element()? {
+            texts.push(text);
+        }
+        Ok(OneOrMany::Many(texts))
+    }
 }
 
 impl OneOrMany {
@@ -156,7 +196,9 @@ fn compiled_builtin(origin: &'static str, text: &'static str) -> Option<Compiled
     if let Some((_, compiled)) = files.iter().find(|(file, _)| std::ptr::eq(*file, text)) {
         return compiled.clone();
     }
-    let compiled = compile_file(text, origin).ok();
+    let compiled = super::builtin::read::<RulesFile>(origin, text)
+        .ok()
+        .and_then(|file| compile_document(file, origin).ok());
     files.push((text, compiled.clone()));
     compiled
 }
@@ -167,6 +209,11 @@ fn compile_file(text: &str, origin: &str) -> Result<Compiled, Error> {
         origin: origin.to_owned(),
         message: error.to_string(),
     })?;
+    compile_document(file, origin)
+}
+
+/// [`compile_file`] of a file read.
+fn compile_document(file: RulesFile, origin: &str) -> Result<Compiled, Error> {
     let kinds = Kinds::of(file.kinds, origin)?;
     let aliases = compile_aliases(file.aliases, origin)?;
     let rules = file

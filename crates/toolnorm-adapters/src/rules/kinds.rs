@@ -16,7 +16,8 @@ use super::template::{Aliases, Template};
 use crate::error::Error;
 
 /// Where the built-in kinds come from.
-const BUILTIN: (&str, &str) = ("rules/kinds.toml", include_str!("../../rules/kinds.toml"));
+pub(super) const BUILTIN: (&str, &str) =
+    ("rules/kinds.toml", include_str!("../../rules/kinds.toml"));
 
 /// A `[[kind]]` of a rules file.
 #[derive(Debug, Deserialize)]
@@ -57,11 +58,9 @@ impl Kinds {
             let (origin, text) = BUILTIN;
             // The file is tested to parse; were it not to, the kinds would give no titles
             // (and the test suite would fail) rather than panic here.
-            let parsed = toml::from_str::<KindsFile>(text)
-                .map_err(|error| error.to_string())
-                .and_then(|file| {
-                    Kinds::parse(file.kinds, None, origin).map_err(|error| error.to_string())
-                });
+            let parsed = super::builtin::read::<KindsFile>(origin, text).and_then(|file| {
+                Kinds::parse(file.kinds, None, origin).map_err(|error| error.to_string())
+            });
             parsed.unwrap_or_default()
         })
     }

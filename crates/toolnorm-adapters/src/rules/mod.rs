@@ -90,6 +90,7 @@
 //! - [`describe`]: kind and title with the fallbacks every adapter shares;
 //! - [`mcp`]: telling an MCP tool's server and name apart.
 
+mod builtin;
 pub(crate) mod describe;
 pub(crate) mod file;
 mod kinds;
@@ -348,6 +349,13 @@ impl TitleRules {
     /// Whether `tool` is one of `provider`'s built-in tools by these rules (see
     /// [`tools`](Self::tools)).
     pub fn knows(&self, provider: &str, tool: &str) -> bool {
+        self.builtin_providers(tool).any(|owner| owner == provider)
+    }
+
+    /// The providers whose built-in tool `tool` is by these rules, in rule order (one
+    /// may come more than once): one lookup, for a stream whose calls may be of any
+    /// provider's tools.
+    pub fn builtin_providers<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a str> {
         // Only a rule whose pattern is exactly `tool` names it as a built-in tool.
         let set = self.set();
         set.by_name
@@ -356,7 +364,7 @@ impl TitleRules {
             .into_iter()
             .flatten()
             .filter_map(|&index| set.rules.get(index))
-            .any(|rule| rule.builtin_tool(provider) == Some(tool))
+            .filter_map(move |rule| rule.builtin_owner(tool))
     }
 }
 
@@ -407,6 +415,14 @@ impl Rule {
             return None;
         }
         self.tool.exact()
+    }
+
+    /// The provider of a rule for its built-in tool `tool` (its pattern exactly that).
+    fn builtin_owner(&self, tool: &str) -> Option<&str> {
+        if self.source != Some(Source::Builtin) || self.tool.exact() != Some(tool) {
+            return None;
+        }
+        self.provider.as_deref()
     }
 
     fn matches(&self, tool: &ToolRef<'_>) -> bool {

@@ -100,9 +100,6 @@ pub(crate) struct Tracker {
     rules: Arc<TitleRules>,
     /// Every provider's rules, for a dialect that carries other providers' tools (ACP).
     all_rules: TitleRules,
-    /// The rules of each other provider whose tools the stream carried, taken from
-    /// `all_rules` once.
-    others: std::cell::RefCell<Vec<(String, TitleRules)>>,
     cwd: Option<String>,
     sessions: Sessions,
     extras: HashMap<String, Extras>,
@@ -117,7 +114,6 @@ impl Tracker {
             provider,
             rules: Arc::new(rules.for_provider(provider)),
             all_rules: rules.clone(),
-            others: std::cell::RefCell::default(),
             cwd: None,
             sessions: Sessions::default(),
             extras: HashMap::default(),
@@ -142,16 +138,10 @@ impl Tracker {
         if provider == self.provider {
             return f(&self.rules);
         }
-        let mut others = self.others.borrow_mut();
-        if let Some((_, rules)) = others.iter().find(|(name, _)| name == provider) {
-            return f(rules);
-        }
-        // From the whole set: a stream with several providers' calls compiles every
-        // built-in file once rather than the generic ones for each.
-        let rules = self.all_rules.whole().for_provider(provider);
-        let result = f(&rules);
-        others.push((provider.to_owned(), rules));
-        result
+        // The whole set, as it is: a rule of another provider never matches a call of
+        // this one, so it gives what the set of this provider's rules would (a stream with
+        // several providers' calls compiles every built-in file once, and makes no set).
+        f(self.all_rules.whole())
     }
 
     /// Redacts every event with `redactor` before it is applied.
@@ -251,8 +241,21 @@ impl<'a> Facts<'a> {
     /// Whether `tool` is one of `provider`'s built-in tools (any provider's, for a dialect
     /// that carries other providers' tools, as ACP does).
     pub fn is_builtin_of(&self, provider: &str, tool: &str) -> bool {
-        self.tracker
-            .with_rules_of(provider, |rules| rules.knows(provider, tool))
+        if provider == self.tracker.provider {
+            return self.tracker.rules.knows(provider, tool);
+        }
+        // Asked of the whole set, which names a tool built-in only by a rule of that
+        // provider: no set of its rules is made.
+        self.tracker.all_rules.whole().knows(provider, tool)
+    }
+
+    /// The providers whose built-in tool `tool` is, as their rules list them, in rule
+    /// order (one may come more than once): for a dialect whose calls may be of any
+    /// provider's tools (ACP), one lookup rather than one [`is_builtin_of`] per provider.
+    ///
+    /// [`is_builtin_of`]: Self::is_builtin_of
+    pub fn builtin_providers<'t>(&'t self, tool: &'t str) -> impl Iterator<Item = &'t str> {
+        self.tracker.all_rules.whole().builtin_providers(tool)
     }
 
     /// The title the rules give a call of `provider`'s `tool` (`server` for an MCP tool),

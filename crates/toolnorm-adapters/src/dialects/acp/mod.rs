@@ -242,9 +242,8 @@ impl AcpAdapter {
         // The agent's name of its tool (see `names`); a call the agent names nowhere is
         // named after its kind, never its id or its title.
         let known = |name: &str| {
-            Dialect::all()
-                .map(Dialect::provider)
-                .any(|provider| out.is_builtin_of(provider, name))
+            out.builtin_providers(name)
+                .any(|owner| Dialect::all().any(|dialect| dialect.provider() == owner))
         };
         let agents_name = own_name
             .or_else(|| seen.foreign_name())

@@ -101,10 +101,11 @@ fn native_providers(call: &Call<'_>, out: &Facts<'_>) -> Vec<&'static str> {
     {
         return vec![CLAUDE_CODE_PROVIDER];
     }
+    let owners: Vec<&str> = out.builtin_providers(call.name).collect();
     Dialect::all()
         .map(Dialect::provider)
         .filter(|provider| *provider != DIALECT_PROVIDER)
-        .filter(|provider| out.is_builtin_of(provider, call.name))
+        .filter(|provider| owners.contains(provider))
         .collect()
 }
 

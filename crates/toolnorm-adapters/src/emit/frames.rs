@@ -192,6 +192,10 @@ impl Bytes for Frames<'_> {
 
     #[inline]
     fn extend_from_slice(&mut self, bytes: &[u8]) {
+        // Most writes are a few bytes, with room below the mark: kept at once.
+        if self.bytes.len() + bytes.len() <= SPILL_AT && self.failed.is_none() {
+            return self.bytes.extend_from_slice(bytes);
+        }
         // An error is kept, and returned by `finish`.
         let _ = self.append(bytes);
     }

@@ -47,6 +47,7 @@ pub mod meta;
 mod part;
 mod payload;
 mod question;
+mod utc_text;
 
 pub use any_call::{AnyToolCall, Applied, Rejected};
 pub use approval::{Approval, ApprovalOption, ApprovalScope, ApprovalStatus, DecidedBy, Decision};

@@ -242,6 +242,10 @@ impl Timestamp {
                 })
             }
             Timestamp::Text(text) => {
+                if let Some((seconds, nanos)) = crate::utc_text::read(text) {
+                    let millis = seconds.checked_mul(1_000)? + u64::from(nanos / 1_000_000);
+                    return Some(millis as f64);
+                }
                 let instant: jiff::Timestamp = text.parse().ok()?;
                 Some(instant.as_millisecond() as f64)
             }
@@ -268,6 +272,11 @@ impl Timestamp {
                 Some(nanos)
             }
             Timestamp::Text(text) => {
+                if let Some((seconds, nanos)) = crate::utc_text::read(text) {
+                    return seconds
+                        .checked_mul(1_000_000_000)?
+                        .checked_add(nanos.into());
+                }
                 let instant: jiff::Timestamp = text.parse().ok()?;
                 u64::try_from(instant.as_nanosecond()).ok()
             }

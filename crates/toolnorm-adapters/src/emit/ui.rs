@@ -122,12 +122,16 @@ fn write_metadata<B: Bytes + ?Sized>(
     metadata: MetadataView<'_>,
 ) -> serde_json::Result<()> {
     let streamed = |key: &str| STREAMED_KEYS.contains(&key);
-    if metadata.iter().all(|(key, _)| streamed(key)) {
+    let any_streamed = metadata.iter().any(|(key, _)| streamed(key));
+    // One look for the common case (no streamed entry): written as it is, when not empty.
+    if !any_streamed && metadata.is_empty()
+        || any_streamed && metadata.iter().all(|(key, _)| streamed(key))
+    {
         return Ok(());
     }
     meta.key("metadata");
     let mut object = Object::open(meta.out());
-    if !metadata.iter().any(|(key, _)| streamed(key)) {
+    if !any_streamed {
         for (key, value) in metadata.iter() {
             object.escaped_key(key);
             json_text::meta_value(object.out(), &value)?;

@@ -58,3 +58,8 @@ pub(crate) fn recordings_read_alike(dialect: Dialect, folder: impl Fn(&str) -> b
     }
     files.len()
 }
+
+/// How many of `steps` mention `what`.
+pub(crate) fn told(steps: &[String], what: &str) -> usize {
+    steps.iter().filter(|step| step.contains(what)).count()
+}

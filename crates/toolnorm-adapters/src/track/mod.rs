@@ -241,12 +241,8 @@ impl<'a> Facts<'a> {
     /// Whether `tool` is one of `provider`'s built-in tools (any provider's, for a dialect
     /// that carries other providers' tools, as ACP does).
     pub fn is_builtin_of(&self, provider: &str, tool: &str) -> bool {
-        if provider == self.tracker.provider {
-            return self.tracker.rules.knows(provider, tool);
-        }
-        // Asked of the whole set, which names a tool built-in only by a rule of that
-        // provider: no set of its rules is made.
-        self.tracker.all_rules.whole().knows(provider, tool)
+        // The whole set names a tool built-in only by a rule of that provider.
+        self.builtin_providers(tool).any(|owner| owner == provider)
     }
 
     /// The providers whose built-in tool `tool` is, as their rules list them, in rule

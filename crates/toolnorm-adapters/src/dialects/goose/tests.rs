@@ -248,7 +248,7 @@ fn lines_read_in_one_scan_read_as_item_by_item() {
     ]);
     let stream = stream.join("\n");
     let steps = scan_check::read_alike(Dialect::GOOSE, stream.as_bytes(), "the stream");
-    let told = |what: &str| steps.iter().filter(|step| step.contains(what)).count();
+    let told = |what: &str| scan_check::told(&steps, what);
     assert!(
         told("does not read") >= 6 && told("toolCallStarted") >= 5,
         "{steps:#?}"

@@ -226,7 +226,7 @@ fn calls_read_in_one_scan_read_as_call_by_call() {
     ];
     let stream = lines.join("\n");
     let steps = scan_check::read_alike(Dialect::KIMI, stream.as_bytes(), "the stream");
-    let told = |what: &str| steps.iter().filter(|step| step.contains(what)).count();
+    let told = |what: &str| scan_check::told(&steps, what);
     assert!(
         told("toolCallStarted") >= 9 && told("without its `function`") >= 1,
         "{steps:#?}"

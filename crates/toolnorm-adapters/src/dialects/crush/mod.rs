@@ -31,10 +31,12 @@ use crate::track::Facts;
 
 mod outcome;
 mod parts;
+mod scan;
 #[cfg(test)]
 mod tests;
 mod wire;
 
+use scan::Scanned;
 use wire::{Parts, Row};
 
 /// The dialect: the rows of Crush's `crush.db`.
@@ -97,12 +99,21 @@ impl Adapter for CrushAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
-        let row: Row<'_> = match json::parse_line(line, bytes, "not a row of Crush's store") {
-            Ok(row) => row,
-            Err(diagnostic) => return facts.diagnostic(diagnostic),
-        };
+        if let Some(row) = scan::scan(bytes) {
+            return self.row(line, row, facts);
+        }
+        match json::parse_line::<Row<Parts<'_>>>(line, bytes, "not a row of Crush's store") {
+            Ok(row) => self.row(line, row, facts),
+            Err(diagnostic) => facts.diagnostic(diagnostic),
+        }
+    }
+}
+
+impl CrushAdapter {
+    /// A row, its parts read in one scan or field by field.
+    fn row<P: MessageParts>(&mut self, line: u64, row: Row<P>, facts: &mut Facts<'_>) {
         if row.parts.is_some() || row.role.is_some() {
-            return self.message(line, row, facts);
+            return self.message(row, facts, line);
         }
         if row.message_count.is_some() || row.title.is_some() {
             return self.session(line, row, facts);
@@ -113,12 +124,10 @@ impl Adapter for CrushAdapter {
             "a Crush row that is neither a session nor a message",
         ));
     }
-}
 
-impl CrushAdapter {
     /// A `sessions` row: a subagent's names the call that started it, which learns the
     /// session's id.
-    fn session(&mut self, line: u64, row: Row<'_>, facts: &mut Facts<'_>) {
+    fn session<P>(&mut self, line: u64, row: Row<P>, facts: &mut Facts<'_>) {
         let Some(id) = row.id.filter(|id| !id.is_empty()) else {
             return facts.diagnostic(Diagnostic::at(
                 line,
@@ -143,23 +152,47 @@ impl CrushAdapter {
     }
 
     /// A `messages` row: its parts, read in order, in its session.
-    fn message(&mut self, line: u64, row: Row<'_>, facts: &mut Facts<'_>) {
+    fn message<P: MessageParts>(&mut self, row: Row<P>, facts: &mut Facts<'_>, line: u64) {
         let session = row.session_id.unwrap_or_default();
         if !session.is_empty() {
             facts.session(&session);
         }
+        let Some(parts) = row.parts else { return };
+        let context = parts::Context {
+            line,
+            at: row.created_at.map(epoch),
+            parent: self.parents.get(&session).map(String::as_str),
+        };
+        parts.read(&context, facts);
+    }
+}
+
+/// A message's parts as a row was read: each kept raw ([`Parts`]) or each read in the
+/// line's one scan ([`Scanned`]).
+trait MessageParts {
+    /// Reads the parts, in order, into `facts`.
+    fn read(self, context: &parts::Context<'_>, facts: &mut Facts<'_>);
+}
+
+impl MessageParts for Scanned {
+    fn read(self, context: &parts::Context<'_>, facts: &mut Facts<'_>) {
+        parts::read_scanned(context, self.0, facts);
+    }
+}
+
+impl MessageParts for Parts<'_> {
+    fn read(self, context: &parts::Context<'_>, facts: &mut Facts<'_>) {
         let text;
-        let parts: Vec<&RawValue> = match row.parts {
-            None => return,
-            Some(Parts::List(parts)) => parts,
+        let parts: Vec<&RawValue> = match self {
+            Parts::List(parts) => parts,
             // As the column holds it: the parts' JSON text.
-            Some(Parts::Text(json)) => {
+            Parts::Text(json) => {
                 text = json;
                 match serde_json::from_str(&text) {
                     Ok(parts) => parts,
                     Err(error) => {
                         return facts.diagnostic(Diagnostic::at(
-                            line,
+                            context.line,
                             DiagnosticKind::MalformedEvent,
                             format!(
                                 "a Crush message whose parts' text does not read: {}",
@@ -169,20 +202,15 @@ impl CrushAdapter {
                     }
                 }
             }
-            Some(Parts::Other(what)) => {
+            Parts::Other(what) => {
                 return facts.diagnostic(Diagnostic::at(
-                    line,
+                    context.line,
                     DiagnosticKind::MalformedEvent,
                     format!("a Crush message whose parts are {what}, not a list"),
                 ));
             }
         };
-        let context = parts::Context {
-            line,
-            at: row.created_at.map(epoch),
-            parent: self.parents.get(&session).map(String::as_str),
-        };
-        parts::read(&context, &parts, facts);
+        parts::read(context, &parts, facts);
     }
 }
 

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use toolnorm::{JsonObject, Timestamp, meta};
 
 use super::outcome::{Outcome, outcome};
+use super::scan::ScannedPart;
 use super::wire::{Part, ToolCall, ToolResult};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::read::borrowed::Text;
@@ -24,7 +25,7 @@ const ITEM_TYPE: &str = "tool_call";
 const UNNAMED: &str = "tool";
 
 /// The parts that carry nothing about a call.
-const KNOWN: &[&str] = &[
+pub(super) const KNOWN: &[&str] = &[
     "text",
     "reasoning",
     "image_url",
@@ -89,6 +90,17 @@ pub(super) fn read(context: &Context<'_>, parts: &[&RawValue], facts: &mut Facts
                     sighted(context, call, facts);
                 }
             }
+        }
+    }
+}
+
+/// A message's parts read in the line's one scan, in order.
+pub(super) fn read_scanned(context: &Context<'_>, parts: Vec<ScannedPart>, facts: &mut Facts<'_>) {
+    for part in parts {
+        match part {
+            ScannedPart::Call(call) => sighted(context, call, facts),
+            ScannedPart::Result(result) => ended(context, result, facts),
+            ScannedPart::Quiet => {}
         }
     }
 }

@@ -14,9 +14,11 @@ use toolnorm::Payload;
 
 use crate::read::kept_string;
 
-/// One line: a `sessions` row or a `messages` row, each a JSON object of its columns.
+/// One line: a `sessions` row or a `messages` row, each a JSON object of its columns;
+/// its parts read as `P` ([`Parts`], or all of them in the line's one scan).
 #[derive(Deserialize, Default)]
-pub(super) struct Row<'a> {
+#[serde(bound(deserialize = "P: Deserialize<'de>"))]
+pub(super) struct Row<P> {
     /// The session's or the message's id.
     #[serde(default)]
     pub id: Option<String>,
@@ -28,8 +30,8 @@ pub(super) struct Row<'a> {
     pub role: Option<String>,
     /// A message's parts: a JSON array of `{"type", "data"}`, or its JSON text as the
     /// column holds it (what `sqlite3 -json` prints).
-    #[serde(default, borrow)]
-    pub parts: Option<Parts<'a>>,
+    #[serde(default)]
+    pub parts: Option<P>,
     /// When the message was written (Crush writes seconds where its schema says
     /// milliseconds).
     #[serde(default)]

@@ -127,7 +127,7 @@ pub fn parse_line<'a, T: Deserialize<'a>>(
 ) -> Result<T, Diagnostic> {
     // Checked as UTF-8 once, up front: reading from a `str`, serde_json then skips the
     // check it would otherwise make again for every string and raw value it borrows.
-    let Ok(text) = std::str::from_utf8(bytes) else {
+    let Some(text) = super::utf8::text(bytes) else {
         return Err(Diagnostic::at(
             line,
             DiagnosticKind::InvalidJson,

@@ -30,5 +30,7 @@ pub(crate) mod scan_check;
 pub mod surrogates;
 #[cfg(read_tolerant)]
 pub(crate) mod tolerant;
+/// A line's bytes checked as UTF-8.
+pub(crate) mod utf8;
 #[cfg(read_visit)]
 pub(crate) mod visit;

@@ -55,7 +55,7 @@ pub(super) fn scan(bytes: &[u8]) -> Option<Frame<'_>> {
     if crate::read::scan_check::field_by_field() {
         return None;
     }
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = crate::read::utf8::text(bytes)?;
     serde_json::from_str(text).ok()
 }
 

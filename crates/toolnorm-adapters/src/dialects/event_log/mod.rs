@@ -94,7 +94,7 @@ fn direct(bytes: &[u8]) -> Option<ToolEvent> {
         serde_json::from_str::<T>(text).ok().map(Into::into)
     }
     // UTF-8 checked once here, not again for every string read below.
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = crate::read::utf8::text(bytes)?;
     let kind = match json::leading_type(bytes) {
         Some(kind) => Cow::Borrowed(kind),
         None => serde_json::from_str::<Tag<'_>>(text).ok()?.kind,

@@ -135,7 +135,7 @@ impl Adapter for GeminiCliAdapter {
 
     fn line(&mut self, line: u64, bytes: &[u8], facts: &mut Facts<'_>) {
         // Checked as UTF-8 once: every reading of the line below is of this text.
-        let Ok(text) = std::str::from_utf8(bytes) else {
+        let Some(text) = crate::read::utf8::text(bytes) else {
             if let Err(diagnostic) =
                 json::parse_line::<Envelope<'_>>(line, bytes, "not a Gemini CLI record")
             {

@@ -191,9 +191,9 @@ impl Adapter for OpenCodeAdapter {
     }
 
     fn line(&mut self, line: u64, bytes: &[u8], out: &mut Facts<'_>) {
-        let text = match std::str::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(_) => {
+        let text = match crate::read::utf8::text(bytes) {
+            Some(text) => text,
+            None => {
                 out.diagnostic(Diagnostic::at(
                     line,
                     DiagnosticKind::InvalidJson,

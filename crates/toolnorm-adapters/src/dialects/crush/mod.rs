@@ -113,7 +113,7 @@ impl CrushAdapter {
     /// A row, its parts read in one scan or field by field.
     fn row<P: MessageParts>(&mut self, line: u64, row: Row<P>, facts: &mut Facts<'_>) {
         if row.parts.is_some() || row.role.is_some() {
-            return self.message(row, facts, line);
+            return self.message(line, row, facts);
         }
         if row.message_count.is_some() || row.title.is_some() {
             return self.session(line, row, facts);
@@ -152,7 +152,7 @@ impl CrushAdapter {
     }
 
     /// A `messages` row: its parts, read in order, in its session.
-    fn message<P: MessageParts>(&mut self, row: Row<P>, facts: &mut Facts<'_>, line: u64) {
+    fn message<P: MessageParts>(&mut self, line: u64, row: Row<P>, facts: &mut Facts<'_>) {
         let session = row.session_id.unwrap_or_default();
         if !session.is_empty() {
             facts.session(&session);

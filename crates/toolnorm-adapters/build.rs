@@ -35,6 +35,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         // `read::json::in_one_scan`: the switch of the readers that read a line in one
         // scan and fall back to reading its items apart.
         read_one_scan: { any(feature = "goose", feature = "kimi") },
+        // `read::json::scan_line`: a whole line read in one scan, `None` when it is not
+        // of the scan's shape.
+        read_scan_line: {
+            any(feature = "acp", feature = "claude-code", feature = "codex", feature = "crush")
+        },
+        // `read::json::give_up`: why a scan gives up on a line.
+        read_scan: { any(read_scan_line, feature = "gemini-cli") },
         // `read/tolerant.rs`: a value read with its generated type, a missing field told.
         read_tolerant: { any(feature = "codex", feature = "gemini-cli", feature = "opencode") },
     }

@@ -80,6 +80,24 @@ fn in_one_scan() -> bool {
     true
 }
 
+/// A line read in one scan as `T`; `None` when it is not UTF-8, not JSON or not of `T`'s
+/// shape (the reader then reads it field by field, which says what is wrong), and
+/// whenever the tests turn the scans off, to check that both readings give the same.
+#[cfg(read_scan_line)]
+pub(crate) fn scan_line<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    #[cfg(test)]
+    if crate::read::scan_check::field_by_field() {
+        return None;
+    }
+    serde_json::from_str(super::utf8::text(bytes)?).ok()
+}
+
+/// Why a scan gives up on a line (never shown: the line is read again, field by field).
+#[cfg(read_scan)]
+pub(crate) fn give_up<E: serde::de::Error>() -> E {
+    E::custom("not of the shapes the scan reads")
+}
+
 /// A line as [`read_in_one_scan`] read it.
 #[cfg(read_one_scan)]
 pub(crate) enum OneScan<InPlace, Apart> {

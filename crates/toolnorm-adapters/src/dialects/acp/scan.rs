@@ -36,6 +36,7 @@ use toolnorm_wire::acp;
 
 use super::seen::{Raw, Seen};
 use crate::read::borrowed::Text;
+use crate::read::json::give_up;
 
 /// A line read in one scan.
 pub(super) enum Frame<'a> {
@@ -51,12 +52,7 @@ pub(super) enum Frame<'a> {
 
 /// The line read in one scan, or `None` when it is not of the shapes the scan reads.
 pub(super) fn scan(bytes: &[u8]) -> Option<Frame<'_>> {
-    #[cfg(test)]
-    if crate::read::scan_check::field_by_field() {
-        return None;
-    }
-    let text = crate::read::utf8::text(bytes)?;
-    serde_json::from_str(text).ok()
+    crate::read::json::scan_line(bytes)
 }
 
 /// Whether a line starts a session: the client's `initialize` or `session/new` request,
@@ -84,11 +80,6 @@ pub(super) fn opens_session(bytes: &[u8]) -> bool {
         }
         _ => false,
     }
-}
-
-/// Why the scan gives up (never shown: the line is read again).
-fn give_up<E: de::Error>() -> E {
-    E::custom("not of the shapes the scan reads")
 }
 
 /// The methods whose params the scan reads.

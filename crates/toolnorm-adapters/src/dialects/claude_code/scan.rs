@@ -25,6 +25,7 @@ use super::result_block::ToolResult;
 use super::tasks::Launch;
 use super::{NON_TOOL_BLOCKS, TOOL_USE};
 use crate::read::borrowed::Text;
+use crate::read::json::give_up;
 use crate::read::visit::visit_scalars_as;
 
 /// The block types the scan reads: tool uses and results in their generated types, the
@@ -33,14 +34,7 @@ const SCANNED_BLOCKS: &[&str] = &[TOOL_USE, "tool_result"];
 
 /// The line read in one scan, or `None` when it is not of the shapes the scan reads.
 pub(super) fn scan(bytes: &[u8]) -> Option<Envelope<'_>> {
-    #[cfg(test)]
-    if crate::read::scan_check::field_by_field() {
-        return None;
-    }
-    let text = crate::read::utf8::text(bytes)?;
-    serde_json::from_str::<Fields<'_>>(text)
-        .ok()
-        .map(Fields::into_envelope)
+    crate::read::json::scan_line(bytes).map(Fields::into_envelope)
 }
 
 /// The envelope's fields (see [`Envelope`]), with the message, the structured result and
@@ -123,11 +117,6 @@ impl<'a> Fields<'a> {
             }),
         }
     }
-}
-
-/// Why the scan gives up (never shown: the line is read again).
-fn give_up<E: de::Error>() -> E {
-    E::custom("not of the shapes the scan reads")
 }
 
 /// `message`: an object whose `content` is an array of blocks.

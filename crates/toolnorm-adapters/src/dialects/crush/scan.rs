@@ -14,19 +14,15 @@
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::parts::KNOWN;
 use super::wire::{Row, ToolCall, ToolResult};
+use crate::read::json::give_up;
 
 /// The row read in one scan, or `None` when it is not of the shape the scan reads.
 pub(super) fn scan(bytes: &[u8]) -> Option<Row<Scanned>> {
-    #[cfg(test)]
-    if crate::read::scan_check::field_by_field() {
-        return None;
-    }
-    let text = crate::read::utf8::text(bytes)?;
-    serde_json::from_str(text).ok()
+    crate::read::json::scan_line(bytes)
 }
 
 /// A message's parts, each read.
@@ -40,11 +36,6 @@ pub(super) enum ScannedPart {
     Result(ToolResult),
     /// A part that carries nothing about a call ([`KNOWN`]).
     Quiet,
-}
-
-/// Why the scan gives up (never shown: the line is read again).
-fn give_up<E: de::Error>() -> E {
-    E::custom("not of the shape the scan reads")
 }
 
 impl<'de> Deserialize<'de> for Scanned {
@@ -63,6 +54,7 @@ impl<'de> Visitor<'de> for PartsVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Scanned, A::Error> {
+        // Room for a message's few parts at once (`Vec`'s own reading starts empty).
         let mut parts = Vec::with_capacity(seq.size_hint().unwrap_or(4));
         while let Some(part) = seq.next_element()? {
             parts.push(part);

@@ -17,12 +17,13 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::session::Call;
 use crate::read::borrowed::Text;
 use crate::read::checked::{Checked, MaybeKeptText, MaybeText, RAW_VALUE_TOKEN};
+use crate::read::json::give_up;
 
 /// The calls of a session file line read in one scan (those of its `gemini` messages, in
 /// order), or `None` when it is not of the shapes the scan reads.
@@ -32,11 +33,6 @@ pub(super) fn scan(text: &str) -> Option<Vec<Call<'_>>> {
         return None;
     }
     serde_json::from_str::<Line<'_>>(text).ok()?.0
-}
-
-/// Why the scan gives up (never shown: the line is read again).
-fn give_up<E: de::Error>() -> E {
-    E::custom("not of the shapes the scan reads")
 }
 
 /// Reads the value of a key into its slot, unless the key was seen before.

@@ -21,15 +21,11 @@ use toolnorm_wire::codex_exec as exec;
 
 use super::{CommandItem, ExecItem};
 use crate::read::checked::Checked;
+use crate::read::json::give_up;
 
 /// The line read in one scan, or `None` when it is not of the shapes the scan reads.
 pub(super) fn scan(bytes: &[u8]) -> Option<Scanned<'_>> {
-    #[cfg(test)]
-    if crate::read::scan_check::field_by_field() {
-        return None;
-    }
-    let text = crate::read::utf8::text(bytes)?;
-    serde_json::from_str(text).ok()
+    crate::read::json::scan_line(bytes)
 }
 
 /// An exec event (the fields of `ExecEvent`), its item read in place.
@@ -41,11 +37,6 @@ pub(super) struct Scanned<'a> {
     pub item: Option<Box<ExecItem>>,
     #[serde(borrow, default)]
     pub thread_id: Option<Cow<'a, str>>,
-}
-
-/// Why the scan gives up (never shown: the line is read again).
-fn give_up<E: de::Error>() -> E {
-    E::custom("not of the shapes the scan reads")
 }
 
 /// How many keys may come before an item's `type`.
